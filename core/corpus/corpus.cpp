@@ -1,0 +1,56 @@
+#include "core/corpus/corpus.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace dplda {
+
+Result<Corpus> buildCorpus(int docCount, int vocabSize, const std::vector<CountTriplet>& triplets,
+                           std::vector<std::string> vocab) {
+  if (docCount < 0) return invalidArgument("document count must be >= 0, got " + std::to_string(docCount));
+  if (vocabSize < 1) return invalidArgument("vocabulary size must be >= 1, got " + std::to_string(vocabSize));
+  if (!vocab.empty() && static_cast<int>(vocab.size()) != vocabSize) {
+    return badInput("vocabulary has " + std::to_string(vocab.size()) + " words but the counts use " +
+                    std::to_string(vocabSize));
+  }
+  std::vector<Eigen::Triplet<double, int>> entries;
+  entries.reserve(triplets.size());
+  Eigen::VectorXd rowSums = Eigen::VectorXd::Zero(docCount);
+  for (const CountTriplet& t : triplets) {
+    if (t.doc < 0 || t.doc >= docCount || t.word < 0 || t.word >= vocabSize) {
+      std::ostringstream msg;
+      msg << "entry (doc " << t.doc << ", word " << t.word << ") is outside the " << docCount << " x "
+          << vocabSize << " corpus";
+      return badInput(msg.str());
+    }
+    if (!std::isfinite(t.count) || t.count <= 0.0 || t.count != std::floor(t.count)) {
+      std::ostringstream msg;
+      msg << "count " << t.count << " of (doc " << t.doc << ", word " << t.word
+          << ") is not a positive integer";
+      return badInput(msg.str());
+    }
+    rowSums[t.doc] += t.count;
+    entries.emplace_back(t.doc, t.word, t.count);
+  }
+  // Map kept documents to consecutive rows.
+  std::vector<int> newRow(docCount, -1);
+  int kept = 0;
+  for (int n = 0; n < docCount; ++n) {
+    if (rowSums[n] >= kMinDocumentLength) newRow[n] = kept++;
+  }
+  for (auto& e : entries) e = Eigen::Triplet<double, int>(newRow[e.row()], e.col(), e.value());
+  entries.erase(std::remove_if(entries.begin(), entries.end(), [](const auto& e) { return e.row() < 0; }),
+                entries.end());
+
+  Corpus corpus;
+  corpus.counts.resize(kept, vocabSize);
+  corpus.counts.setFromTriplets(entries.begin(), entries.end());  // sums duplicates
+  corpus.counts.makeCompressed();
+  corpus.lengths = corpus.counts * Eigen::VectorXd::Ones(vocabSize);
+  corpus.droppedDocuments = docCount - kept;
+  corpus.vocab = std::move(vocab);
+  return corpus;
+}
+
+}  // namespace dplda

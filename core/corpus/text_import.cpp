@@ -1,0 +1,448 @@
+#include "core/corpus/text_import.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace dplda {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr long long kMaxFileBytes = 1LL << 30;  // folder mode reads one file at a time
+
+// English stop words: the NLTK list with the contracted forms removed (apostrophes split words,
+// so "don't" arrives as "don" + "t", both listed), plus a few very common modal words.
+constexpr const char* kStopWords[] = {
+    "i", "me", "my", "myself", "we", "our", "ours", "ourselves", "you", "your", "yours", "yourself",
+    "yourselves", "he", "him", "his", "himself", "she", "her", "hers", "herself", "it", "its", "itself",
+    "they", "them", "their", "theirs", "themselves", "what", "which", "who", "whom", "this", "that", "these",
+    "those", "am", "is", "are", "was", "were", "be", "been", "being", "have", "has", "had", "having", "do",
+    "does", "did", "doing", "a", "an", "the", "and", "but", "if", "or", "because", "as", "until", "while",
+    "of", "at", "by", "for", "with", "about", "against", "between", "into", "through", "during", "before",
+    "after", "above", "below", "to", "from", "up", "down", "in", "out", "on", "off", "over", "under",
+    "again", "further", "then", "once", "here", "there", "when", "where", "why", "how", "all", "any", "both",
+    "each", "few", "more", "most", "other", "some", "such", "no", "nor", "not", "only", "own", "same", "so",
+    "than", "too", "very", "s", "t", "can", "will", "just", "don", "should", "now", "d", "ll", "m", "o",
+    "re", "ve", "y", "ain", "aren", "couldn", "didn", "doesn", "hadn", "hasn", "haven", "isn", "ma",
+    "mightn", "mustn", "needn", "shan", "shouldn", "wasn", "weren", "won", "wouldn", "would", "could",
+    "also", "us", "may", "might", "must", "shall", "upon", "yet", "ever", "every", "many", "much"};
+
+const std::unordered_set<std::string_view>& stopWordSet() {
+  static const std::unordered_set<std::string_view> set(std::begin(kStopWords), std::end(kStopWords));
+  return set;
+}
+
+// Decodes one code point of already validated UTF-8 at s[i]; advances i.
+char32_t decode(std::string_view s, std::size_t& i) {
+  const unsigned char c = static_cast<unsigned char>(s[i]);
+  if (c < 0x80) {
+    ++i;
+    return c;
+  }
+  int extra = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : 1;
+  char32_t cp = c & (0x3F >> extra);
+  ++i;
+  for (int k = 0; k < extra; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i++]) & 0x3F);
+  return cp;
+}
+
+void encode(char32_t cp, std::string& out) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+// Non-ASCII code points that separate words. Everything else >= 0x80 counts as a letter: a
+// cheap rule that keeps accented Latin, Greek, Cyrillic, ... words whole without Unicode tables.
+bool isNonLetterNonAscii(char32_t cp) {
+  struct Range {
+    char32_t lo, hi;
+  };
+  static constexpr Range kRanges[] = {
+      {0x0080, 0x00BF},    // C1 controls, no-break space, Latin-1 punctuation and symbols
+      {0x00D7, 0x00D7},    // multiplication sign
+      {0x00F7, 0x00F7},    // division sign
+      {0x2000, 0x206F},    // general punctuation (spaces, dashes, quotes, ellipsis)
+      {0x20A0, 0x20CF},    // currency symbols
+      {0x2190, 0x2BFF},    // arrows, maths, technical, box drawing, shapes, dingbats
+      {0x3000, 0x303F},    // CJK symbols and punctuation
+      {0xFE00, 0xFE0F},    // variation selectors
+      {0xFEFF, 0xFEFF},    // byte order mark / zero-width no-break space
+      {0xFF01, 0xFF20},    // full-width punctuation and digits
+      {0xFF3B, 0xFF40},    // full-width punctuation
+      {0xFF5B, 0xFF65},    // full-width punctuation
+      {0xFFF0, 0xFFFF},    // specials
+      {0x1F000, 0x1FAFF},  // emoji and pictographs
+  };
+  for (const Range& r : kRanges) {
+    if (cp >= r.lo && cp <= r.hi) return true;
+  }
+  return false;
+}
+
+char32_t toLowerSimple(char32_t cp) {
+  if (cp >= 'A' && cp <= 'Z') return cp + 32;
+  if (cp < 0xC0) return cp;
+  if (cp <= 0xDE) return cp == 0xD7 ? cp : cp + 0x20;  // Latin-1 capitals
+  if (cp >= 0x100 && cp <= 0x137) return cp | 1;       // Latin Extended-A: even capital, odd small
+  if (cp >= 0x139 && cp <= 0x148) return (cp & 1) ? cp + 1 : cp;
+  if (cp >= 0x14A && cp <= 0x177) return cp | 1;
+  if (cp == 0x178) return 0xFF;
+  if (cp >= 0x179 && cp <= 0x17E) return (cp & 1) ? cp + 1 : cp;
+  if (cp >= 0x391 && cp <= 0x3A9 && cp != 0x3A2) return cp + 0x20;  // Greek
+  if (cp >= 0x410 && cp <= 0x42F) return cp + 0x20;                 // Cyrillic
+  if (cp >= 0x400 && cp <= 0x40F) return cp + 0x50;
+  return cp;
+}
+
+struct TokenFilters {
+  long long shortTokens = 0;
+  long long stopWords = 0;
+};
+
+// Calls emit(token) for each kept token of valid UTF-8 `text`.
+template <class Emit>
+void forEachToken(std::string_view text, const TextImportParams& p, TokenFilters& filters, Emit&& emit) {
+  std::string token;
+  std::string lowerAscii;
+  int codePoints = 0;
+  bool asciiOnly = true;
+  auto finish = [&]() {
+    if (codePoints == 0) return;
+    if (codePoints < p.minTokenLength) {
+      ++filters.shortTokens;
+    } else {
+      bool stop = false;
+      if (p.removeStopWords && asciiOnly) {
+        if (p.lowercase) {
+          stop = isStopWord(token);
+        } else {
+          lowerAscii.assign(token);
+          for (char& c : lowerAscii) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c;
+          stop = isStopWord(lowerAscii);
+        }
+      }
+      if (stop) {
+        ++filters.stopWords;
+      } else {
+        emit(token);
+      }
+    }
+    token.clear();
+    codePoints = 0;
+    asciiOnly = true;
+  };
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      ++i;
+      const bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+      const bool digit = c >= '0' && c <= '9';
+      if (letter || (digit && p.numbersAsTokens)) {
+        token += static_cast<char>((p.lowercase && c >= 'A' && c <= 'Z') ? c + 32 : c);
+        ++codePoints;
+      } else {
+        finish();
+      }
+      continue;
+    }
+    char32_t cp = decode(text, i);
+    if (isNonLetterNonAscii(cp)) {
+      finish();
+      continue;
+    }
+    if (p.lowercase) cp = toLowerSimple(cp);
+    encode(cp, token);
+    ++codePoints;
+    asciiOnly = false;
+  }
+  finish();
+}
+
+Status checkTokenizerParams(const TextImportParams& p) {
+  if (p.minTokenLength < 1) {
+    return invalidArgument("minTokenLength must be >= 1, got " + std::to_string(p.minTokenLength));
+  }
+  return Status::ok();
+}
+
+// Document accumulation: words get ids on first sight; each document is stored as sorted
+// (id, count) runs in flat arrays to keep memory near the size of the distinct-word table.
+class DocumentSink {
+ public:
+  explicit DocumentSink(const TextImportParams& p) : m_params(p) { m_offsets.push_back(0); }
+
+  void addDocument(std::string_view text) {
+    m_ids.clear();
+    forEachToken(text, m_params, m_filters, [this](const std::string& token) {
+      auto [it, inserted] = m_dictionary.try_emplace(token, static_cast<int>(m_words.size()));
+      if (inserted) {
+        m_words.push_back(token);
+        m_frequency.push_back(0);
+      }
+      ++m_frequency[it->second];
+      m_ids.push_back(it->second);
+    });
+    m_tokens += static_cast<long long>(m_ids.size());
+    std::sort(m_ids.begin(), m_ids.end());
+    for (std::size_t a = 0; a < m_ids.size();) {
+      std::size_t b = a;
+      while (b < m_ids.size() && m_ids[b] == m_ids[a]) ++b;
+      m_docWords.push_back(m_ids[a]);
+      m_docCounts.push_back(static_cast<int>(b - a));
+      a = b;
+    }
+    m_offsets.push_back(m_docWords.size());
+  }
+
+  int documentCount() const { return static_cast<int>(m_offsets.size()) - 1; }
+
+  Result<Corpus> build(TextImportReport& report) {
+    report.documentsRead = documentCount();
+    report.tokens = m_tokens;
+    report.distinctWords = static_cast<int>(m_words.size());
+    report.shortTokensRemoved = m_filters.shortTokens;
+    report.stopWordsRemoved = m_filters.stopWords;
+    if (m_words.empty()) {
+      return badInput("no words left in " + m_params.input + " after tokenization (" +
+                      std::to_string(report.documentsRead) + " documents, " +
+                      std::to_string(m_filters.shortTokens) + " short tokens and " +
+                      std::to_string(m_filters.stopWords) + " stop words removed)");
+    }
+    // The vocabSize most frequent words, ties in byte order.
+    std::vector<int> order(m_words.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [this](int a, int b) {
+      if (m_frequency[a] != m_frequency[b]) return m_frequency[a] > m_frequency[b];
+      return m_words[a] < m_words[b];
+    });
+    const int v = std::min<int>(m_params.vocabSize, static_cast<int>(order.size()));
+    std::vector<int> newId(m_words.size(), -1);
+    std::vector<std::string> vocab(v);
+    for (int r = 0; r < v; ++r) {
+      newId[order[r]] = r;
+      vocab[r] = m_words[order[r]];
+    }
+    std::vector<CountTriplet> triplets;
+    for (int n = 0; n < documentCount(); ++n) {
+      for (std::size_t e = m_offsets[n]; e < m_offsets[n + 1]; ++e) {
+        const int id = newId[m_docWords[e]];
+        if (id >= 0) triplets.push_back({n, id, static_cast<double>(m_docCounts[e])});
+      }
+    }
+    auto corpus = buildCorpus(documentCount(), v, triplets, std::move(vocab));
+    if (!corpus.ok()) return corpus.status();
+    report.documentsKept = corpus->docCount();
+    report.droppedDocuments = corpus->droppedDocuments;
+    report.tokensKept = static_cast<long long>(corpus->lengths.sum());
+    if (corpus->docCount() == 0) {
+      return badInput("no documents with at least " + std::to_string(kMinDocumentLength) +
+                      " vocabulary tokens in " + m_params.input + " (" + std::to_string(report.documentsRead) +
+                      " documents read, all dropped)");
+    }
+    return corpus;
+  }
+
+ private:
+  const TextImportParams& m_params;
+  TokenFilters m_filters;
+  std::unordered_map<std::string, int> m_dictionary;
+  std::vector<std::string> m_words;
+  std::vector<long long> m_frequency;
+  std::vector<int> m_ids;
+  std::vector<int> m_docWords, m_docCounts;
+  std::vector<std::size_t> m_offsets;
+  long long m_tokens = 0;
+};
+
+bool isBlankText(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+  });
+}
+
+Status invalidUtf8(const std::string& file, long long line, long long byteInLine, long long fileOffset,
+                   unsigned char byte) {
+  char hex[8];
+  std::snprintf(hex, sizeof(hex), "0x%02X", byte);
+  return badInput(file + " line " + std::to_string(line) + ": invalid UTF-8 byte " + hex + " at byte " +
+                  std::to_string(byteInLine + 1) + " of the line (file offset " + std::to_string(fileOffset) +
+                  ")");
+}
+
+// File mode: one document per line, or multi-line documents ended by the separator line.
+Status readLinesFile(const fs::path& path, const TextImportParams& p, DocumentSink& sink, Feedback* feedback) {
+  const std::string name = path.string();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return ioError("cannot open " + name + ": " + std::strerror(errno));
+  std::error_code ec;
+  const double size = static_cast<double>(fs::file_size(path, ec));
+  std::string line, document;
+  long long lineNo = 0, offset = 0;
+  auto flushDocument = [&]() {
+    if (!isBlankText(document)) sink.addDocument(document);
+    document.clear();
+  };
+  while (std::getline(in, line)) {
+    ++lineNo;
+    const long long bad = findInvalidUtf8(line);
+    if (bad >= 0) return invalidUtf8(name, lineNo, bad, offset + bad, static_cast<unsigned char>(line[bad]));
+    offset += static_cast<long long>(line.size()) + 1;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (p.separator.empty()) {
+      if (!isBlankText(line)) sink.addDocument(line);
+    } else if (line == p.separator) {
+      flushDocument();
+    } else {
+      document += line;
+      document += '\n';
+    }
+    if ((lineNo & 1023) == 0) {
+      if (isCanceled(feedback)) return cancelled();
+      if (size > 0) reportProgress(feedback, 0.9 * offset / size);
+    }
+  }
+  if (in.bad()) return ioError("cannot read " + name + ": " + std::strerror(errno));
+  if (!p.separator.empty()) flushDocument();
+  return Status::ok();
+}
+
+Status readWholeFile(const fs::path& path, std::string& text) {
+  const std::string name = path.string();
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  if (ec) return ioError("cannot read " + name + ": " + ec.message());
+  if (size > static_cast<std::uintmax_t>(kMaxFileBytes)) {
+    return Status(StatusCode::ResourceLimit, name + " is larger than 1 GiB; split it or use file mode");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return ioError("cannot open " + name + ": " + std::strerror(errno));
+  text.assign(static_cast<std::size_t>(size), '\0');
+  in.read(text.data(), static_cast<std::streamsize>(size));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (in.bad()) return ioError("cannot read " + name + ": " + std::strerror(errno));
+  const long long bad = findInvalidUtf8(text);
+  if (bad >= 0) {
+    const long long line = 1 + std::count(text.begin(), text.begin() + bad, '\n');
+    const std::size_t lineStart = bad == 0 ? std::string::npos : text.rfind('\n', bad - 1);
+    const long long inLine = lineStart == std::string::npos ? bad : bad - 1 - static_cast<long long>(lineStart);
+    return invalidUtf8(name, line, inLine, bad, static_cast<unsigned char>(text[bad]));
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+bool isStopWord(std::string_view word) { return stopWordSet().count(word) > 0; }
+
+long long findInvalidUtf8(std::string_view s) {
+  const auto* b = reinterpret_cast<const unsigned char*>(s.data());
+  const std::size_t n = s.size();
+  std::size_t i = 0;
+  while (i < n) {
+    const unsigned char c = b[i];
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    int extra;
+    char32_t min;
+    if (c >= 0xC2 && c <= 0xDF) {
+      extra = 1;
+      min = 0x80;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      extra = 2;
+      min = 0x800;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      extra = 3;
+      min = 0x10000;
+    } else {
+      return static_cast<long long>(i);  // continuation byte, C0/C1 overlong lead, or > U+10FFFF
+    }
+    if (i + extra >= n) return static_cast<long long>(i);  // truncated sequence
+    char32_t cp = c & (0x3F >> extra);
+    for (int k = 1; k <= extra; ++k) {
+      const unsigned char cc = b[i + k];
+      if ((cc & 0xC0) != 0x80) return static_cast<long long>(i);
+      cp = (cp << 6) | (cc & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return static_cast<long long>(i);
+    i += extra + 1;
+  }
+  return -1;
+}
+
+Result<std::vector<std::string>> tokenizeText(std::string_view text, const TextImportParams& params) {
+  DPLDA_RETURN_IF_ERROR(checkTokenizerParams(params));
+  const long long bad = findInvalidUtf8(text);
+  if (bad >= 0) return badInput("invalid UTF-8 at byte offset " + std::to_string(bad));
+  std::vector<std::string> tokens;
+  TokenFilters filters;
+  forEachToken(text, params, filters, [&](const std::string& t) { tokens.push_back(t); });
+  return tokens;
+}
+
+Result<Corpus> importText(const TextImportParams& params, TextImportReport* reportOut, Feedback* feedback) {
+  if (params.input.empty()) return invalidArgument("the text input path is empty");
+  if (params.vocabSize < 1) return invalidArgument("vocabSize must be >= 1, got " + std::to_string(params.vocabSize));
+  DPLDA_RETURN_IF_ERROR(checkTokenizerParams(params));
+  if (params.separator.find_first_of("\r\n") != std::string::npos) {
+    return invalidArgument("separator must be a single line, got one containing a line break");
+  }
+  const fs::path input(params.input);
+  std::error_code ec;
+  if (!fs::exists(input, ec)) return ioError("text input not found: " + params.input);
+
+  DocumentSink sink(params);
+  if (fs::is_directory(input, ec)) {
+    std::vector<fs::path> files;
+    for (fs::directory_iterator it(input, ec), end; !ec && it != end; it.increment(ec)) {
+      const fs::path& f = it->path();
+      const std::string leaf = f.filename().string();
+      if (!leaf.empty() && leaf[0] == '.') continue;
+      if (it->is_regular_file(ec)) files.push_back(f);
+    }
+    if (ec) return ioError("cannot list the folder " + params.input + ": " + ec.message());
+    std::sort(files.begin(), files.end());
+    if (files.empty()) return badInput("the folder " + params.input + " holds no files to import");
+    std::string text;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      if (isCanceled(feedback)) return cancelled();
+      DPLDA_RETURN_IF_ERROR(readWholeFile(files[i], text));
+      sink.addDocument(text);
+      reportProgress(feedback, 0.9 * (i + 1) / files.size());
+    }
+  } else {
+    DPLDA_RETURN_IF_ERROR(readLinesFile(input, params, sink, feedback));
+    if (sink.documentCount() == 0) return badInput("no documents in " + params.input + " (it is empty or blank)");
+  }
+  if (isCanceled(feedback)) return cancelled();
+  TextImportReport report;
+  auto corpus = sink.build(report);
+  if (reportOut) *reportOut = report;
+  reportProgress(feedback, 1.0);
+  return corpus;
+}
+
+}  // namespace dplda

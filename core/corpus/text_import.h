@@ -1,0 +1,68 @@
+#pragma once
+// Plain text -> bag-of-words corpus.
+//
+// Input: one file (one document per line, or, with a separator, documents spanning several
+// lines and ending at a line equal to the separator, like fortune files' "%"), or a folder
+// (one document per regular file, sorted by name; sub-folders and hidden files are skipped).
+// In file mode blank documents (only white space) are formatting, not documents: they are
+// skipped and not counted. In folder mode every file is a document.
+//
+// Tokenizer (UTF-8; invalid bytes are BadInput naming the file, line and byte offset):
+//  - a token is a maximal run of word characters: ASCII letters, ASCII digits when
+//    numbersAsTokens is set (otherwise digits separate words: "mp3" -> "mp"), and every
+//    non-ASCII code point except the punctuation/symbol ranges listed in text_import.cpp
+//    (Latin-1 punctuation U+0080-U+00BF, U+00D7, U+00F7, U+2000-U+206F, currency, arrows and
+//    math symbols, CJK punctuation, BOM, emoji). Scripts without spaces (CJK) are not split.
+//  - apostrophes split words ("don't" -> "don", "t"); so do hyphens and all ASCII punctuation.
+//  - lowercase maps ASCII, Latin-1, Latin Extended-A, basic Greek and Cyrillic capitals.
+//  - tokens shorter than minTokenLength code points are dropped, then English stop words
+//    (an embedded ~180-word list, compared in lowercase).
+// Vocabulary: the vocabSize most frequent words over all documents (ties broken by byte order,
+// so the result is deterministic); word id 0 is the most frequent. Documents keep only
+// vocabulary words; documents with fewer than 3 tokens are dropped and counted.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/common/feedback.h"
+#include "core/common/status.h"
+#include "core/corpus/corpus.h"
+
+namespace dplda {
+
+struct TextImportParams {
+  std::string input;  // a file or a folder
+  int vocabSize = 5000;
+  int minTokenLength = 2;  // in code points
+  bool lowercase = true;
+  bool removeStopWords = true;
+  bool numbersAsTokens = false;
+  std::string separator;  // file mode: when non-empty, a line equal to it ends a document
+};
+
+struct TextImportReport {
+  int documentsRead = 0;      // documents found (blank ones in file mode excluded)
+  int documentsKept = 0;      // rows of the corpus
+  int droppedDocuments = 0;   // fewer than 3 vocabulary tokens
+  long long tokens = 0;       // tokens after the length and stop-word filters
+  long long tokensKept = 0;   // tokens in the corpus (vocabulary words in kept documents)
+  int distinctWords = 0;      // distinct words among `tokens`, before the vocabulary cap
+  long long shortTokensRemoved = 0;  // shorter than minTokenLength
+  long long stopWordsRemoved = 0;
+};
+
+Result<Corpus> importText(const TextImportParams& params, TextImportReport* report = nullptr,
+                          Feedback* feedback = nullptr);
+
+// The tokenizer on one piece of text, with the options of `params` (input/vocabSize/separator
+// are ignored). Invalid UTF-8 gives BadInput naming the byte offset.
+Result<std::vector<std::string>> tokenizeText(std::string_view text, const TextImportParams& params);
+
+// Offset of the first byte that is not part of a valid UTF-8 sequence (overlong forms,
+// surrogates and code points above U+10FFFF are invalid), or -1 when `text` is valid.
+long long findInvalidUtf8(std::string_view text);
+
+// True for words of the embedded English stop-word list (expects lowercase ASCII).
+bool isStopWord(std::string_view word);
+
+}  // namespace dplda

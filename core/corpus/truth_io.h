@@ -1,0 +1,26 @@
+#pragma once
+// truth.json: the ground truth (alpha, mu) of a corpus, as
+//   {"alpha": [k numbers], "topics": [k arrays of d numbers]}
+// where topics[i] is column i of LdaModel::topics. Numbers are written in the shortest form
+// that reads back to the identical double (std::to_chars), so a write/read round trip is exact.
+// The reader is a strict JSON parser (RFC 8259; a leading UTF-8 byte order mark is tolerated)
+// whose errors give the line and column; other keys in the object are ignored.
+#include <string>
+#include <string_view>
+
+#include "core/common/status.h"
+#include "core/corpus/corpus.h"
+
+namespace dplda {
+
+// A model is valid truth when k >= 1, d >= 1, k <= d, all numbers are finite, alpha_i > 0,
+// topic entries >= 0 and every topic sums to 1 within 1e-6. Messages name the entry.
+Status validateLdaModel(const LdaModel& model);
+
+std::string truthToJson(const LdaModel& model);  // expects a valid model
+Status writeTruthJson(const LdaModel& model, const std::string& path);  // validates first
+
+Result<LdaModel> parseTruthJson(std::string_view text, const std::string& sourceName = "truth.json");
+Result<LdaModel> readTruthJson(const std::string& path);
+
+}  // namespace dplda

@@ -1,0 +1,26 @@
+#pragma once
+// The UCI bag-of-words format (archive.ics.uci.edu "Bag of Words"):
+//   docword.txt  three header lines D, W, NNZ, then NNZ lines "docID wordID count" (1-based ids)
+//   vocab.txt    optional, one word per line; line i names word id i
+// Reading is strict: every problem is a Status naming the file, the line and the value.
+// Repeated (doc, word) lines are summed. Documents with fewer than 3 tokens are dropped and
+// counted in Corpus::droppedDocuments; if none is left the read fails with BadInput.
+#include <string>
+
+#include "core/common/feedback.h"
+#include "core/common/status.h"
+#include "core/corpus/corpus.h"
+
+namespace dplda {
+
+// `path` is a folder holding docword.txt (and optionally vocab.txt), or a docword file itself,
+// in which case vocab.txt is looked for in the same folder. When vocab.txt exists its number of
+// lines must equal W and it must be valid UTF-8. Polls feedback while reading (Cancelled).
+Result<Corpus> readUciCorpus(const std::string& path, Feedback* feedback = nullptr);
+
+// Creates the folder `dir` (and parents) and writes docword.txt and vocab.txt (names "w0".. when
+// the corpus has none). Counts are written as integers. Refuses an empty corpus (it could not
+// be read back) and vocabulary words containing line breaks.
+Status writeUciCorpus(const Corpus& corpus, const std::string& dir);
+
+}  // namespace dplda

@@ -1,0 +1,289 @@
+#include "core/moments/moments.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <vector>
+
+namespace dplda {
+
+namespace {
+
+// Rows per dense block: bounds scratch memory to ~64 MiB whatever d is.
+Eigen::Index blockRows(Eigen::Index width) {
+  return std::clamp<Eigen::Index>((Eigen::Index{1} << 23) / std::max<Eigen::Index>(width, 1), 64, 4096);
+}
+
+std::string formatBytes(double bytes) {
+  std::ostringstream out;
+  out.precision(3);
+  if (bytes >= 1024.0 * 1024 * 1024) out << bytes / (1024.0 * 1024 * 1024) << " GiB";
+  else out << bytes / (1024.0 * 1024) << " MiB";
+  return out.str();
+}
+
+}  // namespace
+
+MomentConstants MomentConstants::fromAlpha0(double a0) {
+  return {a0 / (a0 + 1.0), -a0 / (a0 + 2.0), 2.0 * a0 * a0 / ((a0 + 1.0) * (a0 + 2.0))};
+}
+
+Status validateMomentInputs(const Corpus& corpus, double alpha0) {
+  if (!std::isfinite(alpha0) || alpha0 <= 0.0) {
+    std::ostringstream msg;
+    msg << "alpha0 must be a finite number > 0, got " << alpha0;
+    return invalidArgument(msg.str());
+  }
+  if (corpus.docCount() < 3) {
+    return badInput("the corpus needs at least 3 documents with 3 or more tokens for the third moment, got " +
+                    std::to_string(corpus.docCount()));
+  }
+  if (corpus.lengths.size() != corpus.docCount() || corpus.lengths.minCoeff() < kMinDocumentLength) {
+    return badInput("every document must have at least 3 tokens (corpus lengths are inconsistent)");
+  }
+  return Status::ok();
+}
+
+Eigen::VectorXd firstMoment(const Corpus& corpus) {
+  const Eigen::VectorXd invLength = corpus.lengths.cwiseInverse();
+  return corpus.counts.transpose() * invLength / static_cast<double>(corpus.docCount());
+}
+
+Result<Eigen::MatrixXd> secondMomentDense(const Corpus& corpus, double alpha0, Feedback* feedback) {
+  DPLDA_RETURN_IF_ERROR(validateMomentInputs(corpus, alpha0));
+  return SecondMomentOperator(corpus, alpha0).toDense(feedback);
+}
+
+SecondMomentOperator::SecondMomentOperator(const Corpus& corpus, double alpha0) : m_counts(&corpus.counts) {
+  const double N = corpus.docCount();
+  const double a = MomentConstants::fromAlpha0(alpha0).a;
+  const Eigen::ArrayXd l = corpus.lengths.array();
+  m_docWeights = (1.0 / (N * l * (l - 1.0)) + a / (N * (N - 1.0) * l * l)).matrix();
+  const Eigen::VectorXd pairWeight = (1.0 / (N * l * (l - 1.0))).matrix();
+  m_diagonal = corpus.counts.transpose() * pairWeight;
+  m_sum1 = corpus.counts.transpose() * corpus.lengths.cwiseInverse();
+  m_rankOneWeight = a / (N * (N - 1.0));
+}
+
+void SecondMomentOperator::perform_op(const double* x, double* y) const {
+  const Eigen::Index d = cols();
+  Eigen::Map<const Eigen::VectorXd> xv(x, d);
+  Eigen::Map<Eigen::VectorXd> yv(y, d);
+  const Eigen::VectorXd t = m_docWeights.cwiseProduct(*m_counts * xv);
+  yv.noalias() = m_counts->transpose() * t;
+  yv -= m_diagonal.cwiseProduct(xv);
+  yv -= (m_rankOneWeight * m_sum1.dot(xv)) * m_sum1;
+}
+
+Eigen::MatrixXd SecondMomentOperator::apply(const Eigen::MatrixXd& X) const {
+  const Eigen::MatrixXd t = m_docWeights.asDiagonal() * (*m_counts * X);
+  Eigen::MatrixXd out = m_counts->transpose() * t;
+  out -= m_diagonal.asDiagonal() * X;
+  out -= m_rankOneWeight * m_sum1 * (m_sum1.transpose() * X);
+  return out;
+}
+
+Result<Eigen::MatrixXd> SecondMomentOperator::toDense(Feedback* feedback) const {
+  // Blocked weighted Gram matrix: dense rank updates of sqrt(w_n) c_n, which run at GEMM
+  // speed, instead of scattering nnz_n^2 products per document.
+  const SparseCounts& C = *m_counts;
+  const Eigen::Index N = C.rows(), d = C.cols();
+  const Eigen::Index nb = blockRows(d);
+  Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(d, d);
+  Eigen::MatrixXd block(d, nb);
+  for (Eigen::Index start = 0; start < N; start += nb) {
+    if (isCanceled(feedback)) return cancelled();
+    reportProgress(feedback, static_cast<double>(start) / static_cast<double>(N));
+    const Eigen::Index rows = std::min(nb, N - start);
+    block.leftCols(rows).setZero();
+    for (Eigen::Index r = 0; r < rows; ++r) {
+      const double s = std::sqrt(m_docWeights[start + r]);
+      for (SparseCounts::InnerIterator it(C, start + r); it; ++it) block(it.col(), r) = s * it.value();
+    }
+    gram.selfadjointView<Eigen::Lower>().rankUpdate(block.leftCols(rows));
+  }
+  Eigen::MatrixXd out = gram.selfadjointView<Eigen::Lower>();
+  out.diagonal() -= m_diagonal;
+  out.noalias() -= m_rankOneWeight * m_sum1 * m_sum1.transpose();
+  return out;
+}
+
+std::size_t explicitThirdMomentBytes(int vocabSize) {
+  const std::size_t d = static_cast<std::size_t>(std::max(vocabSize, 0));
+  return d * d * d * sizeof(double);
+}
+
+Result<Tensor3> thirdMomentExplicit(const Corpus& corpus, double alpha0, std::size_t maxBytes, Feedback* feedback) {
+  DPLDA_RETURN_IF_ERROR(validateMomentInputs(corpus, alpha0));
+  const int d = corpus.vocabSize();
+  const std::size_t bytes = explicitThirdMomentBytes(d);
+  if (bytes > maxBytes) {
+    return Status(StatusCode::ResourceLimit,
+                  "the explicit third moment for a vocabulary of " + std::to_string(d) + " words needs " +
+                      formatBytes(static_cast<double>(bytes)) + " (limit " +
+                      formatBytes(static_cast<double>(maxBytes)) +
+                      "); use the whitened tensor computed from the documents instead");
+  }
+  const double N = corpus.docCount();
+  const MomentConstants mc = MomentConstants::fromAlpha0(alpha0);
+  const double beta2 = mc.b / (N * (N - 1.0));
+  const double gamma3 = mc.c / (N * (N - 2.0) * (N - 1.0));
+
+  Tensor3 M3(d);
+  Eigen::MatrixXd S2 = Eigen::MatrixXd::Zero(d, d);
+  Eigen::MatrixXd A1 = Eigen::MatrixXd::Zero(d, d);  // Σ_n M̃1ⁿ M̃1ⁿᵀ
+  Eigen::VectorXd S1 = Eigen::VectorXd::Zero(d);
+  std::vector<int> ids;
+  std::vector<double> cs;
+  for (int n = 0; n < corpus.docCount(); ++n) {
+    if ((n & 255) == 0) {
+      if (isCanceled(feedback)) return cancelled();
+      reportProgress(feedback, static_cast<double>(n) / N);
+    }
+    ids.clear();
+    cs.clear();
+    for (SparseCounts::InnerIterator it(corpus.counts, n); it; ++it) {
+      ids.push_back(static_cast<int>(it.col()));
+      cs.push_back(it.value());
+    }
+    const double l = corpus.lengths[n];
+    const double e = 1.0 / (N * l * (l - 1.0) * (l - 2.0));  // weight of M̃3ⁿ / N
+    const double w2 = 1.0 / (l * (l - 1.0));                 // M̃2ⁿ normaliser
+    const std::size_t m = ids.size();
+    // (1/N) M̃3ⁿ
+    for (std::size_t x = 0; x < m; ++x)
+      for (std::size_t y = 0; y < m; ++y)
+        for (std::size_t z = 0; z < m; ++z) M3(ids[x], ids[y], ids[z]) += e * cs[x] * cs[y] * cs[z];
+    for (std::size_t x = 0; x < m; ++x)
+      for (std::size_t y = 0; y < m; ++y) {
+        const double v = e * cs[x] * cs[y];
+        const int i = ids[x], j = ids[y];
+        M3(i, i, j) -= v;
+        M3(i, j, i) -= v;
+        M3(j, i, i) -= v;
+      }
+    for (std::size_t x = 0; x < m; ++x) M3(ids[x], ids[x], ids[x]) += 2.0 * e * cs[x];
+    // Same-document exclusions of B: −β2 Σ_n M̃2ⁿ ⊗ M̃1ⁿ in its three placements.
+    for (std::size_t x = 0; x < m; ++x)
+      for (std::size_t y = 0; y < m; ++y) {
+        const double m2 = w2 * (cs[x] * cs[y] - (x == y ? cs[x] : 0.0));
+        S2(ids[x], ids[y]) += m2;
+        A1(ids[x], ids[y]) += cs[x] * cs[y] / (l * l);
+        for (std::size_t z = 0; z < m; ++z) {
+          const double v = -beta2 * m2 * cs[z] / l;
+          const int i = ids[x], j = ids[y], q = ids[z];
+          M3(i, j, q) += v;  // B
+          M3(i, q, j) += v;  // B^(132)
+          M3(q, i, j) += v;  // B^(312)
+        }
+      }
+    // P3's +2 Σ_n M̃1ⁿ⊗M̃1ⁿ⊗M̃1ⁿ
+    for (std::size_t x = 0; x < m; ++x)
+      for (std::size_t y = 0; y < m; ++y)
+        for (std::size_t z = 0; z < m; ++z)
+          M3(ids[x], ids[y], ids[z]) += 2.0 * gamma3 * cs[x] * cs[y] * cs[z] / (l * l * l);
+    for (std::size_t x = 0; x < m; ++x) S1[ids[x]] += cs[x] / l;
+  }
+  // Global terms: β2 S2⊗S1 in three placements; γ3 (S1⊗S1⊗S1 − placements of A1⊗S1).
+  for (int i = 0; i < d; ++i)
+    for (int j = 0; j < d; ++j)
+      for (int q = 0; q < d; ++q) {
+        M3(i, j, q) += beta2 * (S2(i, j) * S1[q] + S2(i, q) * S1[j] + S2(j, q) * S1[i]);
+        M3(i, j, q) += gamma3 * (S1[i] * S1[j] * S1[q] - A1(i, j) * S1[q] - A1(i, q) * S1[j] - A1(j, q) * S1[i]);
+      }
+  reportProgress(feedback, 1.0);
+  return M3;
+}
+
+Result<Tensor3> whitenedThirdMoment(const Corpus& corpus, double alpha0, const Eigen::MatrixXd& W,
+                                    Feedback* feedback) {
+  DPLDA_RETURN_IF_ERROR(validateMomentInputs(corpus, alpha0));
+  if (W.rows() != corpus.vocabSize() || W.cols() < 1) {
+    return invalidArgument("the whitening matrix must be " + std::to_string(corpus.vocabSize()) +
+                           " x k, got " + std::to_string(W.rows()) + " x " + std::to_string(W.cols()));
+  }
+  if (!W.allFinite()) return numericalFailure("the whitening matrix contains NaN or infinite entries");
+
+  // Every term of SPEC §3 mapped through W collapses into T̂ = sym(R) with
+  //   R = Σ_n h_n y_n^⊗3 + Σ_i w_i⊗w_i⊗v_i + P⊗s + γ3 s^⊗3,
+  // where y_n = Wᵀc_n, w_i = row i of W, s = Σ_n y_n/l_n, and (a, b below)
+  //   h_n = e_n − 3β2 f_n + 2γ3/l³,  e_n = 1/(N l(l−1)(l−2)),  f_n = 1/(l²(l−1)),
+  //   v_i = Σ_n q_n c_n(i) y_n + 2 g_i w_i,  q_n = −3e_n + 3β2 f_n,  g_i = Σ_n e_n c_n(i),
+  //   P = 3β2 (Σ_n y yᵀ/(l(l−1)) − Wᵀdiag(Σ_n c_n/(l(l−1)))W) − 3γ3 Σ_n y yᵀ/l²,
+  //   β2 = b/(N(N−1)), γ3 = c/(N(N−1)(N−2)).
+  // R is symmetric in its first two indices, so only pairs i ≤ j are accumulated, as
+  // GEMMs over blocks of documents and of words.
+  const SparseCounts& C = corpus.counts;
+  const Eigen::Index N = C.rows(), d = C.cols(), k = W.cols();
+  const double Nd = static_cast<double>(N);
+  const MomentConstants mc = MomentConstants::fromAlpha0(alpha0);
+  const double beta2 = mc.b / (Nd * (Nd - 1.0));
+  const double gamma3 = mc.c / (Nd * (Nd - 1.0) * (Nd - 2.0));
+  const Eigen::ArrayXd l = corpus.lengths.array();
+  const Eigen::ArrayXd e = 1.0 / (Nd * l * (l - 1.0) * (l - 2.0));
+  const Eigen::ArrayXd f = 1.0 / (l * l * (l - 1.0));
+  const Eigen::VectorXd h = (e - 3.0 * beta2 * f + 2.0 * gamma3 / (l * l * l)).matrix();
+  const Eigen::VectorXd q = (-3.0 * e + 3.0 * beta2 * f).matrix();
+
+  const Eigen::MatrixXd Y = C * W;  // N x k
+  if (isCanceled(feedback)) return cancelled();
+  const Eigen::VectorXd s = Y.transpose() * corpus.lengths.cwiseInverse();
+  const Eigen::VectorXd pairInv = (1.0 / (l * (l - 1.0))).matrix();
+  const Eigen::VectorXd wordPair = C.transpose() * pairInv;
+  const Eigen::MatrixXd A2 = Y.transpose() * pairInv.asDiagonal() * Y - W.transpose() * wordPair.asDiagonal() * W;
+  const Eigen::MatrixXd A1 = Y.transpose() * (1.0 / (l * l)).matrix().asDiagonal() * Y;
+  const Eigen::MatrixXd P = 3.0 * beta2 * A2 - 3.0 * gamma3 * A1;
+  const Eigen::VectorXd g = C.transpose() * e.matrix();
+  const Eigen::MatrixXd V = C.transpose() * (q.asDiagonal() * Y) + 2.0 * g.asDiagonal() * W;  // d x k
+
+  // Pair index p(i, j) for i <= j.
+  const Eigen::Index np = k * (k + 1) / 2;
+  std::vector<std::pair<int, int>> pairs;
+  pairs.reserve(np);
+  for (int i = 0; i < k; ++i)
+    for (int j = i; j < k; ++j) pairs.emplace_back(i, j);
+
+  // R(l, p): contributions from rows of a k-column matrix X with weights given by rows of Z:
+  // R += Zᵀ K(X), K(X)(r, p) = X(r, i) X(r, j).
+  auto accumulate = [&](const Eigen::MatrixXd& X, const Eigen::MatrixXd& Zw, Eigen::MatrixXd& R) -> bool {
+    const Eigen::Index rowsTotal = X.rows();
+    const Eigen::Index nb = blockRows(np);
+    Eigen::MatrixXd K(nb, np);
+    for (Eigen::Index start = 0; start < rowsTotal; start += nb) {
+      if (isCanceled(feedback)) return false;
+      const Eigen::Index rows = std::min(nb, rowsTotal - start);
+      for (Eigen::Index p = 0; p < np; ++p) {
+        K.col(p).head(rows) = X.col(pairs[p].first).segment(start, rows).cwiseProduct(
+            X.col(pairs[p].second).segment(start, rows));
+      }
+      R.noalias() += Zw.middleRows(start, rows).transpose() * K.topRows(rows);
+    }
+    return true;
+  };
+
+  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(k, np);
+  if (!accumulate(Y, h.asDiagonal() * Y, R)) return cancelled();
+  reportProgress(feedback, 0.8);
+  if (!accumulate(W, V, R)) return cancelled();
+  for (Eigen::Index p = 0; p < np; ++p) {
+    const auto [i, j] = pairs[p];
+    R.col(p) += (P(i, j) + gamma3 * s[i] * s[j]) * s;
+  }
+
+  // T(i,j,l) = (R(ij|l) + R(il|j) + R(jl|i)) / 3.
+  std::vector<Eigen::Index> pairIndex(static_cast<std::size_t>(k * k));
+  for (Eigen::Index p = 0; p < np; ++p) {
+    const auto [i, j] = pairs[p];
+    pairIndex[i * k + j] = pairIndex[j * k + i] = p;
+  }
+  Tensor3 T(static_cast<int>(k));
+  for (Eigen::Index i = 0; i < k; ++i)
+    for (Eigen::Index j = 0; j < k; ++j)
+      for (Eigen::Index t = 0; t < k; ++t)
+        T(i, j, t) = (R(t, pairIndex[i * k + j]) + R(j, pairIndex[i * k + t]) + R(i, pairIndex[j * k + t])) / 3.0;
+  reportProgress(feedback, 1.0);
+  if (!T.allFinite()) return numericalFailure("the whitened tensor has NaN or infinite entries");
+  return T;
+}
+
+}  // namespace dplda

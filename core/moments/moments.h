@@ -1,0 +1,68 @@
+#pragma once
+// The unbiased moment estimators of SPEC §3: M̂1, M̂2 (dense or as a matrix-free operator),
+// the explicit M̂3 for small vocabularies, and the whitened tensor T̂ = M̂3(W,W,W) computed
+// straight from the documents without ever forming M̂3.
+#include <Eigen/Dense>
+#include <cstddef>
+
+#include "core/common/feedback.h"
+#include "core/common/status.h"
+#include "core/corpus/corpus.h"
+#include "core/tensor/tensor3.h"
+
+namespace dplda {
+
+// a, b, c of SPEC §1 for a given alpha0.
+struct MomentConstants {
+  double a, b, c;
+  static MomentConstants fromAlpha0(double alpha0);
+};
+
+// Checks what every estimator needs: finite alpha0 > 0 and at least 3 documents
+// (M̂3 divides by N(N-1)(N-2)).
+Status validateMomentInputs(const Corpus& corpus, double alpha0);
+
+Eigen::VectorXd firstMoment(const Corpus& corpus);
+
+// Dense d x d M̂2. Cost O(N d^2) through blocked dense rank updates (fast for d up to a few
+// thousand); memory d^2 doubles.
+Result<Eigen::MatrixXd> secondMomentDense(const Corpus& corpus, double alpha0, Feedback* feedback = nullptr);
+
+// M̂2 as an operator x -> M̂2 x in O(nnz + d) per product (SPEC §4, large d):
+// M̂2 = Cᵀ diag(w) C − diag(g) − a/(N(N−1)) S1 S1ᵀ with
+// w_n = 1/(N l(l−1)) + a/(N(N−1) l²), g = Σ_n c_n / (N l(l−1)).
+// The interface matches Spectra's matrix operation concept (rows, cols, perform_op).
+class SecondMomentOperator {
+ public:
+  using Scalar = double;
+  SecondMomentOperator(const Corpus& corpus, double alpha0);
+  Eigen::Index rows() const { return m_counts->cols(); }
+  Eigen::Index cols() const { return m_counts->cols(); }
+  void perform_op(const double* x, double* y) const;
+  Eigen::MatrixXd apply(const Eigen::MatrixXd& X) const;  // M̂2 X for a block of vectors
+  Result<Eigen::MatrixXd> toDense(Feedback* feedback = nullptr) const;  // small d
+
+ private:
+  const SparseCounts* m_counts;
+  Eigen::VectorXd m_docWeights;   // w_n
+  Eigen::VectorXd m_diagonal;     // g
+  Eigen::VectorXd m_sum1;         // S1
+  double m_rankOneWeight;         // a/(N(N−1))
+};
+
+// Bytes an explicit d x d x d M̂3 would take.
+std::size_t explicitThirdMomentBytes(int vocabSize);
+inline constexpr std::size_t kDefaultExplicitM3Limit = std::size_t{512} << 20;  // 512 MiB
+
+// The explicit M̂3, straight from the SPEC §3 formula (the independent reference for the
+// whitened computation). Refused with ResourceLimit, naming the memory, above maxBytes.
+Result<Tensor3> thirdMomentExplicit(const Corpus& corpus, double alpha0,
+                                    std::size_t maxBytes = kDefaultExplicitM3Limit,
+                                    Feedback* feedback = nullptr);
+
+// T̂ = M̂3(W, W, W) from the documents in O(nnz k + N k^3 + d k^3) time and O(k^3 + batch)
+// memory; W is d x k.
+Result<Tensor3> whitenedThirdMoment(const Corpus& corpus, double alpha0, const Eigen::MatrixXd& W,
+                                    Feedback* feedback = nullptr);
+
+}  // namespace dplda

@@ -1,0 +1,122 @@
+#include "core/pipeline/spectral_pipeline.h"
+
+#include <chrono>
+
+namespace dplda {
+
+Status validateSpectralOptions(const SpectralOptions& o, const Corpus& corpus) {
+  DPLDA_RETURN_IF_ERROR(validateMomentInputs(corpus, o.alpha0));
+  DPLDA_RETURN_IF_ERROR(validateTopicCount(o.topicCount, corpus.vocabSize(), corpus.docCount()));
+  DPLDA_RETURN_IF_ERROR(validatePowerMethodOptions(o.power));
+  return makeDecomposer(o.decomposer, o.power).status();
+}
+
+void SpectralPipeline::setCorpus(std::shared_ptr<const Corpus> corpus) {
+  m_corpus = std::move(corpus);
+  m_operator.reset();
+  m_dense.reset();
+  m_momentsValid = m_eigenValid = m_tensorValid = m_decomposeValid = m_unwhitenValid = false;
+}
+
+void SpectralPipeline::setOptions(const SpectralOptions& o) {
+  const SpectralOptions& old = m_options;
+  if (o.alpha0 != old.alpha0) {
+    m_momentsValid = false;
+    m_dense.reset();
+  }
+  if (o.topicCount != old.topicCount) m_eigenValid = false;
+  if (o.decomposer != old.decomposer || o.initSeed != old.initSeed || o.power.restarts != old.power.restarts ||
+      o.power.maxIterations != old.power.maxIterations || o.power.tolerance != old.power.tolerance) {
+    m_decomposeValid = false;
+  }
+  m_options = o;
+}
+
+Result<Eigen::MatrixXd> SpectralPipeline::secondMomentDense(Feedback* feedback) {
+  if (!m_operator) return Status(StatusCode::InvalidArgument, "run the pipeline before asking for M2");
+  if (!m_dense) {
+    auto dense = m_operator->toDense(feedback);
+    if (!dense.ok()) return dense.status();
+    m_dense = std::move(dense).value();
+  }
+  return *m_dense;
+}
+
+template <class F>
+Status SpectralPipeline::stage(const char* name, bool valid, F&& compute) {
+  if (valid) {
+    m_timings.push_back({name, 0.0, true});
+    return Status::ok();
+  }
+  const auto start = std::chrono::steady_clock::now();
+  Status status = compute();
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  m_timings.push_back({name, ms, false});
+  return status;
+}
+
+Result<SpectralModel> SpectralPipeline::run(Feedback* feedback) {
+  m_timings.clear();
+  if (!m_corpus) return invalidArgument("no corpus loaded");
+  DPLDA_RETURN_IF_ERROR(validateSpectralOptions(m_options, *m_corpus));
+  const Corpus& corpus = *m_corpus;
+  const SpectralOptions& o = m_options;
+
+  // A stage recomputed invalidates everything downstream of it.
+  if (!m_momentsValid) m_eigenValid = false;
+  DPLDA_RETURN_IF_ERROR(stage("second_moment", m_momentsValid, [&] {
+    m_operator.emplace(corpus, o.alpha0);
+    m_dense.reset();
+    if (corpus.vocabSize() <= kDenseEigenLimit) {
+      auto dense = m_operator->toDense(feedback);
+      if (!dense.ok()) return dense.status();
+      m_dense = std::move(dense).value();
+    }
+    m_momentsValid = true;
+    return Status::ok();
+  }));
+  if (!m_eigenValid) m_tensorValid = false;
+  DPLDA_RETURN_IF_ERROR(stage("eigen", m_eigenValid, [&] {
+    auto eig = m_dense ? topEigenpairs(*m_dense, o.topicCount) : topEigenpairs(*m_operator, o.topicCount, feedback);
+    if (!eig.ok()) return eig.status();
+    auto w = whitenFromEigenpairs(eig.value(), o.topicCount);
+    if (!w.ok()) return w.status();
+    m_model.eigen = std::move(eig).value();
+    m_model.whitening = std::move(w).value();
+    m_eigenValid = true;
+    return Status::ok();
+  }));
+  if (!m_tensorValid) m_decomposeValid = false;
+  DPLDA_RETURN_IF_ERROR(stage("tensor", m_tensorValid, [&] {
+    auto t = whitenedThirdMoment(corpus, o.alpha0, m_model.whitening.W, feedback);
+    if (!t.ok()) return t.status();
+    m_model.tensor = std::move(t).value();
+    m_tensorValid = true;
+    return Status::ok();
+  }));
+  if (!m_decomposeValid) m_unwhitenValid = false;
+  DPLDA_RETURN_IF_ERROR(stage("decompose", m_decomposeValid, [&] {
+    auto decomposer = makeDecomposer(o.decomposer, o.power);
+    if (!decomposer.ok()) return decomposer.status();
+    SeededRandom rng(o.initSeed);
+    auto td = decomposer.value()->decompose(m_model.tensor, rng, feedback);
+    if (!td.ok()) return td.status();
+    m_model.eigenpairs = std::move(td).value();
+    m_model.gammaS = tensorEigengap(m_model.eigenpairs.lambda);
+    m_decomposeValid = true;
+    return Status::ok();
+  }));
+  DPLDA_RETURN_IF_ERROR(stage("unwhiten", m_unwhitenValid, [&] {
+    auto u = unwhiten(m_model.eigenpairs, m_model.whitening.unwhitening, o.alpha0);
+    if (!u.ok()) return u.status();
+    auto out = projectTopicsToSimplex(u.value());
+    if (!out.ok()) return out.status();
+    m_model.unwhitened = std::move(u).value();
+    m_model.output = std::move(out).value();
+    m_unwhitenValid = true;
+    return Status::ok();
+  }));
+  return m_model;
+}
+
+}  // namespace dplda

@@ -1,0 +1,117 @@
+#include "core/privacy/noise.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace dplda {
+
+namespace {
+
+std::string num(double v) {
+  std::ostringstream os;
+  os.precision(12);
+  os << v;
+  return os.str();
+}
+
+Status validateScale(const char* name, double scale) {
+  if (!std::isfinite(scale) || scale < 0.0)
+    return invalidArgument(std::string(name) + " must be a finite number >= 0, got " + num(scale));
+  return Status::ok();
+}
+
+}  // namespace
+
+Status addGaussianNoise(Eigen::Ref<Eigen::MatrixXd> x, double sigma, RandomSource& rng) {
+  DPLDA_RETURN_IF_ERROR(validateScale("sigma", sigma));
+  if (sigma == 0.0) return Status::ok();
+  for (Eigen::Index j = 0; j < x.cols(); ++j)
+    for (Eigen::Index i = 0; i < x.rows(); ++i) x(i, j) += sigma * standardNormal(rng);
+  return Status::ok();
+}
+
+Status addLaplaceNoise(Eigen::Ref<Eigen::MatrixXd> x, double scale, RandomSource& rng) {
+  DPLDA_RETURN_IF_ERROR(validateScale("Laplace scale", scale));
+  if (scale == 0.0) return Status::ok();
+  for (Eigen::Index j = 0; j < x.cols(); ++j)
+    for (Eigen::Index i = 0; i < x.rows(); ++i) x(i, j) += laplace(rng, scale);
+  return Status::ok();
+}
+
+Status addSymmetricMatrixNoise(Eigen::MatrixXd& m, double sigma, RandomSource& rng) {
+  DPLDA_RETURN_IF_ERROR(validateScale("sigma", sigma));
+  if (m.rows() != m.cols())
+    return invalidArgument("symmetric matrix noise needs a square matrix, got " + std::to_string(m.rows()) + " x " +
+                           std::to_string(m.cols()));
+  if (sigma == 0.0) return Status::ok();
+  const Eigen::Index n = m.rows();
+  for (Eigen::Index i = 0; i < n; ++i)
+    for (Eigen::Index j = i; j < n; ++j) {
+      const double z = sigma * standardNormal(rng);
+      m(i, j) += z;
+      if (j != i) m(j, i) += z;
+    }
+  return Status::ok();
+}
+
+Status addSymmetricTensorNoise(Tensor3& t, double sigma, RandomSource& rng) {
+  DPLDA_RETURN_IF_ERROR(validateScale("sigma", sigma));
+  if (sigma == 0.0) return Status::ok();
+  const int k = t.dim();
+  for (int i = 0; i < k; ++i)
+    for (int j = i; j < k; ++j)
+      for (int l = j; l < k; ++l) {
+        const double z = sigma * standardNormal(rng);
+        // The distinct permutations of (i, j, l); repeated indices collapse some of the six.
+        t(i, j, l) += z;
+        if (i == j && j == l) continue;
+        if (i == j) {  // (i, i, l)
+          t(i, l, i) += z;
+          t(l, i, i) += z;
+        } else if (j == l) {  // (i, j, j)
+          t(j, i, j) += z;
+          t(j, j, i) += z;
+        } else {
+          t(i, l, j) += z;
+          t(j, i, l) += z;
+          t(j, l, i) += z;
+          t(l, i, j) += z;
+          t(l, j, i) += z;
+        }
+      }
+  return Status::ok();
+}
+
+Result<Tensor3> sampleProjectedM3Noise(const Eigen::MatrixXd& W, double sigma, RandomSource& rng) {
+  DPLDA_RETURN_IF_ERROR(validateScale("sigma", sigma));
+  const int k = static_cast<int>(W.cols());
+  if (k < 1 || W.rows() < 1)
+    return invalidArgument("projected M3 noise needs a d x k whitening matrix with d, k >= 1, got " +
+                           std::to_string(W.rows()) + " x " + std::to_string(W.cols()));
+  if (!W.allFinite()) return invalidArgument("projected M3 noise: the whitening matrix W has non-finite entries");
+  Tensor3 out(k);
+  if (sigma == 0.0) return out;
+
+  const Eigen::MatrixXd A = W.transpose() * W;
+  Eigen::MatrixXd L;
+  Eigen::LLT<Eigen::MatrixXd> llt(A);
+  if (llt.info() == Eigen::Success && (llt.matrixL().toDenseMatrix().diagonal().array() > 0.0).all()) {
+    L = llt.matrixL();
+  } else {
+    // Rank-deficient W: any L with L L^T = A gives the same Gaussian law; clip tiny negative
+    // eigenvalues from rounding to zero.
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(A);
+    if (eig.info() != Eigen::Success) return numericalFailure("projected M3 noise: eigendecomposition of W^T W failed");
+    L = eig.eigenvectors() * eig.eigenvalues().cwiseMax(0.0).cwiseSqrt().asDiagonal();
+  }
+
+  Tensor3 z(k);
+  for (std::size_t i = 0; i < z.size(); ++i) z.data()[i] = sigma * standardNormal(rng);
+  // multilinear(B) contracts each mode with B(i, p); B = L^T gives sum Z(a,b,c) L(p,a) L(q,b) L(r,c).
+  Tensor3 g = z.multilinear(L.transpose());
+  out = g.symmetrized();
+  out *= std::sqrt(6.0);
+  return out;
+}
+
+}  // namespace dplda

@@ -1,0 +1,51 @@
+#pragma once
+// Noise samplers for private releases (SPEC §8). Every sampler takes the RandomSource to draw
+// from: the caller chooses SecureRandom (the default for releases) or SeededRandom (reproducible
+// teaching and tests). Draw order is fixed and documented, so a seed reproduces the noise.
+//
+// All samplers validate the scale (finite, >= 0; 0 adds nothing and draws nothing) and the
+// shapes, and return InvalidArgument naming the parameter instead of producing NaN.
+//
+// Why the M3 noise model is private. For a symmetric d x d x d release the reference noise is
+// E = sqrt(6) sym(G), G with i.i.d. N(0, sigma^2) entries and sym the average over the six index
+// permutations. A unique entry (i <= j <= l) of sym(G) averages G over that index multiset only,
+// so distinct unique entries of E depend on disjoint sets of G entries: they are independent.
+// Their variances are sigma^2 (i, j, l distinct: 6 entries averaged, times 6), 2 sigma^2 (two
+// equal indices: 3 distinct entries each counted twice) and 6 sigma^2 (i = j = l). So E's unique
+// entries are N(0, sigma^2) noise plus extra independent noise: the Gaussian mechanism on the
+// unique entries (whose l2 sensitivity is at most that of the full array) followed by
+// post-processing, hence at least as private as i.i.d. N(0, sigma^2) on the unique entries.
+// Because sym commutes with the multilinear map, E(W, W, W) = sqrt(6) sym(G(W, W, W)), and
+// G(W, W, W) is Gaussian with covariance sigma^2 (W^T W) ⊗ (W^T W) ⊗ (W^T W), i.e. it has the
+// law of Z x1 L x2 L x3 L with L L^T = W^T W and Z i.i.d. N(0, sigma^2) on k x k x k. Sampling
+// that directly gives the whitened noisy tensor of configuration 1 at any d without forming d^3
+// numbers, with the same distribution.
+#include <Eigen/Dense>
+
+#include "core/common/random.h"
+#include "core/common/status.h"
+#include "core/tensor/tensor3.h"
+
+namespace dplda {
+
+// x += i.i.d. N(0, sigma^2) on every entry, drawn in column-major order. Vectors bind too.
+Status addGaussianNoise(Eigen::Ref<Eigen::MatrixXd> x, double sigma, RandomSource& rng);
+
+// x += i.i.d. Laplace(0, scale) on every entry (density exp(-|z|/scale)/(2 scale)), column-major.
+Status addLaplaceNoise(Eigen::Ref<Eigen::MatrixXd> x, double scale, RandomSource& rng);
+
+// m += N with N symmetric: one N(0, sigma^2) draw per unique entry (i <= j, row by row), mirrored.
+// m must be square; if m is exactly symmetric the result is exactly symmetric.
+Status addSymmetricMatrixNoise(Eigen::MatrixXd& m, double sigma, RandomSource& rng);
+
+// t += N with N symmetric: one N(0, sigma^2) draw per unique entry (i <= j <= l, lexicographic),
+// added to every permutation of its indices.
+Status addSymmetricTensorNoise(Tensor3& t, double sigma, RandomSource& rng);
+
+// The k x k x k tensor E(W, W, W) for E = sqrt(6) sym(G), G i.i.d. N(0, sigma^2) on d x d x d
+// (see above), sampled as sqrt(6) sym(Z x1 L x2 L x3 L) with L L^T = W^T W (Cholesky; a symmetric
+// eigen square root when W^T W is only semidefinite). W is d x k, finite, with k >= 1.
+// Draws k^3 normals in storage order of Z.
+Result<Tensor3> sampleProjectedM3Noise(const Eigen::MatrixXd& W, double sigma, RandomSource& rng);
+
+}  // namespace dplda

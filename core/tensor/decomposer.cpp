@@ -1,0 +1,210 @@
+#include "core/tensor/decomposer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <sstream>
+
+namespace dplda {
+
+namespace {
+
+// Columns of the result are T(I, u, u) for the columns u of U: one GEMM with the k^2 x k
+// unfolding, then a k^2-per-column contraction.
+Eigen::MatrixXd contractTwiceBatch(const Tensor3& T, const Eigen::MatrixXd& U) {
+  const int k = T.dim();
+  Eigen::Map<const Eigen::MatrixXd> slab(T.data(), k, k * k);  // slab(l, i*k+j)
+  const Eigen::MatrixXd P = slab.transpose() * U;               // P(i*k+j, s) = Σ_l T(i,j,l) u_l
+  Eigen::MatrixXd out(k, U.cols());
+  for (Eigen::Index s = 0; s < U.cols(); ++s) {
+    Eigen::Map<const Eigen::MatrixXd> Ps(P.col(s).data(), k, k);  // Ps(j, i)
+    out.col(s).noalias() = Ps.transpose() * U.col(s);
+  }
+  return out;
+}
+
+Eigen::VectorXd randomUnitVector(int k, RandomSource& rng) {
+  Eigen::VectorXd u(k);
+  for (;;) {
+    for (int i = 0; i < k; ++i) u[i] = standardNormal(rng);
+    const double n = u.norm();
+    if (n > 0.0) return u / n;
+  }
+}
+
+// Normalises columns; a column that vanished (T(I,u,u) = 0) keeps its previous direction.
+void normaliseColumns(Eigen::MatrixXd& next, const Eigen::MatrixXd& previous) {
+  for (Eigen::Index s = 0; s < next.cols(); ++s) {
+    const double n = next.col(s).norm();
+    if (n > 0.0 && std::isfinite(n)) next.col(s) /= n;
+    else next.col(s) = previous.col(s);
+  }
+}
+
+TensorEigenpairs sortedPositive(Eigen::VectorXd lambda, Eigen::MatrixXd V) {
+  for (Eigen::Index i = 0; i < lambda.size(); ++i) {
+    if (lambda[i] < 0.0) {  // T(-v,-v,-v) = -T(v,v,v): flip to make λ positive
+      lambda[i] = -lambda[i];
+      V.col(i) = -V.col(i);
+    }
+  }
+  std::vector<int> order(lambda.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return lambda[a] > lambda[b]; });
+  TensorEigenpairs out;
+  out.lambda.resize(lambda.size());
+  out.V.resize(V.rows(), V.cols());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    out.lambda[i] = lambda[order[i]];
+    out.V.col(i) = V.col(order[i]);
+  }
+  return out;
+}
+
+Status validateTensor(const Tensor3& T) {
+  if (T.dim() < 1) return invalidArgument("the tensor to decompose is empty");
+  if (!T.allFinite()) return numericalFailure("the tensor to decompose contains NaN or infinite entries");
+  return Status::ok();
+}
+
+}  // namespace
+
+double tensorEigengap(const Eigen::VectorXd& lambda) {
+  const Eigen::Index k = lambda.size();
+  if (k == 0) return 0.0;
+  double gap = lambda[k - 1];  // λ_k − λ_{k+1}, λ_{k+1} = 0
+  for (Eigen::Index i = 0; i + 1 < k; ++i) gap = std::min(gap, lambda[i] - lambda[i + 1]);
+  return 0.25 * gap;
+}
+
+Status validatePowerMethodOptions(const PowerMethodOptions& o) {
+  if (o.restarts < 0) return invalidArgument("restarts must be >= 0 (0 = default), got " + std::to_string(o.restarts));
+  if (o.maxIterations < 1) {
+    return invalidArgument("maximum iterations must be >= 1, got " + std::to_string(o.maxIterations));
+  }
+  if (!std::isfinite(o.tolerance) || o.tolerance <= 0.0) {
+    std::ostringstream msg;
+    msg << "tolerance must be a finite number > 0, got " << o.tolerance;
+    return invalidArgument(msg.str());
+  }
+  return Status::ok();
+}
+
+Result<TensorEigenpairs> RobustPowerMethod::decompose(const Tensor3& input, RandomSource& rng,
+                                                      Feedback* feedback) const {
+  DPLDA_RETURN_IF_ERROR(validateTensor(input));
+  DPLDA_RETURN_IF_ERROR(validatePowerMethodOptions(m_options));
+  const int k = input.dim();
+  const int L = m_options.restarts > 0
+                    ? m_options.restarts
+                    : std::max(10, 2 * static_cast<int>(std::ceil(k * std::log(std::max(k, 1)))));
+  const int R = m_options.maxIterations;
+  const double tol = m_options.tolerance;
+
+  Tensor3 T = input;
+  Eigen::VectorXd lambda(k);
+  Eigen::MatrixXd V(k, k);
+  int iterations = 0;
+  bool converged = true;
+  for (int comp = 0; comp < k; ++comp) {
+    if (isCanceled(feedback)) return cancelled();
+    // L starts, R steps each, stopping when all starts have settled.
+    Eigen::MatrixXd U(k, L);
+    for (int s = 0; s < L; ++s) U.col(s) = randomUnitVector(k, rng);
+    for (int step = 0; step < R; ++step) {
+      Eigen::MatrixXd next = contractTwiceBatch(T, U);
+      normaliseColumns(next, U);
+      const double change = (next - U).colwise().norm().maxCoeff();
+      U.swap(next);
+      ++iterations;
+      if (change < tol) break;
+    }
+    // Keep the start with the largest T(u,u,u), then polish it.
+    const Eigen::MatrixXd TU = contractTwiceBatch(T, U);
+    Eigen::Index best = 0;
+    (U.cwiseProduct(TU)).colwise().sum().maxCoeff(&best);
+    Eigen::VectorXd u = U.col(best);
+    bool settled = false;
+    for (int step = 0; step < R; ++step) {
+      Eigen::VectorXd next = T.contractTwice(u);
+      const double n = next.norm();
+      if (!(n > 0.0) || !std::isfinite(n)) break;
+      next /= n;
+      const double change = (next - u).norm();
+      u = next;
+      ++iterations;
+      if (change < tol) {
+        settled = true;
+        break;
+      }
+    }
+    converged = converged && settled;
+    const double lam = T.contractThrice(u);
+    lambda[comp] = lam;
+    V.col(comp) = u;
+    T.addOuter(-lam, u, u, u);  // deflate
+    reportProgress(feedback, static_cast<double>(comp + 1) / k);
+  }
+  TensorEigenpairs out = sortedPositive(lambda, V);
+  out.iterations = iterations;
+  out.converged = converged;
+  out.method = "robust tensor power method (L = " + std::to_string(L) + ", R = " + std::to_string(R) + ")";
+  return out;
+}
+
+Result<TensorEigenpairs> SimultaneousPowerMethod::decompose(const Tensor3& T, RandomSource& rng,
+                                                            Feedback* feedback) const {
+  DPLDA_RETURN_IF_ERROR(validateTensor(T));
+  DPLDA_RETURN_IF_ERROR(validatePowerMethodOptions(m_options));
+  const int k = T.dim();
+  // A random orthonormal start.
+  Eigen::MatrixXd G(k, k);
+  for (int i = 0; i < k; ++i)
+    for (int j = 0; j < k; ++j) G(i, j) = standardNormal(rng);
+  auto orthonormalise = [k](const Eigen::MatrixXd& A) {
+    Eigen::HouseholderQR<Eigen::MatrixXd> qr(A);
+    Eigen::MatrixXd Q = qr.householderQ() * Eigen::MatrixXd::Identity(k, k);
+    const Eigen::MatrixXd Rm = qr.matrixQR().triangularView<Eigen::Upper>();
+    for (int i = 0; i < k; ++i)  // fix QR's sign ambiguity: diag(R) > 0
+      if (Rm(i, i) < 0.0) Q.col(i) = -Q.col(i);
+    return Q;
+  };
+  Eigen::MatrixXd V = orthonormalise(G);
+  // The iteration limit scales with k: the subspace converges more slowly than one vector.
+  const int maxIter = m_options.maxIterations * std::max(1, k);
+  int iterations = 0;
+  bool converged = false;
+  for (int step = 0; step < maxIter; ++step) {
+    if ((step & 15) == 0 && isCanceled(feedback)) return cancelled();
+    const Eigen::MatrixXd next = orthonormalise(contractTwiceBatch(T, V));
+    ++iterations;
+    // Subspace distance ‖(I − V Vᵀ) V_next‖ for the column-wise iteration.
+    const double change = (next - V).colwise().norm().maxCoeff();
+    V = next;
+    if (!V.allFinite()) return numericalFailure("the simultaneous power method produced NaN");
+    if (change < m_options.tolerance) {
+      converged = true;
+      break;
+    }
+  }
+  Eigen::VectorXd lambda(k);
+  const Eigen::MatrixXd TV = contractTwiceBatch(T, V);
+  for (int i = 0; i < k; ++i) lambda[i] = V.col(i).dot(TV.col(i));
+  TensorEigenpairs out = sortedPositive(lambda, V);
+  out.iterations = iterations;
+  out.converged = converged;
+  out.method = "simultaneous power method";
+  reportProgress(feedback, 1.0);
+  return out;
+}
+
+Result<std::shared_ptr<const TensorDecomposer>> makeDecomposer(const std::string& name, PowerMethodOptions options) {
+  DPLDA_RETURN_IF_ERROR(validatePowerMethodOptions(options));
+  if (name == "robust") return std::shared_ptr<const TensorDecomposer>(std::make_shared<RobustPowerMethod>(options));
+  if (name == "simultaneous") {
+    return std::shared_ptr<const TensorDecomposer>(std::make_shared<SimultaneousPowerMethod>(options));
+  }
+  return invalidArgument("unknown decomposer '" + name + "' (expected robust or simultaneous)");
+}
+
+}  // namespace dplda

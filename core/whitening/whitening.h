@@ -1,0 +1,46 @@
+#pragma once
+// Whitening (SPEC §4): top-k eigenpairs (U, Σ) of the symmetric M̂2 (or of a noisy release of
+// it), W = U Σ^{-1/2} with WᵀM̂2W = I, and the unwhitening matrix (Wᵀ)⁺ = U Σ^{1/2}.
+#include <Eigen/Dense>
+#include <string>
+
+#include "core/common/feedback.h"
+#include "core/common/status.h"
+#include "core/moments/moments.h"
+
+namespace dplda {
+
+struct EigenpairsTopK {
+  Eigen::MatrixXd vectors;       // d x k, orthonormal columns, sorted by eigenvalue descending
+  Eigen::VectorXd values;        // σ_1 .. σ_{k+1} (only k when d == k)
+  std::string method;            // "dense (LAPACK-style self-adjoint solver)" or "Spectra Lanczos"
+  int operatorProducts = 0;      // matrix-free products used (0 for dense)
+};
+
+struct Whitening {
+  Eigen::MatrixXd U;           // d x k
+  Eigen::VectorXd sigma;       // σ_1 .. σ_{k+1} of the input matrix (σ_{k+1} absent if d == k)
+  Eigen::MatrixXd W;           // U Σ_k^{-1/2}
+  Eigen::MatrixXd unwhitening; // (Wᵀ)⁺ = U Σ_k^{1/2}
+  std::string method;
+  int topicCount() const { return static_cast<int>(U.cols()); }
+  double sigmaK() const { return sigma[topicCount() - 1]; }
+  // σ_k − σ_{k+1}; σ_k itself when d == k.
+  double gap() const { return sigma.size() > topicCount() ? sigmaK() - sigma[topicCount()] : sigmaK(); }
+};
+
+// Vocabularies up to this size use a dense eigensolver; above it the Lanczos solver.
+inline constexpr int kDenseEigenLimit = 1000;
+
+Status validateTopicCount(int k, int vocabSize, int docCount);
+
+// Top k+1 eigenpairs of a dense symmetric matrix.
+Result<EigenpairsTopK> topEigenpairs(const Eigen::MatrixXd& symmetric, int k);
+// Top k+1 eigenpairs from products with M̂2 (Spectra, deterministic start), O(nnz) per product.
+Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, int k, Feedback* feedback = nullptr);
+
+// Builds W and (Wᵀ)⁺ from eigenpairs. Fails with NumericalFailure when σ_k <= 0 (whitening is
+// undefined, which noise can cause), naming σ_k.
+Result<Whitening> whitenFromEigenpairs(const EigenpairsTopK& eig, int k);
+
+}  // namespace dplda

@@ -1,0 +1,144 @@
+// Tensor operations and decomposers: contractions against brute force, exact recovery of an
+// orthogonally decomposable tensor, robustness to small noise, validation.
+#include <QtTest>
+
+#include "core/tensor/decomposer.h"
+#include "core/tensor/tensor3.h"
+#include "test_util.h"
+
+using namespace dplda;
+using namespace dplda::test;
+
+namespace {
+
+Eigen::MatrixXd randomOrthogonal(int k, std::uint64_t seed) {
+  SeededRandom rng(seed);
+  Eigen::MatrixXd G(k, k);
+  for (int i = 0; i < k; ++i)
+    for (int j = 0; j < k; ++j) G(i, j) = standardNormal(rng);
+  Eigen::HouseholderQR<Eigen::MatrixXd> qr(G);
+  return qr.householderQ() * Eigen::MatrixXd::Identity(k, k);
+}
+
+// Recovery error of an orthogonal decomposition, up to order (largest λ first) and sign.
+double recoveryError(const TensorEigenpairs& td, const Eigen::VectorXd& lambda, const Eigen::MatrixXd& V) {
+  double err = 0.0;
+  for (int i = 0; i < lambda.size(); ++i) {
+    err = std::max(err, std::abs(td.lambda[i] - lambda[i]) / lambda[i]);
+    err = std::max(err, (td.V.col(i) - V.col(i)).norm());
+  }
+  return err;
+}
+
+}  // namespace
+
+class TestDecomposer : public QObject {
+  Q_OBJECT
+ private slots:
+  void contractionsMatchBruteForce() {
+    const int k = 5;
+    SeededRandom rng(1);
+    Tensor3 T(k);
+    for (std::size_t i = 0; i < T.size(); ++i) T.data()[i] = standardNormal(rng);
+    const Eigen::VectorXd u = Eigen::VectorXd::Random(k);
+    Eigen::VectorXd ref = Eigen::VectorXd::Zero(k);
+    for (int i = 0; i < k; ++i)
+      for (int j = 0; j < k; ++j)
+        for (int l = 0; l < k; ++l) ref[i] += T(i, j, l) * u[j] * u[l];
+    QVERIFY(relativeError(T.contractTwice(u), ref) < 1e-13);
+    QVERIFY(std::abs(T.contractThrice(u) - u.dot(ref)) < 1e-12);
+    const Eigen::MatrixXd A = Eigen::MatrixXd::Random(k, 3);
+    const Tensor3 M = T.multilinear(A);
+    for (int p = 0; p < 3; ++p)
+      for (int q = 0; q < 3; ++q)
+        for (int r = 0; r < 3; ++r) {
+          double s = 0.0;
+          for (int i = 0; i < k; ++i)
+            for (int j = 0; j < k; ++j)
+              for (int l = 0; l < k; ++l) s += T(i, j, l) * A(i, p) * A(j, q) * A(l, r);
+          QVERIFY(std::abs(M(p, q, r) - s) < 1e-12);
+        }
+    const Tensor3 S = T.symmetrized();
+    QVERIFY(S.isSymmetric(1e-14));
+    QVERIFY(!T.isSymmetric(1e-6));
+  }
+
+  void recoversOrthogonalTensor_data() {
+    QTest::addColumn<QString>("method");
+    QTest::newRow("robust") << "robust";
+    QTest::newRow("simultaneous") << "simultaneous";
+  }
+  void recoversOrthogonalTensor() {
+    QFETCH(QString, method);
+    for (int k : {2, 5, 10}) {
+      const Eigen::MatrixXd V = randomOrthogonal(k, 7 + k);
+      Eigen::VectorXd lambda(k);
+      for (int i = 0; i < k; ++i) lambda[i] = 10.0 - 0.7 * i;  // distinct, positive
+      const Tensor3 T = symmetricFromComponents(lambda, V);
+      auto decomposer = makeDecomposer(method.toStdString()).value();
+      SeededRandom rng(3);
+      const TensorEigenpairs td = decomposer->decompose(T, rng).value();
+      QVERIFY(td.converged);
+      QVERIFY(td.iterations > 0);
+      // Align signs (λ > 0 fixes them) and compare.
+      QVERIFY2(recoveryError(td, lambda, V) < 1e-8, qPrintable(method + " k=" + QString::number(k)));
+      QVERIFY(std::abs(tensorEigengap(td.lambda) - 0.25 * 0.7) < 1e-8);
+    }
+  }
+
+  void negativeWeightsAreFlipped() {
+    const Eigen::MatrixXd V = randomOrthogonal(3, 2);
+    const Eigen::VectorXd lambda = Eigen::Vector3d(3.0, 2.0, 1.0);
+    Eigen::MatrixXd Vflip = V;
+    Vflip.col(1) = -V.col(1);  // T is odd in v: this is λ = −2 along −v
+    const Tensor3 T = symmetricFromComponents(Eigen::Vector3d(3.0, -2.0, 1.0), Vflip);
+    SeededRandom rng(1);
+    const TensorEigenpairs td = RobustPowerMethod().decompose(T, rng).value();
+    for (int i = 0; i < 3; ++i) QVERIFY(td.lambda[i] > 0.0);
+    QVERIFY(recoveryError(td, lambda, V) < 1e-8);
+  }
+
+  void toleratesSmallNoise() {
+    const int k = 6;
+    const Eigen::MatrixXd V = randomOrthogonal(k, 11);
+    Eigen::VectorXd lambda(k);
+    for (int i = 0; i < k; ++i) lambda[i] = 2.0 + i;
+    Tensor3 T = symmetricFromComponents(lambda, V);
+    SeededRandom noise(5);
+    Tensor3 E(k);
+    for (std::size_t i = 0; i < E.size(); ++i) E.data()[i] = 1e-4 * standardNormal(noise);
+    T += E.symmetrized();
+    SeededRandom rng(2);
+    const TensorEigenpairs td = RobustPowerMethod().decompose(T, rng).value();
+    // Sorted descending: the truth reversed.
+    const Eigen::VectorXd sortedLambda = lambda.reverse();
+    const Eigen::MatrixXd sortedV = V.rowwise().reverse();
+    QVERIFY(recoveryError(td, sortedLambda, sortedV) < 1e-2);
+  }
+
+  void validation() {
+    QVERIFY(!makeDecomposer("magic").ok());
+    QVERIFY(makeDecomposer("magic").status().message().find("magic") != std::string::npos);
+    PowerMethodOptions bad;
+    bad.tolerance = std::nan("");
+    QCOMPARE(makeDecomposer("robust", bad).status().code(), StatusCode::InvalidArgument);
+    bad = {};
+    bad.maxIterations = 0;
+    QCOMPARE(validatePowerMethodOptions(bad).code(), StatusCode::InvalidArgument);
+    Tensor3 T(3);
+    T(0, 0, 0) = std::nan("");
+    SeededRandom rng(1);
+    QCOMPARE(RobustPowerMethod().decompose(T, rng).status().code(), StatusCode::NumericalFailure);
+    QCOMPARE(SimultaneousPowerMethod().decompose(T, rng).status().code(), StatusCode::NumericalFailure);
+    Feedback fb;
+    fb.cancel();
+    QCOMPARE(RobustPowerMethod().decompose(symmetricFromComponents(Eigen::Vector2d(1, 2), Eigen::Matrix2d::Identity()),
+                                           rng, &fb)
+                 .status()
+                 .code(),
+             StatusCode::Cancelled);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestDecomposer)
+#include "tst_decomposer.moc"

@@ -1,0 +1,77 @@
+// Whitening: WᵀM̂2W = I, eigen residuals ‖M U − U Σ‖, dense and matrix-free solvers agree,
+// σ_k <= 0 and bad k give clear statuses.
+#include <QtTest>
+
+#include "core/moments/moments.h"
+#include "core/whitening/whitening.h"
+#include "test_util.h"
+
+using namespace dplda;
+using namespace dplda::test;
+
+class TestWhitening : public QObject {
+  Q_OBJECT
+ private slots:
+  void whiteningIsIsometric() {
+    const LdaModel model = randomModel(40, 5, 1.0, 0.1, 2);
+    const Corpus c = sampleCorpus(model, 2000, 20, 80, 3);
+    const Eigen::MatrixXd M2 = secondMomentDense(c, 1.0).value();
+    const EigenpairsTopK eig = topEigenpairs(M2, 5).value();
+    QCOMPARE(eig.values.size(), Eigen::Index(6));
+    for (int i = 0; i + 1 < eig.values.size(); ++i) QVERIFY(eig.values[i] >= eig.values[i + 1]);
+    const Whitening w = whitenFromEigenpairs(eig, 5).value();
+    QVERIFY(relativeError(w.W.transpose() * M2 * w.W, Eigen::MatrixXd::Identity(5, 5)) < 1e-10);
+    // Residual of the eigenpairs and orthonormality.
+    const Eigen::MatrixXd residual = M2 * w.U - w.U * eig.values.head(5).asDiagonal();
+    QVERIFY(residual.norm() < 1e-12 * M2.norm());
+    QVERIFY(relativeError(w.U.transpose() * w.U, Eigen::MatrixXd::Identity(5, 5)) < 1e-12);
+    // (Wᵀ)⁺ is the pseudo-inverse of Wᵀ: Wᵀ (Wᵀ)⁺ = I.
+    QVERIFY(relativeError(w.W.transpose() * w.unwhitening, Eigen::MatrixXd::Identity(5, 5)) < 1e-12);
+    QVERIFY(w.gap() > 0.0);
+  }
+
+  void lanczosMatchesDense() {
+    // d above the dense limit forces Spectra.
+    const int d = kDenseEigenLimit + 200;
+    const LdaModel model = randomModel(d, 6, 1.0, 0.05, 4);
+    const Corpus c = sampleCorpus(model, 3000, 30, 120, 5);
+    const SecondMomentOperator op(c, 1.0);
+    const EigenpairsTopK lanczos = topEigenpairs(op, 6).value();
+    QVERIFY(lanczos.method.find("Spectra") != std::string::npos);
+    QVERIFY(lanczos.operatorProducts > 0);
+    const Eigen::MatrixXd M2 = op.toDense().value();
+    const EigenpairsTopK dense = topEigenpairs(M2, 6).value();
+    QVERIFY(relativeError(lanczos.values, dense.values) < 1e-9);
+    const Eigen::MatrixXd residual = M2 * lanczos.vectors - lanczos.vectors * lanczos.values.head(6).asDiagonal();
+    QVERIFY(residual.norm() < 1e-9 * M2.norm());
+  }
+
+  void nonPositiveSigmaKFails() {
+    // A rank-2 matrix asked for 3 topics: σ_3 = 0, whitening undefined.
+    Eigen::MatrixXd A = Eigen::MatrixXd::Zero(5, 5);
+    A(0, 0) = 2.0;
+    A(1, 1) = 1.0;
+    auto w = whitenFromEigenpairs(topEigenpairs(A, 3).value(), 3);
+    QVERIFY(!w.ok());
+    QCOMPARE(w.status().code(), StatusCode::NumericalFailure);
+    QVERIFY(w.status().message().find("sigma_k") != std::string::npos);
+    // Negative after noise.
+    A(2, 2) = -0.5;
+    QCOMPARE(whitenFromEigenpairs(topEigenpairs(A, 3).value(), 3).status().code(), StatusCode::NumericalFailure);
+  }
+
+  void badTopicCounts() {
+    QCOMPARE(validateTopicCount(0, 10, 100).code(), StatusCode::InvalidArgument);
+    const Status tooMany = validateTopicCount(11, 10, 100);
+    QCOMPARE(tooMany.code(), StatusCode::InvalidArgument);
+    QVERIFY(tooMany.message().find("exceeds the vocabulary size d = 10") != std::string::npos);
+    QVERIFY(validateTopicCount(5, 10, 5).message().find("documents") != std::string::npos);
+    QVERIFY(validateTopicCount(5, 10, 6).isOk());
+    Eigen::MatrixXd nanM = Eigen::MatrixXd::Identity(4, 4);
+    nanM(1, 2) = std::nan("");
+    QCOMPARE(topEigenpairs(nanM, 2).status().code(), StatusCode::NumericalFailure);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestWhitening)
+#include "tst_whitening.moc"

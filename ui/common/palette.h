@@ -1,0 +1,52 @@
+#pragma once
+// Colour-blind-safe styling shared by plots and the graph canvas. Series differ by colour
+// (Okabe–Ito), line style and marker shape, so no reading depends on colour alone.
+#include <QBrush>
+#include <QColor>
+#include <QPen>
+
+#include <qcustomplot.h>
+
+namespace dplda {
+
+// The eight Okabe–Ito colours (Okabe & Ito, "Color Universal Design", 2008).
+namespace okabe_ito {
+inline const QColor kBlack{0x00, 0x00, 0x00};
+inline const QColor kOrange{0xE6, 0x9F, 0x00};
+inline const QColor kSkyBlue{0x56, 0xB4, 0xE9};
+inline const QColor kBluishGreen{0x00, 0x9E, 0x73};
+inline const QColor kYellow{0xF0, 0xE4, 0x42};
+inline const QColor kBlue{0x00, 0x72, 0xB2};
+inline const QColor kVermillion{0xD5, 0x5E, 0x00};
+inline const QColor kReddishPurple{0xCC, 0x79, 0xA7};
+}  // namespace okabe_ito
+
+// Number of distinct series colours before the cycle repeats.
+inline constexpr int kSeriesColorCount = 8;
+inline constexpr int kSeriesLineStyleCount = 5;
+inline constexpr int kSeriesShapeCount = 7;
+
+// Colour of series i (i >= 0; negative i is treated as 0). Yellow comes last: it is the
+// weakest on white.
+QColor seriesColor(int i);
+// Line style of series i: solid, dash, dot, dash-dot, dash-dot-dot, cycling.
+Qt::PenStyle seriesLineStyle(int i);
+// A pen combining colour and line style of series i.
+QPen seriesPen(int i, double width = 2.0);
+// A translucent fill in series i's colour (for confidence bands), alpha in [0, 255].
+QBrush seriesFill(int i, int alpha = 60);
+// Marker shape of series i: circle, square, triangle, diamond, cross, plus, inverted triangle.
+QCPScatterStyle::ScatterShape seriesShape(int i);
+// A marker in series i's colour, filled white so overlapping markers stay readable.
+QCPScatterStyle seriesScatter(int i, double size = 7.0);
+
+// Semantic colours: the same meaning everywhere in the app.
+QColor privateColor();   // bluish green: the configuration is private / up to date
+QColor leakColor();      // vermillion: not private, leaking path, failures
+QColor noiseColor();     // orange: a noisy edge
+QColor runningColor();   // blue: computing
+QColor staleColor();     // dark yellow-brown: stale results (never shown as current)
+QColor idleColor();      // grey: nothing computed yet
+QColor baselineColor();  // black: reference lines (e.g. the non-private baseline)
+
+}  // namespace dplda

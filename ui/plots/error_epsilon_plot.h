@@ -1,0 +1,67 @@
+#pragma once
+// Error against total privacy budget ε (seed 002 Figure 2): one curve per configuration with
+// the median over trials, a translucent band between lower and upper quantiles, and the
+// non-private baseline as a dashed horizontal line. ε is on a log axis.
+#include <QMap>
+#include <QStringList>
+#include <QVector>
+
+#include "ui/plots/plot_widget.h"
+
+namespace dplda {
+
+class ErrorVsEpsilonPlot : public PlotWidget {
+  Q_OBJECT
+
+ public:
+  explicit ErrorVsEpsilonPlot(QWidget* parent = nullptr);
+
+  // Adds or replaces the curve of one configuration. eps > 0 (finite), one value per ε in
+  // median; lower and upper are either empty (no band) or the same length as eps. NaN
+  // medians are gaps (e.g. runs that released nothing). styleIndex picks colour, line style
+  // and marker (use the configuration's index so colours stay stable; -1: next unused).
+  // Returns false (plot unchanged) with a message naming the curve and point otherwise.
+  bool setCurve(const QString& key, const QString& label, const QVector<double>& eps,
+                const QVector<double>& median, const QVector<double>& lower, const QVector<double>& upper,
+                int styleIndex = -1, QString* error = nullptr);
+  void removeCurve(const QString& key);
+  void clearCurves();
+  QStringList curveKeys() const { return m_order; }
+
+  // A horizontal dashed reference line (the non-private baseline); NaN or empty label removes it.
+  void setBaseline(const QString& label, double value);
+  void clearBaseline();
+  bool hasBaseline() const { return m_baselineGraph != nullptr; }
+
+  void setErrorLabel(const QString& label);  // y axis, default "mean ℓ₂ error per topic"
+  void setLogError(bool log);                // log y axis (default linear)
+  bool isLogError() const { return m_logY; }
+
+  CsvTable csvTable() const override;
+  bool hasData() const override;
+
+ protected:
+  void fitAxesToData() override;
+  QString readoutText(const QCPAbstractPlottable* plottable, int index) const override;
+
+ private:
+  struct Curve {
+    QString label;
+    QVector<double> eps, median, lower, upper;  // sorted by eps
+    int style = 0;
+    QCPGraph* medianGraph = nullptr;
+    QCPGraph* lowerGraph = nullptr;
+    QCPGraph* upperGraph = nullptr;
+  };
+  void updateBaselineSpan();
+
+  QMap<QString, Curve> m_curves;
+  QStringList m_order;
+  int m_nextStyle = 0;
+  bool m_logY = false;
+  QString m_baselineLabel;
+  double m_baselineValue = 0;
+  QCPGraph* m_baselineGraph = nullptr;
+};
+
+}  // namespace dplda

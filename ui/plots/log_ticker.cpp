@@ -1,0 +1,76 @@
+#include "ui/plots/log_ticker.h"
+
+#include <cmath>
+
+namespace dplda {
+
+namespace {
+// Mantissas per decade, chosen by how many decades the axis spans (fewer decades, more labels).
+QVector<double> mantissasForSpan(double decades) {
+  if (decades <= 0.8) return {1, 1.5, 2, 3, 4, 5, 6, 8};
+  if (decades <= 2.5) return {1, 2, 5};
+  if (decades <= 4.0) return {1, 3};
+  return {};
+}
+}  // namespace
+
+NiceLogTicker::NiceLogTicker() {
+  setLogBase(10);
+  setSubTickCount(8);  // 2..9 between decade ticks when the span is large
+}
+
+QVector<double> NiceLogTicker::createTickVector(double tickStep, const QCPRange& range) {
+  m_useMantissas = false;
+  if (!(range.lower > 0) || !(range.upper > range.lower) || !std::isfinite(range.upper))
+    return QCPAxisTickerLog::createTickVector(tickStep, range);
+  const double decades = std::log10(range.upper / range.lower);
+  const QVector<double> mantissas = mantissasForSpan(decades);
+  if (mantissas.isEmpty()) return QCPAxisTickerLog::createTickVector(tickStep, range);
+  m_useMantissas = true;
+  QVector<double> ticks;
+  const int first = static_cast<int>(std::floor(std::log10(range.lower))) - 1;
+  const int last = static_cast<int>(std::ceil(std::log10(range.upper))) + 1;
+  for (int e = first; e <= last; ++e) {
+    for (double m : mantissas) {
+      // Round to the decimal value so labels read "0.2" and not "0.20000000000000001".
+      const double v = QString::number(m * std::pow(10.0, e), 'g', 12).toDouble();
+      ticks.append(v);
+    }
+  }
+  return ticks;  // the base class trims ticks outside the range
+}
+
+QVector<double> NiceLogTicker::createSubTickVector(int subTickCount, const QVector<double>& ticks) {
+  if (!m_useMantissas || ticks.size() < 2) return QCPAxisTickerLog::createSubTickVector(subTickCount, ticks);
+  // Sub ticks at every integer mantissa between the outer ticks that is not itself a tick.
+  QVector<double> sub;
+  const int first = static_cast<int>(std::floor(std::log10(ticks.first())));
+  const int last = static_cast<int>(std::ceil(std::log10(ticks.last())));
+  for (int e = first; e <= last; ++e) {
+    for (int m = 1; m <= 9; ++m) {
+      const double v = m * std::pow(10.0, e);
+      if (v <= ticks.first() || v >= ticks.last()) continue;
+      bool isTick = false;
+      for (double t : ticks) isTick = isTick || std::abs(t - v) <= 1e-9 * v;
+      if (!isTick) sub.append(v);
+    }
+  }
+  return sub;
+}
+
+void setAxisLogarithmic(QCPAxis* axis, bool log) {
+  if (!axis) return;
+  if (log) {
+    axis->setScaleType(QCPAxis::stLogarithmic);
+    axis->setTicker(QSharedPointer<NiceLogTicker>::create());
+    axis->setNumberFormat("g");
+    axis->setNumberPrecision(6);
+  } else {
+    axis->setScaleType(QCPAxis::stLinear);
+    axis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    axis->setNumberFormat("gbd");
+    axis->setNumberPrecision(6);
+  }
+}
+
+}  // namespace dplda

@@ -1,0 +1,127 @@
+#pragma once
+// PlotWidget: the base of every domain plot (after KStars' focushfrvplot): subclasses expose
+// domain calls that take plain data, batch their changes and end with requestReplot().
+// The base adds what every plot needs: zoom/pan, legend toggling, a hover readout, a
+// visible "stale" state, and reproducible export (PNG/PDF/SVG/CSV + a "<file>.json" side file
+// holding the metadata, i.e. parameters and seeds of the runs plotted).
+#include <QHash>
+#include <QJsonObject>
+#include <QPointer>
+#include <QSize>
+#include <QStringList>
+#include <QVector>
+
+#include <qcustomplot.h>
+
+namespace dplda {
+
+// The data behind a plot: a header naming the columns, then rows of already formatted cells
+// (use csvNumber for numbers). One row per data point, with the series named in its own columns.
+struct CsvTable {
+  QStringList header;
+  QVector<QStringList> rows;
+};
+
+// Shortest text that reads back to exactly v ("nan", "inf", "-inf" for non-finite values).
+QString csvNumber(double v);
+// Quotes a CSV cell when it contains a comma, quote, or line break (RFC 4180).
+QString csvField(const QString& text);
+
+enum class ExportFormat { Png, Pdf, Svg, Csv };
+const char* exportFormatSuffix(ExportFormat format);  // "png", "pdf", "svg", "csv"
+
+class PlotWidget : public QCustomPlot {
+  Q_OBJECT
+
+ public:
+  explicit PlotWidget(QWidget* parent = nullptr);
+  ~PlotWidget() override;
+
+  // Title above the axis rect; also the title written into exported files. Empty hides it.
+  void setTitle(const QString& title);
+  QString title() const { return m_title; }
+  void setAxisLabels(const QString& xLabel, const QString& yLabel);
+
+  // A stale plot shows its data under a translucent veil with a label, so results of old
+  // parameters are never mistaken for current ones. Exports keep the veil and record the flag.
+  void setStale(bool stale);
+  bool isStale() const { return m_stale; }
+  void setStaleText(const QString& text);  // default "stale — parameters changed"
+  QString staleText() const { return m_staleText; }
+
+  // Parameters and seeds of the run(s) plotted; written with every export.
+  void setMetadata(const QJsonObject& metadata) { m_metadata = metadata; }
+  QJsonObject metadata() const { return m_metadata; }
+
+  // Logical size (1/96 inch per unit) used for PDF, SVG, the clipboard and the dialog's PNG.
+  // Default: the widget's size once shown, else 720×480.
+  void setExportSize(const QSize& logicalSize) { m_exportSize = logicalSize; }
+  QSize exportSize() const;
+
+  // Exports. Each returns false with a message naming the file and the reason (unwritable
+  // path, empty plot, invalid size), and on success also writes "<path>.json".
+  bool exportPng(const QString& path, int widthPx, int heightPx, double dpi, QString* error = nullptr);
+  bool exportPdf(const QString& path, QString* error = nullptr);
+  bool exportSvg(const QString& path, QString* error = nullptr);
+  bool exportCsv(const QString& path, QString* error = nullptr);
+  // PNG at 300 dpi of exportSize(); the others as above.
+  bool exportTo(const QString& path, ExportFormat format, QString* error = nullptr);
+  void copyToClipboard();
+  // Asks for a file name and exports; failures are shown in a message box. False if cancelled.
+  bool exportWithDialog(ExportFormat format);
+
+  // The data behind the plot. The default lists every series' points (series, x, y).
+  virtual CsvTable csvTable() const;
+  // Whether there is anything to export; the default: any plottable holds a data point.
+  virtual bool hasData() const;
+
+  // The hover readout for a widget pixel: name and x, y of the nearest visible data point
+  // within maxDistancePx, or an empty string. Shown as a tooltip while the mouse moves.
+  QString readoutAt(const QPointF& pixel, double maxDistancePx = 24.0) const;
+
+  // Rescales the axes to show all data (also on double click and from the context menu).
+  void resetView();
+  void setLegendShown(bool shown);
+  bool isLegendShown() const;
+
+ signals:
+  void exported(const QString& path);
+
+ protected:
+  // One line per hovered point; subclasses may name x values (e.g. words) differently.
+  virtual QString readoutText(const QCPAbstractPlottable* plottable, int index) const;
+  // Sets the axis ranges to the data; subclasses override to add padding or fixed ranges.
+  virtual void fitAxesToData();
+  // Hiding `main` from the legend also hides `companion` (e.g. a median and its band).
+  void linkCompanion(QCPAbstractPlottable* main, QCPAbstractPlottable* companion);
+  // Call at the end of every domain update: refreshes the placeholder and queues one replot.
+  void requestReplot();
+
+  void contextMenuEvent(QContextMenuEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void leaveEvent(QEvent* event) override;
+
+ private:
+  QJsonObject exportInfo(const QString& path, ExportFormat format) const;
+  bool checkExportable(const QString& path, QString* error) const;
+  bool writeSideFile(const QString& path, const QJsonObject& info, QString* error) const;
+  QString csvText(const QJsonObject& info) const;
+  void onLegendClick(QCPLegend* legend, QCPAbstractLegendItem* item);
+  void setPlottableShown(QCPAbstractPlottable* plottable, bool shown);
+  void updateOverlays();
+
+  QString m_title;
+  QCPTextElement* m_titleElement = nullptr;
+  bool m_stale = false;
+  QString m_staleText;
+  QCPItemRect* m_staleVeil = nullptr;
+  QCPItemText* m_staleLabel = nullptr;
+  QCPItemText* m_placeholder = nullptr;
+  QJsonObject m_metadata;
+  QSize m_exportSize;
+  QMultiHash<QCPAbstractPlottable*, QPointer<QCPAbstractPlottable>> m_companions;
+  QString m_lastDir;
+};
+
+}  // namespace dplda
