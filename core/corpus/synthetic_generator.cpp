@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <climits>
-#include <limits>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <vector>
 
@@ -14,10 +14,11 @@ namespace dplda {
 namespace {
 
 // Refuse parameter sets whose output would not fit comfortably in memory or take hours.
-constexpr double kMaxTopicEntries = 1e8;        // d * k doubles in the truth (0.8 GB)
-constexpr double kMaxTokens = 1e10;             // expected total tokens drawn
+constexpr double kMaxTopicEntries = 1e8;  // d * k doubles in the truth (0.8 GB)
+constexpr double kMaxTokens = 1e10;       // expected total tokens drawn
 constexpr double kMaxCorpusBytes = 8.0 * (1ull << 30);
 constexpr int kProgressChunk = 1000;
+constexpr long long kTokenPollMask = (1LL << 20) - 1;
 
 std::string fmt(double v) {
   std::ostringstream s;
@@ -74,7 +75,8 @@ class LengthSampler {
 
 Status validateGeneratorParams(const GeneratorParams& p) {
   if (p.vocabSize < 1) return invalidArgument("vocabSize must be >= 1, got " + std::to_string(p.vocabSize));
-  if (p.topicCount < 1) return invalidArgument("topicCount must be >= 1, got " + std::to_string(p.topicCount));
+  if (p.topicCount < 1)
+    return invalidArgument("topicCount must be >= 1, got " + std::to_string(p.topicCount));
   if (p.topicCount > p.vocabSize) {
     return invalidArgument("topicCount must be <= vocabSize (" + std::to_string(p.vocabSize) + "), got " +
                            std::to_string(p.topicCount));
@@ -99,8 +101,8 @@ Status validateGeneratorParams(const GeneratorParams& p) {
   }
   const double topicEntries = static_cast<double>(p.vocabSize) * p.topicCount;
   if (topicEntries > kMaxTopicEntries) {
-    return resourceLimit("vocabSize x topicCount = " + fmt(topicEntries) + " topic entries exceed the limit of " +
-                         fmt(kMaxTopicEntries));
+    return resourceLimit("vocabSize x topicCount = " + fmt(topicEntries) +
+                         " topic entries exceed the limit of " + fmt(kMaxTopicEntries));
   }
   // Conditioning on l >= 3 raises the mean of short documents to at least 3.
   const double meanLen = std::max(p.meanLength, static_cast<double>(kMinDocumentLength));
@@ -180,6 +182,8 @@ Result<SyntheticCorpus> generateLdaCorpus(const GeneratorParams& p, Feedback* fe
     const long long len = lengths.sample(docRng);
     touched.clear();
     for (long long t = 0; t < len; ++t) {
+      // Very long documents (few documents, huge meanLength) still notice a cancel.
+      if ((t & kTokenPollMask) == kTokenPollMask && isCanceled(feedback)) return cancelled();
       // Categorical(theta) by inversion: zero-probability topics have empty intervals.
       const double u = uniform01(docRng) * acc;
       int z = static_cast<int>(std::upper_bound(cumTheta.begin(), cumTheta.end(), u) - cumTheta.begin());

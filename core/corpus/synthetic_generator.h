@@ -14,10 +14,10 @@
 namespace dplda {
 
 struct GeneratorParams {
-  int vocabSize = 50;    // d
-  int topicCount = 5;    // k, 1 <= k <= d
-  int docCount = 20000;  // N
-  double alpha0 = 1.0;   // sum of the Dirichlet prior
+  int vocabSize = 50;                                            // d
+  int topicCount = 5;                                            // k, 1 <= k <= d
+  int docCount = 20000;                                          // N
+  double alpha0 = 1.0;                                           // sum of the Dirichlet prior
   enum class Prior { Random, Symmetric } prior = Prior::Random;  // alpha0*Dir(1_k) or alpha0/k each
   double beta = 0.1;         // topic concentration: mu_i ~ Dirichlet(beta * 1_d)
   double meanLength = 100;   // Poisson mean (conditioned on l >= 3), or the fixed length

@@ -21,19 +21,25 @@ constexpr long long kMaxFileBytes = 1LL << 30;  // folder mode reads one file at
 // English stop words: the NLTK list with the contracted forms removed (apostrophes split words,
 // so "don't" arrives as "don" + "t", both listed), plus a few very common modal words.
 constexpr const char* kStopWords[] = {
-    "i", "me", "my", "myself", "we", "our", "ours", "ourselves", "you", "your", "yours", "yourself",
-    "yourselves", "he", "him", "his", "himself", "she", "her", "hers", "herself", "it", "its", "itself",
-    "they", "them", "their", "theirs", "themselves", "what", "which", "who", "whom", "this", "that", "these",
-    "those", "am", "is", "are", "was", "were", "be", "been", "being", "have", "has", "had", "having", "do",
-    "does", "did", "doing", "a", "an", "the", "and", "but", "if", "or", "because", "as", "until", "while",
-    "of", "at", "by", "for", "with", "about", "against", "between", "into", "through", "during", "before",
-    "after", "above", "below", "to", "from", "up", "down", "in", "out", "on", "off", "over", "under",
-    "again", "further", "then", "once", "here", "there", "when", "where", "why", "how", "all", "any", "both",
-    "each", "few", "more", "most", "other", "some", "such", "no", "nor", "not", "only", "own", "same", "so",
-    "than", "too", "very", "s", "t", "can", "will", "just", "don", "should", "now", "d", "ll", "m", "o",
-    "re", "ve", "y", "ain", "aren", "couldn", "didn", "doesn", "hadn", "hasn", "haven", "isn", "ma",
-    "mightn", "mustn", "needn", "shan", "shouldn", "wasn", "weren", "won", "wouldn", "would", "could",
-    "also", "us", "may", "might", "must", "shall", "upon", "yet", "ever", "every", "many", "much"};
+    "i",       "me",         "my",       "myself",     "we",      "our",    "ours",    "ourselves", "you",
+    "your",    "yours",      "yourself", "yourselves", "he",      "him",    "his",     "himself",   "she",
+    "her",     "hers",       "herself",  "it",         "its",     "itself", "they",    "them",      "their",
+    "theirs",  "themselves", "what",     "which",      "who",     "whom",   "this",    "that",      "these",
+    "those",   "am",         "is",       "are",        "was",     "were",   "be",      "been",      "being",
+    "have",    "has",        "had",      "having",     "do",      "does",   "did",     "doing",     "a",
+    "an",      "the",        "and",      "but",        "if",      "or",     "because", "as",        "until",
+    "while",   "of",         "at",       "by",         "for",     "with",   "about",   "against",   "between",
+    "into",    "through",    "during",   "before",     "after",   "above",  "below",   "to",        "from",
+    "up",      "down",       "in",       "out",        "on",      "off",    "over",    "under",     "again",
+    "further", "then",       "once",     "here",       "there",   "when",   "where",   "why",       "how",
+    "all",     "any",        "both",     "each",       "few",     "more",   "most",    "other",     "some",
+    "such",    "no",         "nor",      "not",        "only",    "own",    "same",    "so",        "than",
+    "too",     "very",       "s",        "t",          "can",     "will",   "just",    "don",       "should",
+    "now",     "d",          "ll",       "m",          "o",       "re",     "ve",      "y",         "ain",
+    "aren",    "couldn",     "didn",     "doesn",      "hadn",    "hasn",   "haven",   "isn",       "ma",
+    "mightn",  "mustn",      "needn",    "shan",       "shouldn", "wasn",   "weren",   "won",       "wouldn",
+    "would",   "could",      "also",     "us",         "may",     "might",  "must",    "shall",     "upon",
+    "yet",     "ever",       "every",    "many",       "much"};
 
 const std::unordered_set<std::string_view>& stopWordSet() {
   static const std::unordered_set<std::string_view> set(std::begin(kStopWords), std::end(kStopWords));
@@ -258,8 +264,8 @@ class DocumentSink {
     report.tokensKept = static_cast<long long>(corpus->lengths.sum());
     if (corpus->docCount() == 0) {
       return badInput("no documents with at least " + std::to_string(kMinDocumentLength) +
-                      " vocabulary tokens in " + m_params.input + " (" + std::to_string(report.documentsRead) +
-                      " documents read, all dropped)");
+                      " vocabulary tokens in " + m_params.input + " (" +
+                      std::to_string(report.documentsRead) + " documents read, all dropped)");
     }
     return corpus;
   }
@@ -292,7 +298,8 @@ Status invalidUtf8(const std::string& file, long long line, long long byteInLine
 }
 
 // File mode: one document per line, or multi-line documents ended by the separator line.
-Status readLinesFile(const fs::path& path, const TextImportParams& p, DocumentSink& sink, Feedback* feedback) {
+Status readLinesFile(const fs::path& path, const TextImportParams& p, DocumentSink& sink,
+                     Feedback* feedback) {
   const std::string name = path.string();
   std::ifstream in(path, std::ios::binary);
   if (!in) return ioError("cannot open " + name + ": " + std::strerror(errno));
@@ -346,7 +353,8 @@ Status readWholeFile(const fs::path& path, std::string& text) {
   if (bad >= 0) {
     const long long line = 1 + std::count(text.begin(), text.begin() + bad, '\n');
     const std::size_t lineStart = bad == 0 ? std::string::npos : text.rfind('\n', bad - 1);
-    const long long inLine = lineStart == std::string::npos ? bad : bad - 1 - static_cast<long long>(lineStart);
+    const long long inLine =
+        lineStart == std::string::npos ? bad : bad - 1 - static_cast<long long>(lineStart);
     return invalidUtf8(name, line, inLine, bad, static_cast<unsigned char>(text[bad]));
   }
   return Status::ok();
@@ -405,7 +413,8 @@ Result<std::vector<std::string>> tokenizeText(std::string_view text, const TextI
 
 Result<Corpus> importText(const TextImportParams& params, TextImportReport* reportOut, Feedback* feedback) {
   if (params.input.empty()) return invalidArgument("the text input path is empty");
-  if (params.vocabSize < 1) return invalidArgument("vocabSize must be >= 1, got " + std::to_string(params.vocabSize));
+  if (params.vocabSize < 1)
+    return invalidArgument("vocabSize must be >= 1, got " + std::to_string(params.vocabSize));
   DPLDA_RETURN_IF_ERROR(checkTokenizerParams(params));
   if (params.separator.find_first_of("\r\n") != std::string::npos) {
     return invalidArgument("separator must be a single line, got one containing a line break");
@@ -435,7 +444,8 @@ Result<Corpus> importText(const TextImportParams& params, TextImportReport* repo
     }
   } else {
     DPLDA_RETURN_IF_ERROR(readLinesFile(input, params, sink, feedback));
-    if (sink.documentCount() == 0) return badInput("no documents in " + params.input + " (it is empty or blank)");
+    if (sink.documentCount() == 0)
+      return badInput("no documents in " + params.input + " (it is empty or blank)");
   }
   if (isCanceled(feedback)) return cancelled();
   TextImportReport report;

@@ -41,12 +41,12 @@ struct TextImportParams {
 };
 
 struct TextImportReport {
-  int documentsRead = 0;      // documents found (blank ones in file mode excluded)
-  int documentsKept = 0;      // rows of the corpus
-  int droppedDocuments = 0;   // fewer than 3 vocabulary tokens
-  long long tokens = 0;       // tokens after the length and stop-word filters
-  long long tokensKept = 0;   // tokens in the corpus (vocabulary words in kept documents)
-  int distinctWords = 0;      // distinct words among `tokens`, before the vocabulary cap
+  int documentsRead = 0;             // documents found (blank ones in file mode excluded)
+  int documentsKept = 0;             // rows of the corpus
+  int droppedDocuments = 0;          // fewer than 3 vocabulary tokens
+  long long tokens = 0;              // tokens after the length and stop-word filters
+  long long tokensKept = 0;          // tokens in the corpus (vocabulary words in kept documents)
+  int distinctWords = 0;             // distinct words among `tokens`, before the vocabulary cap
   long long shortTokensRemoved = 0;  // shorter than minTokenLength
   long long stopWordsRemoved = 0;
 };

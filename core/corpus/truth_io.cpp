@@ -32,10 +32,10 @@ struct JsonValue {
   Type type = Type::Null;
   bool boolean = false;
   double number = 0.0;
-  std::string text;              // String
-  std::vector<JsonValue> items;  // Array elements, or Object values
-  std::vector<std::string> keys; // Object keys, parallel to items
-  std::size_t offset = 0;        // where the value starts in the source
+  std::string text;               // String
+  std::vector<JsonValue> items;   // Array elements, or Object values
+  std::vector<std::string> keys;  // Object keys, parallel to items
+  std::size_t offset = 0;         // where the value starts in the source
 
   const JsonValue* member(std::string_view key) const {
     for (std::size_t i = 0; i < keys.size(); ++i) {
@@ -47,12 +47,18 @@ struct JsonValue {
 
 const char* typeName(JsonValue::Type t) {
   switch (t) {
-    case JsonValue::Type::Null: return "null";
-    case JsonValue::Type::Bool: return "a boolean";
-    case JsonValue::Type::Number: return "a number";
-    case JsonValue::Type::String: return "a string";
-    case JsonValue::Type::Array: return "an array";
-    case JsonValue::Type::Object: return "an object";
+    case JsonValue::Type::Null:
+      return "null";
+    case JsonValue::Type::Bool:
+      return "a boolean";
+    case JsonValue::Type::Number:
+      return "a number";
+    case JsonValue::Type::String:
+      return "a string";
+    case JsonValue::Type::Array:
+      return "an array";
+    case JsonValue::Type::Object:
+      return "an object";
   }
   return "?";
 }
@@ -117,8 +123,10 @@ class JsonParser {
     if (m_pos >= m_s.size()) return fail("unexpected end of file, expected a value");
     const char c = m_s[m_pos];
     switch (c) {
-      case '{': return parseObject(v, depth);
-      case '[': return parseArray(v, depth);
+      case '{':
+        return parseObject(v, depth);
+      case '[':
+        return parseArray(v, depth);
       case '"':
         v.type = JsonValue::Type::String;
         return parseString(v.text);
@@ -162,7 +170,8 @@ class JsonParser {
         if (k == key) return badInput(where(keyPos) + ": duplicate key \"" + key + "\"");
       }
       skipSpace();
-      if (m_pos >= m_s.size() || m_s[m_pos] != ':') return fail("unexpected " + describeHere() + ", expected ':'");
+      if (m_pos >= m_s.size() || m_s[m_pos] != ':')
+        return fail("unexpected " + describeHere() + ", expected ':'");
       ++m_pos;
       skipSpace();
       v.keys.push_back(std::move(key));
@@ -259,14 +268,30 @@ class JsonParser {
         if (m_pos >= m_s.size()) return fail("unterminated string");
         const char e = m_s[m_pos++];
         switch (e) {
-          case '"': out += '"'; break;
-          case '\\': out += '\\'; break;
-          case '/': out += '/'; break;
-          case 'b': out += '\b'; break;
-          case 'f': out += '\f'; break;
-          case 'n': out += '\n'; break;
-          case 'r': out += '\r'; break;
-          case 't': out += '\t'; break;
+          case '"':
+            out += '"';
+            break;
+          case '\\':
+            out += '\\';
+            break;
+          case '/':
+            out += '/';
+            break;
+          case 'b':
+            out += '\b';
+            break;
+          case 'f':
+            out += '\f';
+            break;
+          case 'n':
+            out += '\n';
+            break;
+          case 'r':
+            out += '\r';
+            break;
+          case 't':
+            out += '\t';
+            break;
           case 'u': {
             unsigned cp = 0;
             if (!parseHex4(cp)) return fail("\\u must be followed by four hex digits");
@@ -366,8 +391,8 @@ Status readNumberArray(const JsonParser& parser, const JsonValue& array, const s
   for (std::size_t i = 0; i < array.items.size(); ++i) {
     const JsonValue& e = array.items[i];
     if (e.type != JsonValue::Type::Number) {
-      return badInput(parser.where(e.offset) + ": " + name + "[" + std::to_string(i) + "] must be a number, got " +
-                      typeName(e.type));
+      return badInput(parser.where(e.offset) + ": " + name + "[" + std::to_string(i) +
+                      "] must be a number, got " + typeName(e.type));
     }
     out[i] = e.number;
   }
@@ -381,12 +406,13 @@ Status validateLdaModel(const LdaModel& m) {
   const long long d = m.topics.rows();
   if (k < 1) return badInput("alpha must have at least one entry, got none");
   if (m.topics.cols() != k) {
-    return badInput("alpha has " + std::to_string(k) + " entries but there are " + std::to_string(m.topics.cols()) +
-                    " topics");
+    return badInput("alpha has " + std::to_string(k) + " entries but there are " +
+                    std::to_string(m.topics.cols()) + " topics");
   }
   if (d < 1) return badInput("topics must have at least one word, got 0");
   if (k > d) {
-    return badInput("there are more topics (" + std::to_string(k) + ") than words (" + std::to_string(d) + ")");
+    return badInput("there are more topics (" + std::to_string(k) + ") than words (" + std::to_string(d) +
+                    ")");
   }
   for (long long i = 0; i < k; ++i) {
     const double a = m.alpha[i];
@@ -449,8 +475,8 @@ Result<LdaModel> parseTruthJson(std::string_view text, const std::string& source
   if (!doc.ok()) return doc.status();
   const JsonValue& root = doc.value();
   if (root.type != JsonValue::Type::Object) {
-    return badInput(parser.where(root.offset) + ": expected an object {\"alpha\": [...], \"topics\": [...]}, got " +
-                    typeName(root.type));
+    return badInput(parser.where(root.offset) +
+                    ": expected an object {\"alpha\": [...], \"topics\": [...]}, got " + typeName(root.type));
   }
   const JsonValue* alphaValue = root.member("alpha");
   const JsonValue* topicsValue = root.member("topics");
@@ -476,7 +502,8 @@ Result<LdaModel> parseTruthJson(std::string_view text, const std::string& source
     const std::string name = "topics[" + std::to_string(i) + "]";
     DPLDA_RETURN_IF_ERROR(readNumberArray(parser, topicsValue->items[i], name, column));
     if (i == 0) {
-      if (column.empty()) return badInput(parser.where(topicsValue->items[0].offset) + ": topics[0] is empty");
+      if (column.empty())
+        return badInput(parser.where(topicsValue->items[0].offset) + ": topics[0] is empty");
       model.topics.resize(static_cast<Eigen::Index>(column.size()), static_cast<Eigen::Index>(k));
     } else if (static_cast<Eigen::Index>(column.size()) != model.topics.rows()) {
       return badInput(parser.where(topicsValue->items[i].offset) + ": " + name + " has " +

@@ -17,7 +17,7 @@ namespace dplda {
 // topic entries >= 0 and every topic sums to 1 within 1e-6. Messages name the entry.
 Status validateLdaModel(const LdaModel& model);
 
-std::string truthToJson(const LdaModel& model);  // expects a valid model
+std::string truthToJson(const LdaModel& model);                         // expects a valid model
 Status writeTruthJson(const LdaModel& model, const std::string& path);  // validates first
 
 Result<LdaModel> parseTruthJson(std::string_view text, const std::string& sourceName = "truth.json");

@@ -1,5 +1,6 @@
 #include "core/corpus/uci_io.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -186,10 +187,65 @@ Result<std::vector<std::string>> readVocab(const fs::path& path, long long expec
   }
   if (!reader.status().isOk()) return reader.status();
   if (static_cast<long long>(words.size()) != expectedWords) {
-    return badInput(name + " has " + std::to_string(words.size()) + " words but docword.txt declares W = " +
-                    std::to_string(expectedWords));
+    return badInput(name + " has " + std::to_string(words.size()) +
+                    " words but docword.txt declares W = " + std::to_string(expectedWords));
   }
   return words;
+}
+
+// The corpus from validated triplets (ids in range, positive integer counts) ordered by
+// (doc, word) with no repeats. Same result as buildCorpus, but O(nnz) time and memory whatever
+// D says (a header can declare 2^31 documents), and without setFromTriplets' copies.
+Result<Corpus> buildFromSortedTriplets(int docCount, int vocabSize, const std::vector<CountTriplet>& triplets,
+                                       std::vector<std::string> vocab) {
+  if (!vocab.empty() && static_cast<int>(vocab.size()) != vocabSize) {
+    return badInput("vocabulary has " + std::to_string(vocab.size()) + " words but the counts use " +
+                    std::to_string(vocabSize));
+  }
+  std::vector<int> outer(1, 0), inner;
+  std::vector<double> values, lengths;
+  inner.reserve(triplets.size());
+  values.reserve(triplets.size());
+  for (std::size_t begin = 0; begin < triplets.size();) {
+    std::size_t end = begin;
+    double length = 0.0;
+    for (; end < triplets.size() && triplets[end].doc == triplets[begin].doc; ++end)
+      length += triplets[end].count;
+    if (length >= kMinDocumentLength) {
+      for (std::size_t e = begin; e < end; ++e) {
+        inner.push_back(triplets[e].word);
+        values.push_back(triplets[e].count);
+      }
+      outer.push_back(static_cast<int>(inner.size()));
+      lengths.push_back(length);
+    }
+    begin = end;
+  }
+  const int kept = static_cast<int>(lengths.size());
+  Corpus corpus;
+  corpus.counts = Eigen::Map<const SparseCounts>(kept, vocabSize, static_cast<int>(inner.size()),
+                                                 outer.data(), inner.data(), values.data());
+  corpus.counts.makeCompressed();
+  corpus.lengths = Eigen::Map<const Eigen::VectorXd>(lengths.data(), kept);
+  corpus.droppedDocuments = docCount - kept;
+  corpus.vocab = std::move(vocab);
+  return corpus;
+}
+
+// Orders triplets by (doc, word) and sums repeated pairs.
+void sortAndMerge(std::vector<CountTriplet>& triplets) {
+  std::sort(triplets.begin(), triplets.end(), [](const CountTriplet& a, const CountTriplet& b) {
+    return a.doc != b.doc ? a.doc < b.doc : a.word < b.word;
+  });
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < triplets.size(); ++i) {
+    if (out > 0 && triplets[out - 1].doc == triplets[i].doc && triplets[out - 1].word == triplets[i].word) {
+      triplets[out - 1].count += triplets[i].count;
+    } else {
+      triplets[out++] = triplets[i];
+    }
+  }
+  triplets.resize(out);
 }
 
 }  // namespace
@@ -248,12 +304,14 @@ Result<Corpus> readUciCorpus(const std::string& pathText, Feedback* feedback) {
   const long long plausible = ec ? nnz : std::min<long long>(nnz, static_cast<long long>(fileSize / 6) + 1);
   triplets.reserve(static_cast<std::size_t>(plausible));
   long long entries = 0;
+  bool sorted = true;  // UCI files are normally ordered by (doc, word): then no sort is needed
   std::string_view tok[3];
   while (reader.next(line)) {
     const long long lineNo = reader.lineNumber();
     if ((lineNo & (kCancelPollLines - 1)) == 0) {
       if (isCanceled(feedback)) return cancelled();
-      if (fileSize > 0) reportProgress(feedback, 0.9 * reader.bytesConsumed() / static_cast<double>(fileSize));
+      if (fileSize > 0)
+        reportProgress(feedback, 0.9 * reader.bytesConsumed() / static_cast<double>(fileSize));
     }
     const int found = splitTokens(line, tok, 3);
     if (found == 0) continue;  // blank line
@@ -287,7 +345,12 @@ Result<Corpus> readUciCorpus(const std::string& pathText, Feedback* feedback) {
     if (count > (1LL << 40)) {
       return badInput(where(lineNo) + "count " + std::to_string(count) + " is implausibly large");
     }
-    triplets.push_back({static_cast<int>(doc - 1), static_cast<int>(word - 1), static_cast<double>(count)});
+    const CountTriplet t{static_cast<int>(doc - 1), static_cast<int>(word - 1), static_cast<double>(count)};
+    if (sorted && !triplets.empty()) {
+      const CountTriplet& prev = triplets.back();
+      sorted = prev.doc < t.doc || (prev.doc == t.doc && prev.word < t.word);
+    }
+    triplets.push_back(t);
     ++entries;
   }
   if (!reader.status().isOk()) return reader.status();
@@ -306,7 +369,9 @@ Result<Corpus> readUciCorpus(const std::string& pathText, Feedback* feedback) {
   }
   if (isCanceled(feedback)) return cancelled();
 
-  auto corpus = buildCorpus(static_cast<int>(docs), static_cast<int>(words), triplets, std::move(vocab));
+  if (!sorted) sortAndMerge(triplets);
+  auto corpus =
+      buildFromSortedTriplets(static_cast<int>(docs), static_cast<int>(words), triplets, std::move(vocab));
   if (!corpus.ok()) return Status(corpus.status().code(), name + ": " + corpus.status().message());
   if (corpus->docCount() == 0) {
     return badInput(name + ": no documents with at least " + std::to_string(kMinDocumentLength) +
@@ -378,8 +443,9 @@ Status writeUciCorpus(const Corpus& corpus, const std::string& dirText) {
   for (std::size_t i = 0; i < corpus.vocab.size(); ++i) {
     const std::string& w = corpus.vocab[i];
     if (w.empty() || w.find_first_of("\r\n") != std::string::npos || trim(w).size() != w.size()) {
-      return badInput("vocabulary word " + std::to_string(i + 1) + " " + quoteToken(w) +
-                      " is empty, has surrounding blanks or contains a line break: vocab.txt needs one word per line");
+      return badInput(
+          "vocabulary word " + std::to_string(i + 1) + " " + quoteToken(w) +
+          " is empty, has surrounding blanks or contains a line break: vocab.txt needs one word per line");
     }
   }
   const fs::path dir(dirText);

@@ -69,7 +69,8 @@ Eigen::MatrixXd topicDistances(const Eigen::MatrixXd& reference, const Eigen::Ma
   if (reference.rows() != estimate.rows()) return {};
   Eigen::MatrixXd dist(reference.cols(), estimate.cols());
   for (Eigen::Index i = 0; i < reference.cols(); ++i) {
-    for (Eigen::Index j = 0; j < estimate.cols(); ++j) dist(i, j) = (reference.col(i) - estimate.col(j)).norm();
+    for (Eigen::Index j = 0; j < estimate.cols(); ++j)
+      dist(i, j) = (reference.col(i) - estimate.col(j)).norm();
   }
   return dist;
 }

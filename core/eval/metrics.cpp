@@ -11,27 +11,29 @@ Status validateTopicComparison(const Eigen::MatrixXd& refTopics, const Eigen::Ve
                                const Eigen::MatrixXd& estTopics, const Eigen::VectorXd& estAlpha) {
   const auto s = [](Eigen::Index v) { return std::to_string(v); };
   if (refTopics.rows() < 1 || refTopics.cols() < 1) {
-    return invalidArgument("reference topics must be a non-empty d x k matrix, got " + s(refTopics.rows()) + " x " +
-                           s(refTopics.cols()));
+    return invalidArgument("reference topics must be a non-empty d x k matrix, got " + s(refTopics.rows()) +
+                           " x " + s(refTopics.cols()));
   }
   if (estTopics.rows() != refTopics.rows()) {
     return invalidArgument("estimated topics have " + s(estTopics.rows()) + " words but the reference has " +
                            s(refTopics.rows()));
   }
   if (estTopics.cols() < refTopics.cols()) {
-    return invalidArgument("there are fewer estimated topics (" + s(estTopics.cols()) + ") than reference topics (" +
-                           s(refTopics.cols()) + ")");
+    return invalidArgument("there are fewer estimated topics (" + s(estTopics.cols()) +
+                           ") than reference topics (" + s(refTopics.cols()) + ")");
   }
   if (refAlpha.size() != refTopics.cols()) {
-    return invalidArgument("reference alpha has " + s(refAlpha.size()) + " entries for " + s(refTopics.cols()) +
-                           " topics");
+    return invalidArgument("reference alpha has " + s(refAlpha.size()) + " entries for " +
+                           s(refTopics.cols()) + " topics");
   }
   if (estAlpha.size() != estTopics.cols()) {
-    return invalidArgument("estimated alpha has " + s(estAlpha.size()) + " entries for " + s(estTopics.cols()) +
-                           " topics");
+    return invalidArgument("estimated alpha has " + s(estAlpha.size()) + " entries for " +
+                           s(estTopics.cols()) + " topics");
   }
-  if (!refTopics.allFinite() || !refAlpha.allFinite()) return invalidArgument("the reference has non-finite entries");
-  if (!estTopics.allFinite() || !estAlpha.allFinite()) return invalidArgument("the estimate has non-finite entries");
+  if (!refTopics.allFinite() || !refAlpha.allFinite())
+    return invalidArgument("the reference has non-finite entries");
+  if (!estTopics.allFinite() || !estAlpha.allFinite())
+    return invalidArgument("the estimate has non-finite entries");
   return Status::ok();
 }
 

@@ -10,11 +10,11 @@
 namespace dplda {
 
 struct TopicErrors {
-  double l2Mean = 0.0;      // mean over reference topics i of ||ref_i - est_m(i)||_2
-  double l1Mean = 0.0;      // mean l1 distance (twice the total variation distance)
-  double alphaError = 0.0;  // mean |ref alpha_i - est alpha_m(i)|
-  std::vector<int> matching;         // matching[i] = estimated topic paired with reference topic i
-  std::vector<double> l2PerTopic;    // ||ref_i - est_m(i)||_2 for each reference topic
+  double l2Mean = 0.0;             // mean over reference topics i of ||ref_i - est_m(i)||_2
+  double l1Mean = 0.0;             // mean l1 distance (twice the total variation distance)
+  double alphaError = 0.0;         // mean |ref alpha_i - est alpha_m(i)|
+  std::vector<int> matching;       // matching[i] = estimated topic paired with reference topic i
+  std::vector<double> l2PerTopic;  // ||ref_i - est_m(i)||_2 for each reference topic
 };
 
 // Checks the inputs of compareTopics: equal row counts d >= 1, 1 <= k_ref <= k_est, alpha

@@ -20,6 +20,11 @@
 // law of Z x1 L x2 L x3 L with L L^T = W^T W and Z i.i.d. N(0, sigma^2) on k x k x k. Sampling
 // that directly gives the whitened noisy tensor of configuration 1 at any d without forming d^3
 // numbers, with the same distribution.
+//
+// Note: addSymmetricTensorNoise is the minimal unique-entry model (variance sigma^2 on every
+// unique entry), not sqrt(6) sym(G), which has 2 sigma^2 / 6 sigma^2 on repeated-index entries.
+// Both are private at sigma; an explicit-M3 route matches the projected route in distribution
+// only if it adds sqrt(6) sym(G).
 #include <Eigen/Dense>
 
 #include "core/common/random.h"

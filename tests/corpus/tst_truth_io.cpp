@@ -1,7 +1,6 @@
 // Tests of truth.json: exact round trips, the strict JSON parser's positioned errors, and the
 // shape/value checks of the LDA model.
 #include <QtTest>
-
 #include <filesystem>
 #include <fstream>
 
@@ -51,14 +50,15 @@ class TestTruthIo : public QObject {
     QVERIFY2(w.isOk(), w.toString().c_str());
     const auto r = readTruthJson(path);
     QVERIFY2(r.ok(), r.status().toString().c_str());
-    QVERIFY(r->alpha == gen->truth.alpha);    // bit-identical
+    QVERIFY(r->alpha == gen->truth.alpha);  // bit-identical
     QVERIFY(r->topics == gen->truth.topics);
   }
 
   void parsesGeneralJson() {
     // Extra keys of every JSON type are ignored; escapes, exponents and white space are fine.
     const std::string text =
-        "\xEF\xBB\xBF{ \"name\" : \"caf\\u00e9 \\ud83d\\ude00 \\\"q\\\" \\n\", \"flags\": [true, false, null],\n"
+        "\xEF\xBB\xBF{ \"name\" : \"caf\\u00e9 \\ud83d\\ude00 \\\"q\\\" \\n\", \"flags\": [true, false, "
+        "null],\n"
         "  \"nested\": {\"a\": [[], {}], \"b\": -0.0e+0},\n"
         "  \"alpha\": [2.5E-1, 75e-2],\n"
         "  \"topics\": [[0.5, 0.25, 0.25], [1e-1, 0.2, 0.7]] }\n";
@@ -96,7 +96,8 @@ class TestTruthIo : public QObject {
     expectBad("{\"topics\": [[1]]}", {"\"alpha\" is missing"});
     expectBad("{\"alpha\": [1]}", {"\"topics\" is missing"});
     expectBad("{\"alpha\": 1, \"topics\": [[1]]}", {"\"alpha\" must be an array"});
-    expectBad("{\"alpha\": [1, \"x\"], \"topics\": [[1,0],[0,1]]}", {"alpha[1] must be a number", "a string"});
+    expectBad("{\"alpha\": [1, \"x\"], \"topics\": [[1,0],[0,1]]}",
+              {"alpha[1] must be a number", "a string"});
     expectBad("{\"alpha\": [1, 2], \"topics\": [[1, 0]]}", {"alpha has 2 entries but topics has 1"});
     expectBad("{\"alpha\": [1, 2], \"topics\": [[0.5, 0.5, 0], [1, 0]]}",
               {"line 1", "topics[1] has 2 numbers but topics[0] has 3"});
@@ -106,7 +107,8 @@ class TestTruthIo : public QObject {
     expectBad("{\"alpha\": [1, -2], \"topics\": [[1, 0], [0, 1]]}", {"alpha[1]", "-2"});
     expectBad("{\"alpha\": [1], \"topics\": [[1.1, -0.1]]}", {"topics[0][1]", "-0.1"});
     expectBad("{\"alpha\": [1], \"topics\": [[0.5, 0.49]]}", {"topics[0] sums to 0.99"});
-    expectBad("{\"alpha\": [1, 1, 1], \"topics\": [[1, 0], [0, 1], [0.5, 0.5]]}", {"more topics (3) than words (2)"});
+    expectBad("{\"alpha\": [1, 1, 1], \"topics\": [[1, 0], [0, 1], [0.5, 0.5]]}",
+              {"more topics (3) than words (2)"});
     // Within the 1e-6 tolerance.
     QVERIFY(parseTruthJson("{\"alpha\": [1], \"topics\": [[0.5, 0.5000005]]}").ok());
   }

@@ -1,12 +1,12 @@
 // Tests of the UCI bag-of-words reader/writer: round trips, dropped documents, and a clear
 // status (code, line, value) for every kind of broken file.
-#include <QtTest>
+#include <unistd.h>
 
-#include <chrono>
+#include <QtTest>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <unistd.h>
 
 #include "core/corpus/synthetic_generator.h"
 #include "core/corpus/uci_io.h"
@@ -123,6 +123,36 @@ class TestUciIo : public QObject {
     QCOMPARE(r->lengths[1], 6.0);
   }
 
+  // Files ordered by (doc, word) are used as they are; any other order is sorted first.
+  // Both must give the same corpus, including which documents are dropped.
+  void sortedAndUnsortedFilesAgree() {
+    const std::string head = "5\n4\n8\n";
+    const std::string sortedBody = "1 1 2\n1 3 1\n2 2 2\n3 1 1\n3 2 1\n3 4 1\n5 2 7\n5 4 1\n";
+    const std::string shuffledBody = "5 4 1\n3 2 1\n1 3 1\n2 2 2\n5 2 7\n3 4 1\n1 1 2\n3 1 1\n";
+    const auto a = readUciCorpus(makeCorpus(head + sortedBody).string());
+    const auto b = readUciCorpus(makeCorpus(head + shuffledBody).string());
+    QVERIFY(a.ok() && b.ok());
+    QCOMPARE(a->docCount(), 3);  // docs 1, 3, 5 kept; doc 2 (2 tokens) and doc 4 (empty) dropped
+    QCOMPARE(a->droppedDocuments, 2);
+    QCOMPARE(b->droppedDocuments, 2);
+    QVERIFY(sameCounts(a.value(), b.value()));
+    QVERIFY(a->lengths == b->lengths);
+    QCOMPARE(a->lengths[2], 8.0);
+    QCOMPARE(a->counts.coeff(1, 3), 1.0);
+  }
+
+  // A header may declare far more documents than the file holds: memory must follow the
+  // entries, not D (2^31 - 1 documents would need gigabytes of per-document state).
+  void hugeDeclaredDocumentCount() {
+    const auto r = readUciCorpus(makeCorpus("2147483647\n3\n2\n7 1 3\n2147483647 2 4\n").string());
+    QVERIFY2(r.ok(), r.status().toString().c_str());
+    QCOMPARE(r->docCount(), 2);
+    QCOMPARE(r->droppedDocuments, 2147483645);
+    const auto u = readUciCorpus(makeCorpus("2147483647\n3\n2\n2147483647 2 4\n7 1 3\n").string());
+    QVERIFY(u.ok());
+    QVERIFY(sameCounts(r.value(), u.value()));
+  }
+
   void missingAndUnreadableFiles() {
     auto r = readUciCorpus(m_tmp.path().toStdString() + "/does-not-exist");
     QCOMPARE(statusCodeName(r.status().code()), statusCodeName(StatusCode::IoError));
@@ -145,6 +175,13 @@ class TestUciIo : public QObject {
       QVERIFY(r.status().message().find("cannot open") != std::string::npos);
     }
     fs::permissions(locked / "docword.txt", fs::perms::owner_all);
+
+    // docword.txt that is not a file (also exercises the IoError path when running as root).
+    const fs::path odd = fs::path(m_tmp.path().toStdString()) / "odd";
+    fs::create_directories(odd / "docword.txt");
+    r = readUciCorpus(odd.string());
+    QCOMPARE(statusCodeName(r.status().code()), statusCodeName(StatusCode::IoError));
+    QVERIFY(r.status().message().find("found a folder") != std::string::npos);
   }
 
   void headerErrors() {
@@ -161,7 +198,8 @@ class TestUciIo : public QObject {
   void bodyErrors() {
     const std::string head = "3\n4\n3\n";
     expectError(head + "1 1 3\n1 2 3\n", StatusCode::BadInput, {"truncated", "NNZ = 3", "after 2"});
-    expectError(head + "1 1 3\n1 2 3\n2 1 3\n3 1 4\n", StatusCode::BadInput, {"line 7", "more entries", "NNZ = 3"});
+    expectError(head + "1 1 3\n1 2 3\n2 1 3\n3 1 4\n", StatusCode::BadInput,
+                {"line 7", "more entries", "NNZ = 3"});
     expectError(head + "1 1 3\n0 2 3\n2 1 3\n", StatusCode::BadInput, {"line 5", "document id 0", "1..3"});
     expectError(head + "1 1 3\n4 2 3\n2 1 3\n", StatusCode::BadInput, {"line 5", "document id 4"});
     expectError(head + "1 0 3\n", StatusCode::BadInput, {"line 4", "word id 0", "1..4"});
@@ -187,7 +225,9 @@ class TestUciIo : public QObject {
     expectError(docword, StatusCode::BadInput, {"vocab.txt", "2 words", "W = 3"}, &vocab);
     vocab = "alpha\nbeta\ngamma\ndelta\n";
     expectError(docword, StatusCode::BadInput, {"vocab.txt", "more lines", "line 4", "'delta'"}, &vocab);
-    vocab = "alpha\nbe\xff" "ta\ngamma\n";
+    vocab =
+        "alpha\nbe\xff"
+        "ta\ngamma\n";
     expectError(docword, StatusCode::BadInput, {"vocab.txt line 2", "UTF-8", "byte 3"}, &vocab);
     vocab = "alpha\n\ngamma\n";
     expectError(docword, StatusCode::BadInput, {"vocab.txt line 2", "empty"}, &vocab);
@@ -225,8 +265,9 @@ class TestUciIo : public QObject {
     QCOMPARE(statusCodeName(r.status().code()), statusCodeName(StatusCode::Cancelled));
   }
 
-  // Parsing speed: ~2.5 million entry lines. The target is ~10 million lines per second in
-  // Release; the bound leaves room for a loaded machine but catches a per-token iostream parser.
+  // Parsing speed: ~2.5 million entry lines. Measured in CPU time (single-threaded code) so a
+  // loaded machine does not make it flaky. ~10 million lines per second is typical in Release
+  // (~0.8 s for 10.3M lines); the bound of 4 M lines/s still catches a per-token iostream parser.
   void readSpeed() {
     GeneratorParams p;
     p.vocabSize = 2000;
@@ -236,13 +277,13 @@ class TestUciIo : public QObject {
     QVERIFY(gen.ok());
     const std::string dir = m_tmp.path().toStdString() + "/speed";
     QVERIFY(writeUciCorpus(gen->corpus, dir).isOk());
-    const auto start = std::chrono::steady_clock::now();
+    const std::clock_t start = std::clock();
     const auto r = readUciCorpus(dir);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
     QVERIFY(r.ok());
     QCOMPARE(r->nnz(), gen->corpus.nnz());
-    qInfo("read %lld entries in %.3f s", static_cast<long long>(r->nnz()), seconds);
-    QVERIFY2(seconds < 0.25 * r->nnz() / 1e6 + 0.5, qPrintable(QString("took %1 s").arg(seconds)));
+    qInfo("read %lld entries in %.3f s of CPU time", static_cast<long long>(r->nnz()), seconds);
+    QVERIFY2(seconds < 0.25 * r->nnz() / 1e6 + 0.1, qPrintable(QString("took %1 s").arg(seconds)));
   }
 };
 

@@ -25,7 +25,6 @@ SigmaGammaPlot::SigmaGammaPlot(QWidget* parent) : SeriesPlot(parent) {
   xAxis->setTicker(ticker);
   setAxisLabels(tr("k (number of topics)"), tr("value"));
   legend->setVisible(true);
-  axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
 }
 
 void SigmaGammaPlot::setXLabel(const QString& label) {

@@ -27,7 +27,6 @@ ErrorVsEpsilonPlot::ErrorVsEpsilonPlot(QWidget* parent) : PlotWidget(parent) {
   setAxisLabels(tr("total privacy budget ε (log scale)"), tr("mean ℓ₂ error per topic"));
   xAxis->setRange(0.1, 2.0);
   yAxis->setRange(0, 1);
-  axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
 }
 
 bool ErrorVsEpsilonPlot::setCurve(const QString& key, const QString& label, const QVector<double>& eps,
@@ -87,8 +86,9 @@ bool ErrorVsEpsilonPlot::setCurve(const QString& key, const QString& label, cons
   c.upperGraph->setName(label + tr(" (upper)"));
   c.lowerGraph->setPen(bandPen);
   c.upperGraph->setPen(bandPen);
-  c.lowerGraph->setData(c.eps, c.lower, true);
-  c.upperGraph->setData(c.eps, c.upper, true);
+  const QVector<double> bandKeys = c.lower.isEmpty() ? QVector<double>{} : c.eps;
+  c.lowerGraph->setData(bandKeys, c.lower, true);
+  c.upperGraph->setData(bandKeys, c.upper, true);
   c.upperGraph->setBrush(seriesFill(c.style, 45));
   c.upperGraph->setChannelFillGraph(c.lower.isEmpty() ? nullptr : c.lowerGraph);
 

@@ -175,6 +175,29 @@ void PlotWidget::setTitle(const QString& title) {
   requestReplot();
 }
 
+void PlotWidget::setFootnote(const QString& text) {
+  m_footnoteText = text;
+  if (text.isEmpty()) {
+    if (m_footnoteElement) {
+      plotLayout()->remove(m_footnoteElement);
+      m_footnoteElement = nullptr;
+      plotLayout()->simplify();
+    }
+  } else if (!m_footnoteElement) {
+    QFont noteFont = font();
+    noteFont.setPointSizeF(8.5);
+    const int row = plotLayout()->rowCount();
+    plotLayout()->insertRow(row);
+    m_footnoteElement = new QCPTextElement(this, text, noteFont);
+    m_footnoteElement->setTextColor(QColor(90, 90, 90));
+    m_footnoteElement->setMargins(QMargins(4, 0, 4, 4));
+    plotLayout()->addElement(row, 0, m_footnoteElement);
+  } else {
+    m_footnoteElement->setText(text);
+  }
+  requestReplot();
+}
+
 void PlotWidget::setAxisLabels(const QString& xLabel, const QString& yLabel) {
   xAxis->setLabel(xLabel);
   yAxis->setLabel(yLabel);
@@ -282,6 +305,74 @@ void PlotWidget::setLegendShown(bool shown) {
 }
 
 bool PlotWidget::isLegendShown() const { return legend->visible(); }
+
+void PlotWidget::setLegendCorner(Qt::Alignment corner) {
+  m_fixedLegendCorner = corner;
+  if (corner) axisRect()->insetLayout()->setInsetAlignment(0, corner);
+  replot(rpQueuedReplot);
+}
+
+Qt::Alignment PlotWidget::legendCorner() const { return axisRect()->insetLayout()->insetAlignment(0); }
+
+void PlotWidget::updateLayout() {
+  QCustomPlot::updateLayout();
+  if (m_fixedLegendCorner || !legend->visible() || axisRect()->insetLayout()->elementCount() == 0) return;
+  const Qt::Alignment best = leastCrowdedCorner();
+  if (best != axisRect()->insetLayout()->insetAlignment(0)) {
+    axisRect()->insetLayout()->setInsetAlignment(0, best);
+    QCustomPlot::updateLayout();
+  }
+}
+
+Qt::Alignment PlotWidget::leastCrowdedCorner() {
+  // Sample every visible series in pixels (points, segments, bar bodies) and count the samples
+  // under the legend at each corner; ties keep the conventional order TR, TL, BR, BL.
+  const QRectF area = axisRect()->rect();
+  const QSizeF size = legend->outerRect().size();
+  const Qt::Alignment corners[] = {Qt::AlignTop | Qt::AlignRight, Qt::AlignTop | Qt::AlignLeft,
+                                   Qt::AlignBottom | Qt::AlignRight, Qt::AlignBottom | Qt::AlignLeft};
+  QRectF rects[4];
+  for (int c = 0; c < 4; ++c) {
+    const double x = (corners[c] & Qt::AlignRight) ? area.right() - size.width() : area.left();
+    const double y = (corners[c] & Qt::AlignBottom) ? area.bottom() - size.height() : area.top();
+    rects[c] = QRectF(QPointF(x, y), size);
+  }
+  int counts[4] = {0, 0, 0, 0};
+  auto count = [&](const QPointF& p) {
+    for (int c = 0; c < 4; ++c)
+      if (rects[c].contains(p)) ++counts[c];
+  };
+  for (int i = 0; i < plottableCount(); ++i) {
+    QCPAbstractPlottable* p = plottable(i);
+    if (!p->visible() || qobject_cast<QCPErrorBars*>(p)) continue;
+    auto* one = p->interface1D();
+    if (!one) continue;
+    auto* bars = qobject_cast<QCPBars*>(p);
+    QPointF previous;
+    bool havePrevious = false;
+    for (int j = 0; j < one->dataCount(); ++j) {
+      if (!std::isfinite(one->dataMainKey(j)) || !std::isfinite(one->dataMainValue(j))) {
+        havePrevious = false;
+        continue;
+      }
+      const QPointF pos = one->dataPixelPosition(j);
+      if (bars) {
+        const double base = p->valueAxis()->coordToPixel(0);
+        for (int s = 0; s <= 8; ++s) count(QPointF(pos.x(), pos.y() + (base - pos.y()) * s / 8.0));
+        continue;
+      }
+      count(pos);
+      if (havePrevious)
+        for (int s = 1; s < 10; ++s) count(previous + (pos - previous) * (s / 10.0));
+      previous = pos;
+      havePrevious = true;
+    }
+  }
+  int best = 0;
+  for (int c = 1; c < 4; ++c)
+    if (counts[c] < counts[best]) best = c;
+  return corners[best];
+}
 
 void PlotWidget::linkCompanion(QCPAbstractPlottable* main, QCPAbstractPlottable* companion) {
   m_companions.insert(main, QPointer<QCPAbstractPlottable>(companion));

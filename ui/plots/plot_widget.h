@@ -79,10 +79,18 @@ class PlotWidget : public QCustomPlot {
   // within maxDistancePx, or an empty string. Shown as a tooltip while the mouse moves.
   QString readoutAt(const QPointF& pixel, double maxDistancePx = 24.0) const;
 
+  // A small grey note under the plot (e.g. "3 points ≤ 0 not shown"); empty removes it.
+  void setFootnote(const QString& text);
+  QString footnote() const { return m_footnoteText; }
+
   // Rescales the axes to show all data (also on double click and from the context menu).
   void resetView();
   void setLegendShown(bool shown);
   bool isLegendShown() const;
+  // The legend sits inside the axis rect. By default (Qt::Alignment{}) it moves, at every
+  // layout, to the corner where it covers the fewest data points; a fixed corner disables that.
+  void setLegendCorner(Qt::Alignment corner);
+  Qt::Alignment legendCorner() const;  // the corner in use
 
  signals:
   void exported(const QString& path);
@@ -97,6 +105,7 @@ class PlotWidget : public QCustomPlot {
   // Call at the end of every domain update: refreshes the placeholder and queues one replot.
   void requestReplot();
 
+  void updateLayout() override;  // also places the legend (see setLegendCorner)
   void contextMenuEvent(QContextMenuEvent* event) override;
   void mouseMoveEvent(QMouseEvent* event) override;
   void mouseDoubleClickEvent(QMouseEvent* event) override;
@@ -110,9 +119,13 @@ class PlotWidget : public QCustomPlot {
   void onLegendClick(QCPLegend* legend, QCPAbstractLegendItem* item);
   void setPlottableShown(QCPAbstractPlottable* plottable, bool shown);
   void updateOverlays();
+  Qt::Alignment leastCrowdedCorner();
 
   QString m_title;
   QCPTextElement* m_titleElement = nullptr;
+  QString m_footnoteText;
+  QCPTextElement* m_footnoteElement = nullptr;
+  Qt::Alignment m_fixedLegendCorner;
   bool m_stale = false;
   QString m_staleText;
   QCPItemRect* m_staleVeil = nullptr;

@@ -10,18 +10,7 @@
 
 namespace dplda {
 
-SeriesPlot::SeriesPlot(QWidget* parent) : PlotWidget(parent) {
-  m_hiddenNote = new QCPItemText(this);
-  m_hiddenNote->setLayer(QStringLiteral("legend"));
-  m_hiddenNote->position->setType(QCPItemPosition::ptAxisRectRatio);
-  m_hiddenNote->position->setCoords(0.01, 0.99);
-  m_hiddenNote->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-  m_hiddenNote->setColor(QColor(90, 90, 90));
-  m_hiddenNote->setBrush(QColor(255, 255, 255, 210));
-  m_hiddenNote->setPadding(QMargins(4, 2, 4, 2));
-  m_hiddenNote->setVisible(false);
-  m_hiddenNote->setSelectable(false);
-}
+SeriesPlot::SeriesPlot(QWidget* parent) : PlotWidget(parent) {}
 
 QString SeriesPlot::checkPoint(double x, double) const {
   if (!std::isfinite(x)) return tr("x is not finite");
@@ -121,8 +110,9 @@ void SeriesPlot::refreshGraphs() {
 }
 
 void SeriesPlot::updateHiddenNote() {
-  m_hiddenNote->setVisible(m_hiddenPoints > 0);
-  m_hiddenNote->setText(tr("%n point(s) ≤ 0 not shown on the log axis", nullptr, m_hiddenPoints));
+  setFootnote(m_hiddenPoints > 0
+                  ? tr("%1 point(s) ≤ 0 not shown on the log axis (they are in the CSV)").arg(m_hiddenPoints)
+                  : QString());
 }
 
 void SeriesPlot::setLogX(bool log) {

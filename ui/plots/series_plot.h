@@ -61,7 +61,6 @@ class SeriesPlot : public PlotWidget {
   bool m_logX = false;
   bool m_logY = false;
   int m_hiddenPoints = 0;
-  QCPItemText* m_hiddenNote = nullptr;
 };
 
 }  // namespace dplda

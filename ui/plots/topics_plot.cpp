@@ -30,7 +30,6 @@ TopicsPlot::TopicsPlot(QWidget* parent) : PlotWidget(parent) {
   xAxis->grid()->setVisible(false);
   xAxis->setTickLabelRotation(40);
   setAxisLabels(QString(), tr("probability"));
-  axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
   rebuild();
 }
 

@@ -19,7 +19,6 @@ FailureProbabilityPlot::FailureProbabilityPlot(QWidget* parent) : SeriesPlot(par
   setNoiseLabel(QStringLiteral("σ"));
   yAxis->setLabel(tr("failure probability"));
   yAxis->setRange(0, 1);
-  axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
 }
 
 void FailureProbabilityPlot::setNoiseLabel(const QString& label) {

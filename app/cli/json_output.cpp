@@ -1,0 +1,72 @@
+#include "app/cli/json_output.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <algorithm>
+#include <numeric>
+
+namespace dplda::cli {
+
+QJsonArray toJson(const Eigen::VectorXd& v) {
+  QJsonArray a;
+  for (Eigen::Index i = 0; i < v.size(); ++i) a.append(v[i]);
+  return a;
+}
+
+QJsonArray columnsToJson(const Eigen::MatrixXd& m) {
+  QJsonArray a;
+  for (Eigen::Index c = 0; c < m.cols(); ++c) a.append(toJson(m.col(c)));
+  return a;
+}
+
+QJsonObject corpusSummary(const Corpus& corpus) {
+  return QJsonObject{{"docs", corpus.docCount()},
+                     {"vocab", corpus.vocabSize()},
+                     {"nnz", static_cast<double>(corpus.nnz())},
+                     {"dropped_docs", corpus.droppedDocuments},
+                     {"max_length", corpus.maxLength()}};
+}
+
+std::vector<int> topIndices(const Eigen::VectorXd& v, int n) {
+  std::vector<int> idx(v.size());
+  std::iota(idx.begin(), idx.end(), 0);
+  n = std::min<int>(n, static_cast<int>(idx.size()));
+  std::partial_sort(idx.begin(), idx.begin() + n, idx.end(), [&](int a, int b) {
+    return v[a] > v[b] || (v[a] == v[b] && a < b);
+  });
+  idx.resize(n);
+  return idx;
+}
+
+QJsonArray topWords(const Corpus& corpus, const Eigen::MatrixXd& topics, int n) {
+  QJsonArray out;
+  for (Eigen::Index c = 0; c < topics.cols(); ++c) {
+    QJsonArray words;
+    for (int i : topIndices(topics.col(c), n)) words.append(QString::fromStdString(corpus.wordName(i)));
+    out.append(words);
+  }
+  return out;
+}
+
+QJsonObject timingsToJson(const std::vector<StageTiming>& timings) {
+  QJsonObject o;
+  double total = 0.0;
+  for (const auto& t : timings) {
+    o.insert(QString::fromStdString(t.stage), t.milliseconds);
+    total += t.milliseconds;
+  }
+  o.insert("total", total);
+  return o;
+}
+
+bool writeJsonFile(const std::string& path, const QJsonObject& object, std::string* error) {
+  QFile f(QString::fromStdString(path));
+  if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+    if (error) *error = "cannot write " + path + ": " + f.errorString().toStdString();
+    return false;
+  }
+  f.write(QJsonDocument(object).toJson(QJsonDocument::Indented));
+  return true;
+}
+
+}  // namespace dplda::cli

@@ -1,0 +1,24 @@
+#pragma once
+// JSON shapes shared by the command line (and later the app's exports).
+#include <Eigen/Dense>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QString>
+#include <string>
+#include <vector>
+
+#include "core/corpus/corpus.h"
+#include "core/pipeline/spectral_pipeline.h"
+
+namespace dplda::cli {
+
+QJsonArray toJson(const Eigen::VectorXd& v);
+QJsonArray columnsToJson(const Eigen::MatrixXd& m);  // one array per column
+QJsonObject corpusSummary(const Corpus& corpus);
+// Indices of the n largest entries of v, largest first.
+std::vector<int> topIndices(const Eigen::VectorXd& v, int n);
+QJsonArray topWords(const Corpus& corpus, const Eigen::MatrixXd& topics, int n);
+QJsonObject timingsToJson(const std::vector<StageTiming>& timings);
+bool writeJsonFile(const std::string& path, const QJsonObject& object, std::string* error);
+
+}  // namespace dplda::cli

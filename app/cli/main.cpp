@@ -1,0 +1,43 @@
+// dplda: the command line of DP-LDA Explorer.
+#include <QCoreApplication>
+#include <cstdio>
+#include <iostream>
+
+#include "app/cli/arguments.h"
+#include "app/cli/commands.h"
+
+using namespace dplda::cli;
+
+int main(int argc, char** argv) {
+  QCoreApplication app(argc, argv);  // for Qt's JSON and file classes; no event loop
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    std::cout << usageText();
+    return args.empty() ? kExitUsage : kExitOk;
+  }
+  if (args[0] == "--version") {
+    std::cout << "dplda " << DPLDA_VERSION << "\n";
+    return kExitOk;
+  }
+  const std::string command = args[0];
+  args.erase(args.begin());
+  try {
+    if (command == "generate") return generateCommand(args);
+    if (command == "import-text") return importTextCommand(args);
+    if (command == "run") return runCommand(args);
+    if (command == "sweep") return sweepCommand(args);
+    throw UsageError("unknown command '" + command + "' (try dplda --help)");
+  } catch (const UsageError& e) {
+    std::cerr << "dplda " << command << ": usage error: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const InputError& e) {
+    std::cerr << "dplda " << command << ": bad input: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const RunError& e) {
+    std::cerr << "dplda " << command << ": failed: " << e.what() << "\n";
+    return kExitFailed;
+  } catch (const std::exception& e) {
+    std::cerr << "dplda " << command << ": internal error: " << e.what() << "\n";
+    return kExitFailed;
+  }
+}

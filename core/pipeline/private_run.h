@@ -1,0 +1,70 @@
+#pragma once
+// A differentially private run of a chosen set of noisy edges (SPEC §7–§11): Procedure 1
+// where local bounds need it, one calibrated release per noisy edge (or per shared source
+// node), the graph evaluated downstream of the noise, and the ledger of everything spent.
+//
+// The noise-free stages come from a SpectralPipeline (cached), so repeated trials of one
+// configuration recompute only what lies downstream of its noise.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/common/feedback.h"
+#include "core/common/random.h"
+#include "core/graph/computation_graph.h"
+#include "core/pipeline/spectral_pipeline.h"
+#include "core/privacy/budget.h"
+#include "core/privacy/mechanisms.h"
+#include "core/privacy/sensitivity.h"
+
+namespace dplda {
+
+struct PrivacyOptions {
+  EdgeSet edges = 0;
+  bool shareReleases = false;          // one release per source node for edges leaving it
+  double epsilon = 1.0;                // total
+  double delta = 1e-5;                 // total
+  Mechanism mechanism = Mechanism::AnalyticGaussian;  // for the node releases
+  BoundSet bounds = BoundSet::Sound;
+  std::vector<double> splitWeights;    // empty = uniform over the ledger
+  double maxLength = 200.0;            // public clipping length L_max for input perturbation
+  // Multiplies every noise scale. 1 for real releases; 0 only in tests of the noise-free path
+  // (the result then says it is NOT private).
+  double noiseMultiplier = 1.0;
+};
+
+Status validatePrivacyOptions(const PrivacyOptions& options);
+
+struct PrivacyDiagnostics {
+  double sigmaK = 0.0;            // σ_k(M̂2), non-private (shown for teaching)
+  double sigmaKPlus1 = 0.0;
+  std::optional<double> sigmaKTilde;   // Procedure 1 lower bound (private)
+  double gammaS = 0.0;            // γ_s(T̂), non-private
+  std::optional<double> gammaSTilde;
+  std::vector<Precondition> preconditions;  // every bound's, plus the whitening-stability check
+  Eigen::VectorXd releasedEigenvalues;      // σ_1..σ_{k+1} of the noisy M2 that W was built from, if any
+};
+
+struct PrivateRunResult {
+  PrivacyDecision decision;
+  std::vector<LedgerEntry> ledger;
+  double epsilonSpent = 0.0;  // basic composition over the entries actually charged
+  double deltaSpent = 0.0;
+  std::string noiseSource;    // RandomSource::description()
+  bool released = false;      // an output was released
+  Status status;              // why nothing was released, or a numerical failure downstream of the noise
+  std::optional<UnwhitenedTopics> output;  // OUT (topics on the simplex)
+  std::optional<TensorEigenpairs> eigenpairs;  // the decomposition the output came from
+  PrivacyDiagnostics diagnostics;
+  std::vector<std::string> warnings;  // e.g. not private, printed bounds, noise multiplier != 1
+};
+
+// Runs the private configuration. The pipeline supplies the corpus, options and cached
+// noise-free stages; noise comes only from `noise`. Invalid options give an error Result;
+// a refused release or a failure after the noise gives a PrivateRunResult whose status says
+// why (and whose ledger still shows what was spent).
+Result<PrivateRunResult> runPrivate(SpectralPipeline& pipeline, const PrivacyOptions& options, RandomSource& noise,
+                                    Feedback* feedback = nullptr);
+
+}  // namespace dplda

@@ -1,0 +1,57 @@
+#pragma once
+// The privacy budget: which releases an edge set needs (including Procedure 1's), how a total
+// (ε, δ) is split over them, and the ledger that records each release (SPEC §11).
+#include <string>
+#include <vector>
+
+#include "core/common/status.h"
+#include "core/graph/computation_graph.h"
+#include "core/privacy/mechanisms.h"
+#include "core/privacy/sensitivity.h"
+
+namespace dplda {
+
+enum class ReleaseKind { SigmaK, GammaS, Node };
+
+struct PlannedRelease {
+  ReleaseKind kind = ReleaseKind::Node;
+  Node node = Node::D;    // the released node (for Node releases)
+  std::vector<int> edges; // the noisy edges that use it
+  std::string name;       // e.g. "M2 -> W, W+ (e2, e5, shared)", "sigma_k lower bound (Procedure 1)"
+};
+
+// Whether releasing `node` needs σ̃_k (a local bound) and γ̃_s.
+bool needsSigmaK(Node node);
+bool needsGammaS(Node node);
+
+// Every release of the set, Procedure 1's first (σ_k, then γ_s), then node releases in edge order.
+std::vector<PlannedRelease> planReleases(EdgeSet noisy, bool shareReleases);
+
+// Splits (ε, δ) over n releases: uniformly, or in proportion to weights (one per release,
+// finite, > 0). Basic composition: the parts sum to the total.
+struct BudgetShare {
+  double epsilon;
+  double delta;
+};
+Result<std::vector<BudgetShare>> splitBudget(double epsilon, double delta, int releases,
+                                             const std::vector<double>& weights);
+// Parses "uniform" (empty weights) or "w1,w2,...".
+Result<std::vector<double>> parseSplit(const std::string& text);
+
+struct LedgerEntry {
+  std::string release;         // PlannedRelease::name
+  std::string node;            // "M2", "T", "sigma_k", "gamma_s", ...
+  std::vector<int> edges;
+  std::string mechanism;       // mechanismName or "laplace (Procedure 1)"
+  double sensitivity = 0.0;    // NaN when it could not be evaluated
+  std::string sensitivityFormula;
+  std::string bounds;          // "sound" | "printed"
+  double epsilon = 0.0;
+  double delta = 0.0;
+  double sigma = 0.0;          // Gaussian standard deviation or Laplace scale; NaN if not calibrated
+  std::vector<Precondition> preconditions;
+  bool spent = false;          // its budget is charged (a draw happened)
+  std::string note;
+};
+
+}  // namespace dplda

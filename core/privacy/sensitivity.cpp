@@ -1,0 +1,323 @@
+#include "core/privacy/sensitivity.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+namespace dplda {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::string num(double v) {
+  std::ostringstream os;
+  os.precision(6);
+  os << v;
+  return os.str();
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool validCorpusShape(int N, double alpha0) { return N >= 3 && std::isfinite(alpha0) && alpha0 > 0.0; }
+
+double aConstant(double alpha0) { return alpha0 / (alpha0 + 1.0); }
+
+// σ_1(M̂2) <= ||M̂2||_1 <= 1 + a (SPEC §9): public.
+double sigma1M2Bound(double alpha0) { return 1.0 + aConstant(alpha0); }
+
+const char* kPrintedNote =
+    "printed set: reproduces the papers' formula (for reproducing their figures); this is not the sound set";
+
+Precondition pre(std::string name, bool holds, std::string detail) {
+  return {std::move(name), holds, std::move(detail)};
+}
+
+// Preconditions every bound shares: the public shape of the problem.
+void addShapePreconditions(SensitivityBound& b, const SensitivityInputs& in, bool needsK) {
+  b.preconditions.push_back(pre("N >= 3", in.docCount >= 3, "N = " + std::to_string(in.docCount)));
+  b.preconditions.push_back(pre("alpha0 finite and > 0", std::isfinite(in.alpha0) && in.alpha0 > 0.0,
+                                "alpha0 = " + num(in.alpha0)));
+  if (needsK)
+    b.preconditions.push_back(pre("k >= 1", in.topicCount >= 1, "k = " + std::to_string(in.topicCount)));
+}
+
+void addSigmaAboveDelta2(SensitivityBound& b, const SensitivityInputs& in, double delta2) {
+  const bool ok = std::isfinite(in.sigmaKTilde) && in.sigmaKTilde > delta2;
+  b.preconditions.push_back(
+      pre("sigma_k_tilde > Delta2", ok, num(in.sigmaKTilde) + (ok ? " > " : " <= ") + num(delta2)));
+}
+
+void addSigmaPositive(SensitivityBound& b, const SensitivityInputs& in) {
+  const bool ok = std::isfinite(in.sigmaKTilde) && in.sigmaKTilde > 0.0;
+  b.preconditions.push_back(pre("sigma_k_tilde > 0", ok, num(in.sigmaKTilde) + (ok ? " > 0" : " <= 0")));
+}
+
+void addGammaPositive(SensitivityBound& b, const SensitivityInputs& in) {
+  const bool ok = std::isfinite(in.gammaSTilde) && in.gammaSTilde > 0.0;
+  b.preconditions.push_back(pre("gamma_s_tilde > 0", ok, num(in.gammaSTilde) + (ok ? " > 0" : " <= 0")));
+}
+
+// Sets usable from the preconditions and value to `v` only when usable (NaN otherwise), so a
+// failing bound never carries a number that could be used by mistake.
+void finish(SensitivityBound& b, double v) {
+  b.usable = std::all_of(b.preconditions.begin(), b.preconditions.end(),
+                         [](const Precondition& p) { return p.holds; });
+  if (b.usable && !(std::isfinite(v) && v > 0.0)) {
+    b.usable = false;
+    b.preconditions.push_back(pre("bound finite and > 0", false, "value = " + num(v)));
+  }
+  b.value = b.usable ? v : kNaN;
+}
+
+void appendNote(SensitivityBound& b, const std::string& text) {
+  if (text.empty()) return;
+  b.note = b.note.empty() ? text : b.note + "; " + text;
+}
+
+// The per-component bound 2 sqrt(k) Δ_T / γ̃_s of Theorem 6.
+double perComponentTD(const SensitivityInputs& in, double deltaT) {
+  return 2.0 * std::sqrt(static_cast<double>(in.topicCount)) * deltaT / in.gammaSTilde;
+}
+
+double perComponentU(const SensitivityInputs& in, double deltaT, double delta2) {
+  const double a0 = in.alpha0;
+  const double kappa = (a0 + 2.0) / (2.0 * std::sqrt(a0 * (a0 + 1.0)));
+  const double s1m = sigma1M2Bound(a0);
+  const double s1t = m3Constant(in.docCount, a0) / std::pow(in.sigmaKTilde, 1.5);
+  const double td = perComponentTD(in, deltaT);
+  return kappa * (s1t * std::sqrt(s1m) * td + s1t * std::sqrt(s1m) * delta2 / in.sigmaKTilde +
+                  std::sqrt(s1m + delta2) * td);
+}
+
+}  // namespace
+
+const char* boundSetName(BoundSet b) { return b == BoundSet::Sound ? "sound" : "printed"; }
+
+Result<BoundSet> parseBoundSet(const std::string& text) {
+  const std::string t = lower(text);
+  if (t == "sound") return BoundSet::Sound;
+  if (t == "printed") return BoundSet::Printed;
+  return invalidArgument("bound set must be \"sound\" or \"printed\", got \"" + text + "\"");
+}
+
+double secondMomentSensitivity(int N, double alpha0) {
+  if (!validCorpusShape(N, alpha0)) return kNaN;
+  return (2.0 + 4.0 * aConstant(alpha0)) / N;
+}
+
+double thirdMomentSensitivity(int N, double alpha0, BoundSet bounds) {
+  if (!validCorpusShape(N, alpha0)) return kNaN;
+  const double n = N;
+  // The three placements of the M1 factor (B, B^(132), B^(312)) each contribute 4|b|/N; the
+  // appendix counts one of them.
+  const double bTerms = (bounds == BoundSet::Sound ? 12.0 : 4.0) * alpha0 / ((alpha0 + 2.0) * n);
+  const double pTerm = 12.0 * alpha0 * alpha0 * (n - 1.0) / ((alpha0 + 1.0) * (alpha0 + 2.0) * n * (n - 2.0));
+  return 2.0 / n + bTerms + pTerm;
+}
+
+double m3Constant(int N, double alpha0) {
+  if (!validCorpusShape(N, alpha0)) return kNaN;
+  const double n = N;
+  return 1.0 + 6.0 * alpha0 * n / ((alpha0 + 2.0) * (n - 1.0)) +
+         6.0 * alpha0 * alpha0 * n * n / ((alpha0 + 1.0) * (alpha0 + 2.0) * (n - 1.0) * (n - 2.0));
+}
+
+double whitenedTensorSensitivity(const SensitivityInputs& in, BoundSet bounds) {
+  if (!validCorpusShape(in.docCount, in.alpha0) || in.topicCount < 1) return kNaN;
+  const double d2 = secondMomentSensitivity(in.docCount, in.alpha0);
+  const double s = in.sigmaKTilde;
+  if (!std::isfinite(s) || !(s > d2)) return kNaN;
+  const double k = in.topicCount;
+  const double d3 = thirdMomentSensitivity(in.docCount, in.alpha0, bounds);
+  const double gap = std::pow(s - d2, 1.5);
+  return m3Constant(in.docCount, in.alpha0) * std::pow(2.0 * k, 1.5) * d2 * d2 * d2 / (s * s * s * gap) +
+         d3 * std::pow(k, 1.5) / gap;
+}
+
+SensitivityBound sensitivityOf(Node node, const SensitivityInputs& in, BoundSet bounds) {
+  SensitivityBound b;
+  b.node = node;
+  const bool printed = bounds == BoundSet::Printed;
+  const double d2 = secondMomentSensitivity(in.docCount, in.alpha0);
+  const std::string joint = "sqrt(2k) x ";  // the ℓ2 norm over the k vectors and the k scalars
+
+  switch (node) {
+    case Node::D: {
+      b.formula = "Delta_D = sqrt(2) L_max (counts; documents clipped to the public L_max; SPEC §9)";
+      const bool ok = std::isfinite(in.maxLength) && in.maxLength >= 3.0;
+      b.preconditions.push_back(pre("L_max finite and >= 3", ok, "L_max = " + num(in.maxLength)));
+      finish(b, std::sqrt(2.0) * in.maxLength);
+      b.note = "input perturbation: this sensitivity does not shrink with N";
+      if (printed) appendNote(b, std::string(kPrintedNote) + " (identical to the sound bound)");
+      return b;
+    }
+    case Node::M2: {
+      b.formula = "Delta2 = (2 + 4a)/N, a = alpha0/(alpha0+1) (seed 000 G.1, eq. 82)";
+      addShapePreconditions(b, in, false);
+      finish(b, d2);
+      if (printed) appendNote(b, std::string(kPrintedNote) + " (identical to the sound bound)");
+      return b;
+    }
+    case Node::M3: {
+      addShapePreconditions(b, in, false);
+      if (printed) {
+        b.formula = "Delta3 = 2/N + 4 alpha0/((alpha0+2) N) + 12 alpha0^2 (N-1)/((alpha0+1)(alpha0+2) N (N-2)) "
+                    "(seed 000 G.2, eq. 96 as printed)";
+        b.note = std::string(kPrintedNote) +
+                 "; the printed middle term counts one of the three B placements and can be exceeded";
+      } else {
+        b.formula = "Delta3 = 2/N + 12 alpha0/((alpha0+2) N) + 12 alpha0^2 (N-1)/((alpha0+1)(alpha0+2) N (N-2)) "
+                    "(seed 000 G.2 with all three B placements counted, SPEC §9)";
+      }
+      finish(b, thirdMomentSensitivity(in.docCount, in.alpha0, bounds));
+      return b;
+    }
+    case Node::T: {
+      b.local = true;
+      b.formula = "Delta_T = m3 (2k)^{3/2} Delta2^3 / (sigma_k~^3 (sigma_k~ - Delta2)^{3/2}) + "
+                  "Delta3 k^{3/2} / (sigma_k~ - Delta2)^{3/2}, m3 = 1 + 6 alpha0 N/((alpha0+2)(N-1)) + "
+                  "6 alpha0^2 N^2/((alpha0+1)(alpha0+2)(N-1)(N-2)) (seed 000 eq. 113, with the " +
+                  std::string(printed ? "printed" : "sound") + " Delta3)";
+      addShapePreconditions(b, in, true);
+      addSigmaAboveDelta2(b, in, d2);
+      finish(b, whitenedTensorSensitivity(in, bounds));
+      if (printed) appendNote(b, std::string(kPrintedNote) + " (uses the printed Delta3)");
+      return b;
+    }
+    case Node::TD: {
+      b.local = true;
+      addShapePreconditions(b, in, true);
+      addSigmaAboveDelta2(b, in, d2);
+      addGammaPositive(b, in);
+      const double deltaT = whitenedTensorSensitivity(in, bounds);
+      const double per = perComponentTD(in, deltaT);
+      if (printed) {
+        b.formula = "Delta_TD = 2 sqrt(k) Delta_T / gamma_s~ per component (seed 000 G.4, Theorem 6)";
+        b.note = std::string(kPrintedNote) +
+                 "; per component (one mu_bar_i or alpha_bar_i), as the paper applies it";
+        finish(b, per);
+      } else {
+        b.formula = joint + "2 sqrt(k) Delta_T / gamma_s~: mu_bar and alpha_bar released jointly, l2 over "
+                    "all 2k components (seed 000 G.4, Theorem 6; SPEC §9)";
+        finish(b, std::sqrt(2.0 * in.topicCount) * per);
+      }
+      appendNote(b, "the Theorem 6 perturbation bound also needs Delta_T small relative to gamma_s (Wang & Lu "
+                    "2017); not checked here");
+      return b;
+    }
+    case Node::Wplus: {
+      b.local = true;
+      b.formula = "Delta_W+ = sqrt(sigma_1) Delta2 / sigma_k~ with the public sigma_1(M2) <= 1 + a "
+                  "(seed 000 G.5 item (iv))";
+      addShapePreconditions(b, in, false);
+      addSigmaPositive(b, in);
+      finish(b, std::sqrt(sigma1M2Bound(in.alpha0)) * d2 / in.sigmaKTilde);
+      if (printed) appendNote(b, std::string(kPrintedNote) + " (identical to the sound bound)");
+      return b;
+    }
+    case Node::U: {
+      b.local = true;
+      addShapePreconditions(b, in, true);
+      addSigmaAboveDelta2(b, in, d2);
+      addGammaPositive(b, in);
+      const double deltaT = whitenedTensorSensitivity(in, bounds);
+      const double per = perComponentU(in, deltaT, d2);
+      const std::string body =
+          "kappa [s1T sqrt(s1M) 2 sqrt(k) Delta_T/gamma_s~ + s1T sqrt(s1M) Delta2/sigma_k~ + "
+          "sqrt(s1M + Delta2) 2 sqrt(k) Delta_T/gamma_s~], kappa = (alpha0+2)/(2 sqrt(alpha0 (alpha0+1))), "
+          "public s1M = 1 + a, s1T = m3/sigma_k~^{3/2} (seed 000 eq. 117)";
+      if (printed) {
+        b.formula = "Delta_U = " + body + ", per component";
+        b.note = std::string(kPrintedNote) + "; per component (one mu_i or alpha_i), as the paper applies it";
+        finish(b, per);
+      } else {
+        b.formula = "Delta_U = " + joint + body + ": l2 over all components released together (SPEC §9)";
+        finish(b, std::sqrt(2.0 * in.topicCount) * per);
+      }
+      return b;
+    }
+    case Node::W: {
+      b.local = true;
+      b.formula = "Delta_W = sqrt(2k) Delta2 / (sigma_k~ sqrt(sigma_k~ - Delta2)) (seed 000 Lemma 32, eq. 107)";
+      addShapePreconditions(b, in, true);
+      addSigmaAboveDelta2(b, in, d2);
+      const double s = in.sigmaKTilde;
+      finish(b, std::sqrt(2.0 * in.topicCount) * d2 / (s * std::sqrt(s - d2)));
+      if (printed) appendNote(b, std::string(kPrintedNote) + " (identical to the sound bound)");
+      return b;
+    }
+    case Node::OUT:
+      b.formula = "none";
+      b.preconditions.push_back(pre("node has a sensitivity bound", false, "OUT has none"));
+      finish(b, kNaN);
+      b.note = "OUT is the released output itself and has no sensitivity bound; noise on e9 releases U "
+               "(its input), whose bound is sensitivityOf(Node::U)";
+      return b;
+  }
+  b.formula = "none";
+  b.preconditions.push_back(pre("known node", false, "node id " + std::to_string(static_cast<int>(node))));
+  finish(b, kNaN);
+  return b;
+}
+
+SensitivityBound sigmaKSensitivity(const SensitivityInputs& in, BoundSet bounds) {
+  SensitivityBound b;
+  b.node = Node::M2;
+  addShapePreconditions(b, in, false);
+  if (bounds == BoundSet::Printed) {
+    b.formula = "Delta_sigma_k = 2/N (seed 000 G.7, Lemma 9 as printed)";
+    b.note = std::string(kPrintedNote) + "; it omits the a-terms of Delta2 and can be exceeded";
+    finish(b, 2.0 / in.docCount);
+  } else {
+    b.formula = "Delta_sigma_k = Delta2 = (2 + 4a)/N (Weyl: |sigma_k(M2) - sigma_k(M2')| <= ||E||_2 <= "
+                "||E||_1; SPEC §9 correcting Lemma 9)";
+    finish(b, secondMomentSensitivity(in.docCount, in.alpha0));
+  }
+  return b;
+}
+
+SensitivityBound gammaSSensitivity(const SensitivityInputs& in, BoundSet bounds) {
+  SensitivityBound b;
+  b.node = Node::T;
+  addShapePreconditions(b, in, true);
+  if (bounds == BoundSet::Printed) {
+    b.formula = "Delta_gamma_s = 2/N (seed 000 G.7, as printed)";
+    b.note = std::string(kPrintedNote) + "; the proof does not establish this bound";
+    finish(b, 2.0 / in.docCount);
+  } else {
+    b.local = true;
+    b.heuristic = true;
+    b.formula = "Delta_gamma_s = Delta_T(sigma_k~)/2 (each robust eigenvalue moves by at most Delta_T, a gap "
+                "by 2 Delta_T, gamma_s is a quarter gap; SPEC §9)";
+    b.note = "heuristic: tensor eigenvalue stability under a perturbation of norm Delta_T is known only near "
+             "orthogonal decomposability";
+    addSigmaAboveDelta2(b, in, secondMomentSensitivity(in.docCount, in.alpha0));
+    finish(b, whitenedTensorSensitivity(in, bounds) / 2.0);
+  }
+  return b;
+}
+
+Result<PrivateLowerBound> privateLowerBound(double value, double sensitivity, double epsilon, double delta,
+                                            RandomSource& rng) {
+  if (!std::isfinite(value)) return invalidArgument("private lower bound: value must be finite, got " + num(value));
+  if (!std::isfinite(sensitivity) || sensitivity <= 0.0)
+    return invalidArgument("private lower bound: sensitivity must be a finite number > 0, got " + num(sensitivity));
+  if (!std::isfinite(epsilon) || epsilon <= 0.0)
+    return invalidArgument("private lower bound: epsilon must be a finite number > 0, got " + num(epsilon));
+  if (!std::isfinite(delta) || delta <= 0.0 || delta > 0.5)
+    return invalidArgument("private lower bound: delta must be in (0, 0.5], got " + num(delta));
+  PrivateLowerBound r;
+  r.laplaceScale = sensitivity / epsilon;
+  r.released = value + laplace(rng, r.laplaceScale);
+  // P(Lap(b) > b ln(1/(2 delta))) = delta, so the shifted release undershoots `value` w.p. >= 1 - delta.
+  r.lower = std::max(0.0, r.released - r.laplaceScale * std::log(1.0 / (2.0 * delta)));
+  return r;
+}
+
+}  // namespace dplda

@@ -1,0 +1,74 @@
+#pragma once
+// Sensitivities of every releasable node (SPEC §9) in two bound sets, with their
+// preconditions, and Procedure 1's private lower bounds (SPEC §10).
+//
+// All bounds are l1 bounds under the replace-one-document neighbour relation; they also bound
+// the l2 / Frobenius sensitivity. Local bounds take the PRIVATE lower bounds σ̃_k, γ̃_s (never
+// the raw σ_k, γ_s) and public upper bounds for σ_1(M̂2) and σ_1(T̂).
+#include <string>
+#include <vector>
+
+#include "core/common/random.h"
+#include "core/common/status.h"
+#include "core/graph/computation_graph.h"
+
+namespace dplda {
+
+enum class BoundSet {
+  Sound,    // default: corrected Δ3, Lemma 9 with Δ2, joint (ℓ2 over components) TD/U bounds
+  Printed,  // the papers' formulas, to reproduce their figures (labelled as such)
+};
+const char* boundSetName(BoundSet b);  // "sound" | "printed"
+Result<BoundSet> parseBoundSet(const std::string& text);
+
+struct Precondition {
+  std::string name;    // e.g. "sigma_k_tilde > Delta2"
+  bool holds = false;
+  std::string detail;  // the numbers, e.g. "0.0021 > 6e-05"
+};
+
+// The public and privately released quantities a bound may use.
+struct SensitivityInputs {
+  int docCount = 0;           // N (public)
+  int topicCount = 0;         // k (public)
+  double alpha0 = 1.0;        // public
+  double sigmaKTilde = 0.0;   // Procedure 1 lower bound on σ_k(M̂2)
+  double gammaSTilde = 0.0;   // Procedure 1 lower bound on γ_s(T̂)
+  double maxLength = 0.0;     // public clipping length L_max (input perturbation)
+};
+
+struct SensitivityBound {
+  Node node = Node::D;
+  double value = 0.0;          // the sensitivity; meaningful only when usable
+  bool usable = false;         // every precondition needed to evaluate it holds
+  bool local = false;          // depends on σ̃_k / γ̃_s
+  bool heuristic = false;      // e.g. the sound γ_s bound, established only near orthogonal decomposability
+  std::string formula;         // human-readable formula with the source, e.g. "Δ2 = (2 + 4a)/N (seed 000 G.1)"
+  std::vector<Precondition> preconditions;
+  std::string note;
+};
+
+// Global bounds.
+double secondMomentSensitivity(int N, double alpha0);                  // Δ2 = (2 + 4a)/N
+double thirdMomentSensitivity(int N, double alpha0, BoundSet bounds);  // Δ3 (sound or printed)
+double m3Constant(int N, double alpha0);                              // m3 of SPEC §9
+double whitenedTensorSensitivity(const SensitivityInputs& in, BoundSet bounds);  // Δ_T(σ̃_k); NaN if σ̃_k <= Δ2
+
+// The bound for releasing `node` (D, M2, M3, W, T, W+, TD, U). OUT has none.
+SensitivityBound sensitivityOf(Node node, const SensitivityInputs& in, BoundSet bounds);
+
+// Sensitivities of the two Procedure-1 statistics.
+SensitivityBound sigmaKSensitivity(const SensitivityInputs& in, BoundSet bounds);  // Δ2 (sound) | 2/N (printed)
+SensitivityBound gammaSSensitivity(const SensitivityInputs& in, BoundSet bounds);  // Δ_T(σ̃_k)/2 heuristic | 2/N
+
+// Procedure 1, one statistic: released = value + Lap(Δ/ε); lower = max(0, released − (Δ/ε) ln(1/(2δ))).
+// P(lower > value) <= δ.
+struct PrivateLowerBound {
+  double released = 0.0;  // the noisy value (itself private)
+  double lower = 0.0;     // the private lower bound
+  double laplaceScale = 0.0;
+};
+Result<PrivateLowerBound> privateLowerBound(double value, double sensitivity, double epsilon, double delta,
+                                            RandomSource& rng);
+
+}  // namespace dplda

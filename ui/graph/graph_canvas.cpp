@@ -1,0 +1,382 @@
+#include "ui/graph/graph_canvas.h"
+
+#include <QEvent>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QStringList>
+
+#include "ui/common/palette.h"
+#include "ui/graph/graph_items.h"
+
+namespace dplda {
+
+namespace {
+
+constexpr double kColumn = 210;  // horizontal distance between graph columns (scene units)
+constexpr EdgeSet kAllEdges = (1u << kEdgeCount) - 1u;
+
+// Left to right: D; M2, M3; W⁺, W; T; TD; U; OUT. The matrix track (M2 → W⁺ → U → OUT) runs
+// along the top, the tensor track (M3 → T → TD) along the bottom and W between them, so no edge
+// crosses a node and captions find free space.
+QPointF nodePosition(Node n) {
+  switch (n) {
+    case Node::D: return {0, 170};
+    case Node::M2: return {kColumn, 60};
+    case Node::M3: return {kColumn, 280};
+    case Node::Wplus: return {2 * kColumn, 60};
+    case Node::W: return {2 * kColumn, 170};
+    case Node::T: return {3 * kColumn, 280};
+    case Node::TD: return {4 * kColumn, 280};
+    case Node::U: return {5 * kColumn, 60};
+    case Node::OUT: return {6 * kColumn, 60};
+  }
+  return {};
+}
+
+// Where each edge's caption goes: above or below its label, shifted sideways away from the
+// edge's own line (diagonal edges) and clear of the nodes.
+struct CaptionPlace {
+  bool above;
+  double dx;
+};
+CaptionPlace captionPlace(int edge) {
+  switch (edge) {
+    case 0: return {false, 44};   // D → M2 rises: below right
+    case 1: return {false, -44};  // D → M3 falls: below left
+    case 2: return {false, -44};  // M2 → W falls
+    case 4: return {true, 44};    // W → T falls: above right
+    case 5: return {true, 0};     // M2 → W⁺ is level; below it runs e2
+    case 7: return {false, 44};   // TD → U rises
+    default: return {false, 0};   // level edges
+  }
+}
+
+// The point where the segment from the centre of `box` towards `towards` leaves the box.
+QPointF exitPoint(const QRectF& box, const QPointF& towards, double gap) {
+  const QPointF c = box.center();
+  const QPointF d = towards - c;
+  double t = 1.0;
+  if (d.x() != 0) t = std::min(t, (box.width() / 2 + gap) / std::abs(d.x()));
+  if (d.y() != 0) t = std::min(t, (box.height() / 2 + gap) / std::abs(d.y()));
+  return c + d * t;
+}
+
+constexpr Node kAllNodes[] = {Node::D,  Node::M2, Node::M3, Node::W,  Node::T,
+                              Node::Wplus, Node::TD, Node::U, Node::OUT};
+
+}  // namespace
+
+GraphCanvas::GraphCanvas(QWidget* parent) : QGraphicsView(parent) {
+  setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing | QPainter::SmoothPixmapTransform);
+  setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  setFrameShape(QFrame::NoFrame);
+  setFocusPolicy(Qt::StrongFocus);
+  setDragMode(QGraphicsView::NoDrag);
+  setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
+  setAlignment(Qt::AlignCenter);
+  setBackgroundBrush(Qt::white);
+  viewport()->setMouseTracking(true);
+  setAccessibleName(tr("Computation graph"));
+  setAccessibleDescription(tr("Click an edge, or select it with Tab or the arrow keys and press Space, "
+                              "to add or remove noise on it."));
+
+  m_banner = new QLabel(this);
+  m_banner->setWordWrap(true);
+  m_banner->setTextFormat(Qt::PlainText);
+  m_banner->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+  QFont bannerFont = font();
+  bannerFont.setBold(true);
+  m_banner->setFont(bannerFont);
+
+  buildScene();
+  refresh();
+}
+
+GraphCanvas::~GraphCanvas() = default;
+
+void GraphCanvas::buildScene() {
+  m_scene = new QGraphicsScene(this);
+  for (Node n : kAllNodes) {
+    auto* item = new GraphNodeItem(n, nodeDisplayName(n));
+    item->setPos(nodePosition(n));
+    m_scene->addItem(item);
+    m_nodes[static_cast<int>(n)] = item;
+  }
+  for (const EdgeInfo& info : edges()) {
+    const QRectF from = m_nodes[static_cast<int>(info.from)]->boxInScene();
+    const QRectF to = m_nodes[static_cast<int>(info.to)]->boxInScene();
+    const QLineF line(exitPoint(from, to.center(), 3), exitPoint(to, from.center(), 3));
+    auto* edgeItem = new GraphEdgeItem(info.id, line);
+    m_scene->addItem(edgeItem);
+    m_edges[info.id] = edgeItem;
+    // The label sits midway between the node centres (not the clipped ends), so labels of
+    // edges leaving one node stay apart.
+    const QPointF anchor = (from.center() + to.center()) / 2;
+    const CaptionPlace place = captionPlace(info.id);
+    auto* label = new GraphEdgeLabelItem(info.id, anchor, place.above, place.dx);
+    label->setToolTip(edgeItem->toolTip());
+    m_scene->addItem(label);
+    m_labels[info.id] = label;
+  }
+  // Room for captions of any edge, so adding one later does not rescale the view.
+  QRectF rect = m_scene->itemsBoundingRect();
+  rect.adjust(-16, -44, 16, 46);
+  m_scene->setSceneRect(rect);
+  setScene(m_scene);
+}
+
+void GraphCanvas::setNoisyEdges(EdgeSet edges) {
+  edges &= kAllEdges;
+  if (edges == m_noisy) return;
+  m_noisy = edges;
+  refresh();
+  emit noisyEdgesChanged(m_noisy);
+}
+
+void GraphCanvas::toggleEdge(int edge) {
+  if (!m_editable || edge < 0 || edge >= kEdgeCount) return;
+  setNoisyEdges(m_noisy ^ (1u << edge));
+}
+
+void GraphCanvas::setNodeState(Node node, NodeState state) { m_nodes[static_cast<int>(node)]->setState(state); }
+
+NodeState GraphCanvas::nodeState(Node node) const { return m_nodes[static_cast<int>(node)]->state(); }
+
+void GraphCanvas::setAllNodeStates(NodeState state) {
+  for (GraphNodeItem* item : m_nodes) item->setState(state);
+}
+
+void GraphCanvas::setEdgeCaption(int edge, const QString& caption) {
+  if (edge < 0 || edge >= kEdgeCount || m_captions[edge] == caption) return;
+  m_captions[edge] = caption;
+  updateLooks();
+}
+
+QString GraphCanvas::edgeCaption(int edge) const {
+  return edge >= 0 && edge < kEdgeCount ? m_captions[edge] : QString();
+}
+
+void GraphCanvas::clearEdgeCaptions() {
+  for (QString& c : m_captions) c.clear();
+  updateLooks();
+}
+
+void GraphCanvas::setSelectedEdge(int edge) {
+  if (edge < -1 || edge >= kEdgeCount) edge = -1;
+  if (edge == m_selectedEdge) return;
+  m_selectedEdge = edge;
+  updateLooks();
+  if (edge >= 0) emit edgeSelected(edge);
+}
+
+QPointF GraphCanvas::edgeMidpoint(int edge) const {
+  if (edge < 0 || edge >= kEdgeCount) return {};
+  return m_labels[edge]->pos();
+}
+
+QPointF GraphCanvas::nodeCenter(Node node) const { return m_nodes[static_cast<int>(node)]->pos(); }
+
+QString GraphCanvas::bannerText() const { return m_banner->text(); }
+
+void GraphCanvas::refresh() {
+  m_decision = decidePrivacy(m_noisy);
+  QString text;
+  QColor color;
+  if (m_decision.isPrivate) {
+    text = tr("✓ Private — every path from D to OUT crosses a noisy edge (%1)")
+               .arg(QString::fromStdString(edgeSetToString(m_noisy)).replace(QLatin1Char(','), QStringLiteral(", ")));
+    color = privateColor().darker(125);
+  } else if (!m_decision.leakPath.empty()) {
+    QStringList names;
+    for (Node n : m_decision.leakPath) names << nodeDisplayName(n);
+    text = tr("✗ Not private — leaking path: %1").arg(names.join(QStringLiteral(" → ")));
+    color = leakColor().darker(110);
+  } else {
+    text = tr("✗ Not private — %1").arg(QString::fromStdString(m_decision.explanation));
+    color = leakColor().darker(110);
+  }
+  m_banner->setText(text);
+  m_banner->setToolTip(QString::fromStdString(m_decision.explanation));
+  m_banner->setStyleSheet(QStringLiteral("QLabel { background: %1; color: white; padding: 6px 10px; }")
+                              .arg(color.name()));
+  m_banner->setAccessibleName(text);
+
+  updateLooks();
+  layoutBanner();
+}
+
+void GraphCanvas::updateLooks() {
+  std::array<bool, kEdgeCount> leak{};
+  if (!m_decision.isPrivate)
+    for (int e : m_decision.leakEdges)
+      if (e >= 0 && e < kEdgeCount) leak[e] = true;
+  for (int e = 0; e < kEdgeCount; ++e) {
+    EdgeLook look;
+    look.noisy = contains(m_noisy, e);
+    look.leak = leak[e];
+    look.hovered = e == m_hoveredEdge;
+    look.selected = e == m_selectedEdge;
+    look.caption = m_captions[e];
+    m_edges[e]->setLook(look);
+    m_labels[e]->setLook(look);
+  }
+}
+
+void GraphCanvas::layoutBanner() {
+  const int w = std::max(1, width());
+  const int h = std::max(m_banner->sizeHint().height(), m_banner->heightForWidth(w));
+  m_banner->setGeometry(0, 0, w, h);
+  setViewportMargins(0, h, 0, 0);
+}
+
+void GraphCanvas::fitScene() {
+  if (!m_scene || viewport()->width() < 2 || viewport()->height() < 2) return;
+  fitInView(m_scene->sceneRect(), Qt::KeepAspectRatio);
+}
+
+void GraphCanvas::resizeEvent(QResizeEvent* event) {
+  QGraphicsView::resizeEvent(event);
+  layoutBanner();
+  fitScene();
+}
+
+void GraphCanvas::showEvent(QShowEvent* event) {
+  QGraphicsView::showEvent(event);
+  layoutBanner();
+  fitScene();
+}
+
+GraphCanvas::Hit GraphCanvas::hitAt(const QPoint& viewportPos) const {
+  Hit hit;
+  // items() lists the topmost first: labels (z 3), nodes (z 2), then edge lines (z 1).
+  for (QGraphicsItem* item : items(viewportPos)) {
+    if (auto* label = qgraphicsitem_cast<GraphEdgeLabelItem*>(item)) {
+      hit.edge = label->edgeId();
+      return hit;
+    }
+    if (auto* node = qgraphicsitem_cast<GraphNodeItem*>(item)) {
+      hit.node = node;
+      return hit;
+    }
+    if (auto* edgeItem = qgraphicsitem_cast<GraphEdgeItem*>(item)) {
+      hit.edge = edgeItem->edgeId();
+      return hit;
+    }
+  }
+  return hit;
+}
+
+void GraphCanvas::mousePressEvent(QMouseEvent* event) {
+  if (event->button() != Qt::LeftButton) {
+    QGraphicsView::mousePressEvent(event);
+    return;
+  }
+  const Hit hit = hitAt(event->position().toPoint());
+  m_pressedEdge = hit.edge;
+  m_pressedNode = hit.node;
+  event->accept();
+}
+
+void GraphCanvas::mouseDoubleClickEvent(QMouseEvent* event) {
+  // Two quick clicks are two toggles, not something else.
+  mousePressEvent(event);
+}
+
+void GraphCanvas::mouseReleaseEvent(QMouseEvent* event) {
+  if (event->button() != Qt::LeftButton) {
+    QGraphicsView::mouseReleaseEvent(event);
+    return;
+  }
+  const Hit hit = hitAt(event->position().toPoint());
+  // Act only when press and release hit the same thing (a drag off an edge cancels).
+  if (hit.edge >= 0 && hit.edge == m_pressedEdge) {
+    if (hit.edge == m_selectedEdge)
+      emit edgeSelected(hit.edge);  // a click always reports its edge (e.g. to show its help)
+    else
+      setSelectedEdge(hit.edge);
+    toggleEdge(hit.edge);
+  } else if (hit.node && hit.node == m_pressedNode) {
+    if (m_chosenNode) m_chosenNode->setChosen(false);
+    m_chosenNode = hit.node;
+    m_chosenNode->setChosen(true);
+    emit nodeSelected(hit.node->node());
+  }
+  m_pressedEdge = -1;
+  m_pressedNode = nullptr;
+  event->accept();
+}
+
+void GraphCanvas::mouseMoveEvent(QMouseEvent* event) {
+  QGraphicsView::mouseMoveEvent(event);  // tooltips and item cursors
+  setHoveredEdge(hitAt(event->position().toPoint()).edge);
+}
+
+void GraphCanvas::leaveEvent(QEvent* event) {
+  setHoveredEdge(-1);
+  QGraphicsView::leaveEvent(event);
+}
+
+void GraphCanvas::setHoveredEdge(int edge) {
+  if (edge == m_hoveredEdge) return;
+  m_hoveredEdge = edge;
+  updateLooks();
+}
+
+bool GraphCanvas::moveSelection(int step) {
+  if (m_selectedEdge < 0) {
+    setSelectedEdge(step > 0 ? 0 : kEdgeCount - 1);
+    return true;
+  }
+  const int next = m_selectedEdge + step;
+  if (next < 0 || next >= kEdgeCount) return false;
+  setSelectedEdge(next);
+  return true;
+}
+
+bool GraphCanvas::event(QEvent* event) {
+  if (event->type() == QEvent::KeyPress) {
+    auto* key = static_cast<QKeyEvent*>(event);
+    const bool plain = !(key->modifiers() & (Qt::ControlModifier | Qt::AltModifier));
+    const bool back = key->key() == Qt::Key_Backtab || (key->key() == Qt::Key_Tab && (key->modifiers() & Qt::ShiftModifier));
+    if (plain && (key->key() == Qt::Key_Tab || key->key() == Qt::Key_Backtab)) {
+      // Tab walks e0..e9; past the last edge focus moves on to the next widget.
+      if (moveSelection(back ? -1 : 1)) {
+        event->accept();
+        return true;
+      }
+      setSelectedEdge(-1);
+      return QGraphicsView::focusNextPrevChild(!back);
+    }
+  }
+  return QGraphicsView::event(event);
+}
+
+void GraphCanvas::keyPressEvent(QKeyEvent* event) {
+  switch (event->key()) {
+    case Qt::Key_Right:
+    case Qt::Key_Down:
+      if (!moveSelection(1)) setSelectedEdge(0);  // arrows wrap around
+      break;
+    case Qt::Key_Left:
+    case Qt::Key_Up:
+      if (!moveSelection(-1)) setSelectedEdge(kEdgeCount - 1);
+      break;
+    case Qt::Key_Home: setSelectedEdge(0); break;
+    case Qt::Key_End: setSelectedEdge(kEdgeCount - 1); break;
+    case Qt::Key_Space:
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+      if (m_selectedEdge < 0)
+        setSelectedEdge(0);
+      else
+        toggleEdge(m_selectedEdge);
+      break;
+    case Qt::Key_Escape: setSelectedEdge(-1); break;
+    default: QGraphicsView::keyPressEvent(event); return;
+  }
+  event->accept();
+}
+
+}  // namespace dplda
