@@ -24,8 +24,6 @@ void require(const Status& status);
 int generateCommand(const std::vector<std::string>& args);
 int importTextCommand(const std::vector<std::string>& args);
 int runCommand(const std::vector<std::string>& args);
-// Implemented in sweep_command.cpp (experiments: ε sweeps, paper presets, reports).
-int sweepCommand(const std::vector<std::string>& args);
 
 std::string usageText();
 
