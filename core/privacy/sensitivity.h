@@ -48,7 +48,8 @@ struct SensitivityBound {
   std::string note;
 };
 
-// Global bounds.
+// Global bounds. These return NaN when N < 3 or alpha0 is not a finite number > 0 (and
+// whitenedTensorSensitivity also when k < 1); sensitivityOf reports the same as failing preconditions.
 double secondMomentSensitivity(int N, double alpha0);                  // Δ2 = (2 + 4a)/N
 double thirdMomentSensitivity(int N, double alpha0, BoundSet bounds);  // Δ3 (sound or printed)
 double m3Constant(int N, double alpha0);                              // m3 of SPEC §9
@@ -57,7 +58,8 @@ double whitenedTensorSensitivity(const SensitivityInputs& in, BoundSet bounds); 
 // The bound for releasing `node` (D, M2, M3, W, T, W+, TD, U). OUT has none.
 SensitivityBound sensitivityOf(Node node, const SensitivityInputs& in, BoundSet bounds);
 
-// Sensitivities of the two Procedure-1 statistics.
+// Sensitivities of the two Procedure-1 statistics (their `node` is the node the statistic is
+// computed from: M2 for σ_k, T for γ_s).
 SensitivityBound sigmaKSensitivity(const SensitivityInputs& in, BoundSet bounds);  // Δ2 (sound) | 2/N (printed)
 SensitivityBound gammaSSensitivity(const SensitivityInputs& in, BoundSet bounds);  // Δ_T(σ̃_k)/2 heuristic | 2/N
 

@@ -1,7 +1,9 @@
 // GraphCanvas: clicking and keyboard toggling of noisy edges, the privacy banner, the leaking
 // path, node states and captions. Runs offscreen with real mouse and key events.
 #include <QApplication>
+#include <QLineEdit>
 #include <QSignalSpy>
+#include <QVBoxLayout>
 #include <QtTest>
 #include <cmath>
 
@@ -152,11 +154,27 @@ class TstGraphCanvas : public QObject {
     QCOMPARE(m_canvas->noisyEdges(), presetEdges(Preset::Config2));
   }
 
-  void tabPastTheLastEdgeLeavesTheSelection() {
-    m_canvas->setFocus();
-    m_canvas->setSelectedEdge(9);
-    QTest::keyClick(m_canvas.get(), Qt::Key_Tab);
-    QCOMPARE(m_canvas->selectedEdge(), -1);
+  void tabPastTheLastEdgeMovesFocusOn() {
+    // Tab must not trap keyboard users in the canvas.
+    QWidget window;
+    auto* layout = new QVBoxLayout(&window);
+    auto* canvas = new GraphCanvas;
+    auto* next = new QLineEdit;
+    layout->addWidget(canvas);
+    layout->addWidget(next);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    canvas->setFocus();
+    QVERIFY(canvas->hasFocus());
+    canvas->setSelectedEdge(8);
+    QTest::keyClick(canvas, Qt::Key_Tab);
+    QCOMPARE(canvas->selectedEdge(), 9);
+    QVERIFY(canvas->hasFocus());
+    QTest::keyClick(canvas, Qt::Key_Tab);
+    QCOMPARE(canvas->selectedEdge(), -1);
+    QVERIFY(next->hasFocus());
   }
 
   void clickingANodeSelectsItWithoutToggling() {

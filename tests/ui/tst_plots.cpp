@@ -405,6 +405,21 @@ class TstPlots : public QObject {
     for (int i = 0; i < plot.graphCount(); ++i) QVERIFY(plot.graph(i)->visible());
   }
 
+  void legendMovesToTheEmptiestCorner() {
+    SigmaGammaPlot plot;
+    plot.resize(640, 420);
+    // Points crowd the top right; the bottom right is empty; the line runs from bottom left.
+    QVERIFY(plot.setSeries("a", "a", {0, 7, 8, 9, 10}, {0, 9, 10, 9, 10}));
+    QVERIFY(plot.setSeries("b", "b", {0, 1, 2}, {10, 9, 10}));  // and the top left
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.replot();
+    QCOMPARE(plot.legendCorner(), Qt::AlignBottom | Qt::AlignRight);
+    plot.setLegendCorner(Qt::AlignTop | Qt::AlignLeft);  // fixed: no automatic move
+    plot.replot();
+    QCOMPARE(plot.legendCorner(), Qt::AlignTop | Qt::AlignLeft);
+  }
+
   void sigmaGammaPlot() {
     SigmaGammaPlot plot;
     const QVector<double> k = {2, 3, 4, 5, 6, 7};
@@ -431,8 +446,12 @@ class TstPlots : public QObject {
     for (double v : gammaTilde) nonPositive += v <= 0;
     QVERIFY(nonPositive > 0);
     QCOMPARE(plot.hiddenPointCount(), nonPositive);
+    QVERIFY(plot.footnote().startsWith(QString::number(nonPositive) + " point(s) ≤ 0"));
     QVERIFY(plot.yAxis->range().lower > 0);
     checkAllExports(plot, m_dir.path(), "sigma_gamma", 4 * 6);  // hidden points stay in the CSV
+    plot.setLogY(false);
+    QCOMPARE(plot.hiddenPointCount(), 0);
+    QVERIFY(plot.footnote().isEmpty());
     const Csv csv = readCsv(m_dir.path() + "/sigma_gamma.csv");
     QCOMPARE(csv.header, (QStringList{"series_key", "series_label", "x", "y"}));
     QCOMPARE(csv.rows[6][0], QString("sigma_tilde"));
@@ -485,6 +504,8 @@ class TstPlots : public QObject {
     QVERIFY2(plot.setTopics(truth, recovered, matching, words, 3, &error), qPrintable(error));
     QCOMPARE(plot.topicCount(), 3);
     QCOMPARE(plot.shownWords(), (QVector<int>{0, 1, 2}));  // by max(true, recovered)
+    // Topic 1 vs recovered 3: |0.5 - 0.45| + |0.3 - 0.35| = 0.1 in ℓ1.
+    QVERIFY2(plot.footnote().contains("ℓ₁ = 0.1,"), qPrintable(plot.footnote()));
     plot.setCurrentTopic(1);
     QCOMPARE(plot.shownWords(), (QVector<int>{4, 3, 2}));  // goal 0.4, ball 0.3, then cell 0.2 (max)
     plot.setCurrentTopic(99);

@@ -13,7 +13,7 @@ namespace dplda {
 
 namespace {
 
-constexpr double kColumn = 210;  // horizontal distance between graph columns (scene units)
+constexpr double kColumn = 185;  // horizontal distance between graph columns (scene units)
 constexpr EdgeSet kAllEdges = (1u << kEdgeCount) - 1u;
 
 // Left to right: D; M2, M3; W⁺, W; T; TD; U; OUT. The matrix track (M2 → W⁺ → U → OUT) runs
@@ -38,17 +38,18 @@ QPointF nodePosition(Node n) {
 // edge's own line (diagonal edges) and clear of the nodes.
 struct CaptionPlace {
   bool above;
-  double dx;
+  QPointF offset;
 };
 CaptionPlace captionPlace(int edge) {
   switch (edge) {
-    case 0: return {false, 44};   // D → M2 rises: below right
-    case 1: return {false, -44};  // D → M3 falls: below left
-    case 2: return {false, -44};  // M2 → W falls
-    case 4: return {true, 44};    // W → T falls: above right
-    case 5: return {true, 0};     // M2 → W⁺ is level; below it runs e2
-    case 7: return {false, 44};   // TD → U rises
-    default: return {false, 0};   // level edges
+    case 0: return {true, {-44, 0}};   // D → M2 rises: above left (below right is e2's)
+    case 1: return {false, {-44, 0}};  // D → M3 falls: below left
+    case 2: return {false, {-44, 0}};  // M2 → W falls
+    case 4: return {true, {44, 0}};    // W → T falls: above right
+    case 5: return {true, {0, -12}};   // level, between boxes: above their tops (below runs e2)
+    case 7: return {false, {44, 0}};   // TD → U rises
+    case 8: return {false, {0, 0}};    // long level edge with room on both sides
+    default: return {false, {0, 12}};  // level, between boxes: below their bottoms
   }
 }
 
@@ -115,14 +116,14 @@ void GraphCanvas::buildScene() {
     // edges leaving one node stay apart.
     const QPointF anchor = (from.center() + to.center()) / 2;
     const CaptionPlace place = captionPlace(info.id);
-    auto* label = new GraphEdgeLabelItem(info.id, anchor, place.above, place.dx);
+    auto* label = new GraphEdgeLabelItem(info.id, anchor, place.above, place.offset);
     label->setToolTip(edgeItem->toolTip());
     m_scene->addItem(label);
     m_labels[info.id] = label;
   }
   // Room for captions of any edge, so adding one later does not rescale the view.
   QRectF rect = m_scene->itemsBoundingRect();
-  rect.adjust(-16, -44, 16, 46);
+  rect.adjust(-14, -58, 14, 58);
   m_scene->setSceneRect(rect);
   setScene(m_scene);
 }

@@ -3,6 +3,7 @@
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QPainterPathStroker>
+#include <QStringList>
 #include <QtMath>
 
 #include "ui/common/palette.h"
@@ -17,8 +18,8 @@ constexpr double kHitWidth = 22;   // clickable band around an edge line
 constexpr double kHaloWidth = 16;
 const QColor kEdgeColor(0x4D, 0x4D, 0x4D);
 // Sizes in scene units; the view scales the whole scene to fit.
-constexpr double kNodeFontPx = 19;
-constexpr double kPillFontPx = 14;
+constexpr double kNodeFontPx = 20;
+constexpr double kPillFontPx = 15;
 constexpr double kCaptionFontPx = 13;
 
 QFont pixelFont(double px, bool bold = false) {
@@ -47,6 +48,44 @@ QPainterPath noiseGlyph(const QPointF& left, double width, double amplitude) {
     path.lineTo(left.x() + t * width, left.y() - amplitude * std::sin(t * 4 * M_PI));
   }
   return path;
+}
+
+// Breaks a caption into lines at its " · " separators (dropping the separator at a break),
+// then at spaces, so that each line fits `width` where possible.
+QString wrapCaption(const QString& caption, const QFontMetricsF& fm, double width) {
+  const QString sep = QStringLiteral(" · ");
+  QStringList parts = caption.split(sep);
+  QStringList lines;
+  QString current;
+  for (const QString& part : parts) {
+    const QString candidate = current.isEmpty() ? part : current + sep + part;
+    if (current.isEmpty() || fm.horizontalAdvance(candidate) <= width) {
+      current = candidate;
+    } else {
+      lines << current;
+      current = part;
+    }
+  }
+  if (!current.isEmpty()) lines << current;
+  QStringList wrapped;  // parts wider than the width: fall back to word wrapping
+  for (const QString& line : lines) {
+    if (fm.horizontalAdvance(line) <= width) {
+      wrapped << line;
+      continue;
+    }
+    QString acc;
+    for (const QString& word : line.split(QLatin1Char(' '))) {
+      const QString candidate = acc.isEmpty() ? word : acc + QLatin1Char(' ') + word;
+      if (acc.isEmpty() || fm.horizontalAdvance(candidate) <= width) {
+        acc = candidate;
+      } else {
+        wrapped << acc;
+        acc = word;
+      }
+    }
+    if (!acc.isEmpty()) wrapped << acc;
+  }
+  return wrapped.join(QLatin1Char('\n'));
 }
 
 void drawBadge(QPainter* p, const QPointF& c, double r, NodeState state) {
@@ -213,8 +252,8 @@ void GraphEdgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*
 
 // ---- edge labels -------------------------------------------------------------------------------
 
-GraphEdgeLabelItem::GraphEdgeLabelItem(int id, const QPointF& anchor, bool captionAbove, double captionDx)
-    : m_id(id), m_captionAbove(captionAbove), m_captionDx(captionDx) {
+GraphEdgeLabelItem::GraphEdgeLabelItem(int id, const QPointF& anchor, bool captionAbove, const QPointF& captionOffset)
+    : m_id(id), m_captionAbove(captionAbove), m_captionOffset(captionOffset) {
   setPos(anchor);
   setZValue(3);
   setCursor(Qt::PointingHandCursor);
@@ -224,18 +263,19 @@ QRectF GraphEdgeLabelItem::pillRect() const {
   const QFontMetricsF fm(pixelFont(kPillFontPx, true));
   double w = fm.horizontalAdvance(QStringLiteral("e%1").arg(m_id)) + 16;
   if (m_look.noisy) w += 22;  // room for the noise glyph
-  return QRectF(-w / 2, -12, w, 24);
+  return QRectF(-w / 2, -12.5, w, 25);
 }
 
 QRectF GraphEdgeLabelItem::captionRect() const {
   if (m_look.caption.isEmpty()) return {};
   const QFontMetricsF fm(pixelFont(kCaptionFontPx));
-  QRectF text = fm.boundingRect(QRectF(0, 0, kCaptionWidth, 1000), Qt::TextWordWrap | Qt::AlignHCenter,
-                                m_look.caption);
-  const double w = std::min(kCaptionWidth, text.width()) + 8, h = text.height() + 4;
+  const QStringList lines = wrapCaption(m_look.caption, fm, kCaptionWidth).split(QLatin1Char('\n'));
+  double textWidth = 0;
+  for (const QString& line : lines) textWidth = std::max(textWidth, fm.horizontalAdvance(line));
+  const double w = textWidth + 10, h = lines.size() * fm.lineSpacing() + 4;
   const QRectF pill = pillRect();
   const double y = m_captionAbove ? pill.top() - 2 - h : pill.bottom() + 2;
-  return QRectF(m_captionDx - w / 2, y, w, h);
+  return QRectF(-w / 2, y, w, h).translated(m_captionOffset);
 }
 
 QRectF GraphEdgeLabelItem::boundingRect() const {
@@ -297,7 +337,8 @@ void GraphEdgeLabelItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWi
     p->drawRoundedRect(cap, 4, 4);
     p->setFont(pixelFont(kCaptionFontPx));
     p->setPen(QColor(0x26, 0x26, 0x26));
-    p->drawText(cap.adjusted(4, 2, -4, -2), Qt::TextWordWrap | Qt::AlignHCenter, m_look.caption);
+    p->drawText(cap.adjusted(5, 2, -5, -2), Qt::AlignHCenter | Qt::AlignTop,
+                wrapCaption(m_look.caption, QFontMetricsF(pixelFont(kCaptionFontPx)), kCaptionWidth));
   }
 }
 

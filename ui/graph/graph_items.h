@@ -23,7 +23,7 @@ struct EdgeLook {
 class GraphNodeItem : public QGraphicsItem {
  public:
   enum { Type = UserType + 1 };
-  static constexpr double kWidth = 84;
+  static constexpr double kWidth = 80;
   static constexpr double kHeight = 48;
 
   GraphNodeItem(Node node, const QString& label);
@@ -72,8 +72,8 @@ class GraphEdgeLabelItem : public QGraphicsItem {
  public:
   enum { Type = UserType + 3 };
   // anchor: the point on the line where the pill sits; the caption goes above or below the
-  // pill, shifted by captionDx (so it clears the edge's own diagonal line).
-  GraphEdgeLabelItem(int id, const QPointF& anchor, bool captionAbove, double captionDx);
+  // pill, shifted by captionOffset (so it clears the edge's own diagonal line and the nodes).
+  GraphEdgeLabelItem(int id, const QPointF& anchor, bool captionAbove, const QPointF& captionOffset);
   int type() const override { return Type; }
   QRectF boundingRect() const override;
   QPainterPath shape() const override;
@@ -81,7 +81,7 @@ class GraphEdgeLabelItem : public QGraphicsItem {
 
   int edgeId() const { return m_id; }
   void setLook(const EdgeLook& look);
-  static constexpr double kCaptionWidth = 112;
+  static constexpr double kCaptionWidth = 116;
 
  private:
   QRectF pillRect() const;
@@ -89,7 +89,7 @@ class GraphEdgeLabelItem : public QGraphicsItem {
 
   int m_id;
   bool m_captionAbove;
-  double m_captionDx;
+  QPointF m_captionOffset;
   EdgeLook m_look;
 };
 

@@ -18,15 +18,6 @@ TopicsPlot::TopicsPlot(QWidget* parent) : PlotWidget(parent) {
     bars->setWidth(0.38);
     bars->setBarsGroup(m_group);
   }
-  m_distanceLabel = new QCPItemText(this);
-  m_distanceLabel->position->setType(QCPItemPosition::ptAxisRectRatio);
-  m_distanceLabel->position->setCoords(0.01, 0.02);
-  m_distanceLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-  m_distanceLabel->setTextAlignment(Qt::AlignLeft);
-  m_distanceLabel->setBrush(QColor(255, 255, 255, 220));
-  m_distanceLabel->setPadding(QMargins(4, 2, 4, 2));
-  m_distanceLabel->setSelectable(false);
-  m_distanceLabel->setVisible(false);
   xAxis->grid()->setVisible(false);
   xAxis->setTickLabelRotation(40);
   setAxisLabels(QString(), tr("probability"));
@@ -131,7 +122,7 @@ void TopicsPlot::rebuild() {
   m_shown.clear();
   m_trueBars->data()->clear();
   m_recoveredBars->data()->clear();
-  m_distanceLabel->setVisible(false);
+  setFootnote(QString());
   auto ticker = QSharedPointer<QCPAxisTickerText>::create();
   if (topicCount() == 0) {
     m_trueBars->removeFromLegend();
@@ -183,12 +174,14 @@ void TopicsPlot::rebuild() {
         l1 += std::abs(diff);
         l2 += diff * diff;
       }
-      text = tr("whole topic: ℓ₁ = %1, ℓ₂ = %2").arg(QString::number(l1, 'g', 3), QString::number(std::sqrt(l2), 'g', 3));
+      text = tr("distance to the truth over all %1 words: ℓ₁ = %2, ℓ₂ = %3")
+                 .arg(m_truth[t].size())
+                 .arg(QString::number(l1, 'g', 3))
+                 .arg(QString::number(std::sqrt(l2), 'g', 3));
     } else {
       text = tr("no recovered topic matched to true topic %1").arg(t + 1);
     }
-    m_distanceLabel->setText(text);
-    m_distanceLabel->setVisible(true);
+    setFootnote(text);
   }
   fitAxesToData();
   requestReplot();
@@ -199,7 +192,7 @@ void TopicsPlot::fitAxesToData() {
   double hi = 0;
   for (QCPBars* bars : {m_trueBars, m_recoveredBars})
     for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it) hi = std::max(hi, it->value);
-  yAxis->setRange(0, hi > 0 ? hi * 1.22 : 1.0);  // headroom for the distance label and legend
+  yAxis->setRange(0, hi > 0 ? hi * 1.1 : 1.0);
 }
 
 QString TopicsPlot::readoutText(const QCPAbstractPlottable* plottable, int index) const {

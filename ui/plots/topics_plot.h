@@ -57,7 +57,6 @@ class TopicsPlot : public PlotWidget {
   QCPBars* m_trueBars = nullptr;
   QCPBars* m_recoveredBars = nullptr;
   QCPBarsGroup* m_group = nullptr;
-  QCPItemText* m_distanceLabel = nullptr;
 };
 
 }  // namespace dplda

@@ -1,0 +1,105 @@
+// dplda-explorer: the desktop app.
+//   dplda-explorer [SESSION.json]
+//   dplda-explorer --screenshot FILE [--select e5|node:T] [--tab error|diagnostics|topics|ledger|history]
+//                  [--size WxH] [SESSION.json]
+// --screenshot renders the window offscreen once the session's runs (and sweep) have finished,
+// saves it and exits (0 on success, 1 when the image could not be written or the run timed out).
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QTimer>
+#include <cstdio>
+
+#include "core/graph/computation_graph.h"
+#include "ui/graph/graph_canvas.h"
+#include "ui/main_window.h"
+#include "ui/panels/results_panel.h"
+
+int main(int argc, char** argv) {
+  QApplication::setHighDpiScaleFactorRoundingPolicy(Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName("dplda");
+  QApplication::setApplicationName("dplda-explorer");
+  QApplication::setApplicationVersion("0.1.0");
+  dplda::initExplorerResources();
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription("DP-LDA Explorer: differentially private spectral LDA");
+  parser.addHelpOption();
+  parser.addVersionOption();
+  parser.addPositionalArgument("session", "A session file (.json) to open.", "[SESSION]");
+  QCommandLineOption shot("screenshot", "Render the window after the runs finish, save it to FILE and exit.", "FILE");
+  QCommandLineOption select("select", "Select an edge (e5) or a node (node:T) before the screenshot.", "ITEM");
+  QCommandLineOption tab("tab", "Results tab to show: error, diagnostics, topics, ledger, history.", "TAB");
+  QCommandLineOption size("size", "Window size WxH for the screenshot (default 1500x960).", "WxH");
+  QCommandLineOption lesson("lesson", "Open a built-in lesson by name.", "NAME");
+  parser.addOptions({shot, select, tab, size, lesson});
+  parser.process(app);
+
+  dplda::MainWindow window;
+  const QStringList args = parser.positionalArguments();
+  if (!args.isEmpty()) {
+    QString error;
+    if (!window.openSession(args.first(), &error)) {
+      std::fprintf(stderr, "dplda-explorer: %s\n", qPrintable(error));
+      if (parser.isSet(shot)) return 1;
+    }
+  }
+  if (parser.isSet(lesson)) {
+    QString error;
+    if (!window.loadLesson(parser.value(lesson), &error)) {
+      std::fprintf(stderr, "dplda-explorer: lesson '%s': %s (available: %s)\n", qPrintable(parser.value(lesson)),
+                   qPrintable(error), qPrintable(dplda::MainWindow::lessonNames().join(", ")));
+      return 1;
+    }
+  }
+  if (parser.isSet(size)) {
+    const QStringList wh = parser.value(size).split('x');
+    if (wh.size() == 2) window.resize(wh[0].toInt(), wh[1].toInt());
+  }
+  if (!parser.isSet(shot)) {
+    window.show();
+    return app.exec();
+  }
+
+  // Screenshot mode: run now, wait for the worker to go idle, then grab.
+  const QString file = parser.value(shot);
+  window.show();
+  window.runNow();
+  int exitCode = 1;
+  auto grab = [&] {
+    if (parser.isSet(select)) {
+      const QString item = parser.value(select);
+      if (item.startsWith("node:")) {
+        if (auto n = dplda::nodeFromName(item.mid(5).toStdString())) emit window.canvas()->nodeSelected(*n);
+      } else if (item.startsWith('e')) {
+        window.canvas()->setSelectedEdge(item.mid(1).toInt());
+      }
+    }
+    if (parser.isSet(tab)) {
+      const QStringList tabs{"error", "diagnostics", "topics", "ledger", "history"};
+      const int i = tabs.indexOf(parser.value(tab));
+      if (i >= 0) window.results()->setCurrentIndex(i);
+    }
+    QTimer::singleShot(400, &app, [&] {  // let queued replots and layouts settle
+      const bool ok = window.grab().save(file);
+      if (!ok) std::fprintf(stderr, "dplda-explorer: cannot write screenshot '%s'\n", qPrintable(file));
+      else std::printf("wrote %s\n", qPrintable(QFileInfo(file).absoluteFilePath()));
+      exitCode = ok ? 0 : 1;
+      app.quit();
+    });
+  };
+  auto poll = new QTimer(&app);
+  int waited = 0;
+  QObject::connect(poll, &QTimer::timeout, &app, [&] {
+    waited += 100;
+    if (!window.isBusy() || waited > 180000) {
+      poll->stop();
+      if (waited > 180000) std::fprintf(stderr, "dplda-explorer: the run did not finish within 180 s\n");
+      grab();
+    }
+  });
+  poll->start(100);
+  app.exec();
+  return exitCode;
+}

@@ -1,0 +1,591 @@
+#include "core/experiments/sweep.h"
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <set>
+#include <sstream>
+
+#include "core/corpus/truth_io.h"
+#include "core/eval/metrics.h"
+#include "core/experiments/parallel.h"
+#include "core/experiments/table_text.h"
+#include "core/pipeline/private_run.h"
+#include "core/pipeline/spectral_pipeline.h"
+
+namespace dplda {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr long long kMaxTrialRuns = 10'000'000;
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (c == sep) {
+      out.push_back(trim(cur));
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  out.push_back(trim(cur));
+  return out;
+}
+
+Result<double> parsePositive(const std::string& text, const std::string& what) {
+  double x = 0.0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, x);
+  if (text.empty() || ec != std::errc() || ptr != end || !std::isfinite(x) || x <= 0.0) {
+    return invalidArgument(what + ": \"" + text + "\" is not a finite number > 0");
+  }
+  return x;
+}
+
+struct PreparedCase {
+  std::shared_ptr<const Corpus> corpus;
+  std::optional<LdaModel> truth;
+  SpectralPipeline pipeline;  // run once; its noise-free stages are cached
+  UnwhitenedTopics baseline;  // the non-private output
+  SweepCaseInfo info;
+  Status status;
+};
+
+SpectralOptions spectralOptionsFor(const SweepSpec& spec, const SweepCase& c) {
+  SpectralOptions o;
+  o.topicCount = c.topicCount;
+  o.alpha0 = c.alpha0;
+  o.decomposer = spec.decomposer;
+  o.power = spec.power;
+  o.initSeed = spec.seeds.init;
+  return o;
+}
+
+void prepareCase(const SweepSpec& spec, const SweepCase& c, PreparedCase& out) {
+  const auto start = Clock::now();
+  if (c.source.corpus) {
+    out.corpus = c.source.corpus;
+    out.truth = c.source.truth;
+  } else {
+    GeneratorParams g = *c.source.generator;
+    g.seed = spec.seeds.data;
+    auto sc = generateLdaCorpus(g);
+    if (!sc.ok()) {
+      out.status = Status(sc.status().code(), "case \"" + c.label + "\": " + sc.status().message());
+      return;
+    }
+    out.truth = sc.value().truth;
+    out.corpus = std::make_shared<const Corpus>(std::move(sc.value().corpus));
+  }
+  out.pipeline.setCorpus(out.corpus);
+  out.pipeline.setOptions(spectralOptionsFor(spec, c));
+  auto model = out.pipeline.run();
+  if (!model.ok()) {
+    out.status = Status(model.status().code(),
+                        "case \"" + c.label + "\": the non-private pipeline failed: " + model.status().message());
+    return;
+  }
+  const SpectralModel& m = model.value();
+  out.baseline = m.output;
+  SweepCaseInfo& info = out.info;
+  info.label = c.label;
+  info.description = c.source.description;
+  info.docCount = out.corpus->docCount();
+  info.vocabSize = out.corpus->vocabSize();
+  info.topicCount = c.topicCount;
+  info.alpha0 = c.alpha0;
+  info.droppedDocuments = out.corpus->droppedDocuments;
+  info.hasTruth = out.truth.has_value();
+  if (out.truth) {
+    const TopicErrors e = compareTopics(out.truth->topics, out.truth->alpha, m.output.topics, m.output.alpha);
+    info.baselineErrorL2 = e.l2Mean;
+    info.baselineErrorL1 = e.l1Mean;
+    info.baselineErrorAlpha = e.alphaError;
+  }
+  info.sigmaK = m.whitening.sigmaK();
+  info.sigmaKPlus1 = m.whitening.sigma.size() > c.topicCount ? m.whitening.sigma[c.topicCount] : 0.0;
+  info.gammaS = m.gammaS;
+  info.prepareMs = msSince(start);
+}
+
+std::string releaseLabel(const LedgerEntry& e) {
+  std::string s = e.node;
+  if (!e.edges.empty()) {
+    s += " (";
+    for (std::size_t i = 0; i < e.edges.size(); ++i) {
+      if (i) s += ',';
+      s += 'e';
+      s += std::to_string(e.edges[i]);
+    }
+    s += ")";
+  }
+  return s;
+}
+
+SweepRow runTrial(const SweepSpec& spec, const PreparedCase& pc, SpectralPipeline& pipeline, int caseIndex,
+                  int configIndex, int epsilonIndex, int trial) {
+  SweepRow row;
+  row.caseIndex = caseIndex;
+  row.configIndex = configIndex;
+  row.epsilonIndex = epsilonIndex;
+  row.trial = trial;
+  row.epsilon = spec.epsilons[epsilonIndex];
+  row.noiseSeed = deriveSeed(spec.seeds.noise, static_cast<std::uint64_t>(trial));
+  row.errorL2 = row.errorL1 = row.errorAlpha = kNaN;
+  row.lossL2 = row.lossL1 = row.lossAlpha = kNaN;
+  row.sigmaKTilde = row.gammaSTilde = kNaN;
+  row.sigmaK = pc.info.sigmaK;
+  row.gammaS = pc.info.gammaS;
+
+  PrivacyOptions po;
+  po.edges = spec.configurations[configIndex].edges;
+  po.shareReleases = spec.shareReleases;
+  po.epsilon = row.epsilon;
+  po.delta = spec.delta;
+  po.mechanism = spec.mechanism;
+  po.bounds = spec.bounds;
+  po.maxLength = spec.maxLength;
+  po.noiseMultiplier = spec.noiseMultiplier;
+
+  SeededRandom noise(row.noiseSeed);
+  const auto start = Clock::now();
+  auto r = runPrivate(pipeline, po, noise, nullptr);
+  if (!r.ok()) {
+    row.status = r.status().code();
+    row.reason = r.status().message();
+    row.elapsedMs = msSince(start);
+    return row;
+  }
+  const PrivateRunResult& res = r.value();
+  row.released = res.released && res.output.has_value();
+  row.status = res.status.code();
+  row.reason = res.status.message();
+  row.epsilonSpent = res.epsilonSpent;
+  row.deltaSpent = res.deltaSpent;
+  if (res.diagnostics.sigmaKTilde) row.sigmaKTilde = *res.diagnostics.sigmaKTilde;
+  if (res.diagnostics.gammaSTilde) row.gammaSTilde = *res.diagnostics.gammaSTilde;
+  for (const LedgerEntry& e : res.ledger) row.noiseScales.push_back({releaseLabel(e), e.sigma});
+  if (row.released) {
+    const UnwhitenedTopics& out = *res.output;
+    const TopicErrors loss = compareTopics(pc.baseline.topics, pc.baseline.alpha, out.topics, out.alpha);
+    row.lossL2 = loss.l2Mean;
+    row.lossL1 = loss.l1Mean;
+    row.lossAlpha = loss.alphaError;
+    if (pc.truth) {
+      const TopicErrors err = compareTopics(pc.truth->topics, pc.truth->alpha, out.topics, out.alpha);
+      row.errorL2 = err.l2Mean;
+      row.errorL1 = err.l1Mean;
+      row.errorAlpha = err.alphaError;
+    }
+  }
+  row.elapsedMs = msSince(start);
+  return row;
+}
+
+std::string formatPercent(double q) {
+  const double p = q * 100.0;
+  return std::abs(p - std::round(p)) < 1e-9 ? std::to_string(static_cast<int>(std::round(p))) : csvNumberText(p);
+}
+
+}  // namespace
+
+SweepSeeds SweepSeeds::fromSeed(std::uint64_t seed) {
+  return SweepSeeds{deriveSeed(seed, 0), deriveSeed(seed, 1), deriveSeed(seed, 2)};
+}
+
+std::vector<double> logSpaced(double lo, double hi, int count) {
+  std::vector<double> out;
+  if (count <= 0) return out;
+  if (count == 1) return {lo};
+  const double a = std::log(lo), b = std::log(hi);
+  for (int i = 0; i < count; ++i) {
+    out.push_back(i == 0 ? lo : i == count - 1 ? hi : std::exp(a + (b - a) * i / (count - 1)));
+  }
+  return out;
+}
+
+Result<std::vector<double>> parseEpsilons(const std::string& text) {
+  const std::string body = trim(text);
+  if (body.empty()) return invalidArgument("epsilons: empty (use lo:hi:count, e.g. 0.1:2:10, or a list 0.1,1)");
+  std::vector<double> out;
+  if (body.find(':') != std::string::npos) {
+    const auto parts = split(body, ':');
+    if (parts.size() != 3) return invalidArgument("epsilons: \"" + text + "\" is not lo:hi:count (e.g. 0.1:2:10)");
+    auto lo = parsePositive(parts[0], "epsilons lower end");
+    if (!lo.ok()) return lo.status();
+    auto hi = parsePositive(parts[1], "epsilons upper end");
+    if (!hi.ok()) return hi.status();
+    int count = 0;
+    const auto [ptr, ec] = std::from_chars(parts[2].data(), parts[2].data() + parts[2].size(), count);
+    if (parts[2].empty() || ec != std::errc() || ptr != parts[2].data() + parts[2].size() || count < 1 ||
+        count > 1000) {
+      return invalidArgument("epsilons: the count \"" + parts[2] + "\" must be an integer from 1 to 1000");
+    }
+    if (hi.value() < lo.value()) return invalidArgument("epsilons: the upper end " + parts[1] + " is below the lower end " + parts[0]);
+    if (count > 1 && hi.value() == lo.value()) return invalidArgument("epsilons: " + std::to_string(count) + " values between equal ends");
+    out = logSpaced(lo.value(), hi.value(), count);
+  } else {
+    for (const std::string& p : split(body, ',')) {
+      auto x = parsePositive(p, "epsilons");
+      if (!x.ok()) return x.status();
+      out.push_back(x.value());
+    }
+  }
+  return out;
+}
+
+Result<std::vector<SweepConfiguration>> parseConfigurations(const std::string& text) {
+  std::vector<SweepConfiguration> out;
+  for (const std::string& item : split(text, ',')) {
+    if (item.empty()) return invalidArgument("configurations: \"" + text + "\" has an empty entry");
+    auto preset = parsePreset(item);
+    if (preset.ok()) {
+      out.push_back({presetName(preset.value()), presetEdges(preset.value())});
+      continue;
+    }
+    std::string edges = item;
+    std::replace(edges.begin(), edges.end(), '+', ',');
+    auto set = parseEdgeSet(edges);
+    if (!set.ok()) {
+      return invalidArgument("configurations: \"" + item +
+                             "\" is neither a preset (none, 1, 2, 3, 4, input) nor an edge set such as e5+e6");
+    }
+    out.push_back({item, set.value()});
+  }
+  return out;
+}
+
+Result<std::vector<SweepCase>> expandGrid(const SweepCase& base, const SweepGrid& grid) {
+  const bool generated = base.source.generator.has_value();
+  if (!grid.docCounts.empty() && !generated) {
+    return invalidArgument("a grid over N needs a generated corpus; a loaded corpus has a fixed N");
+  }
+  const std::vector<int> ns = grid.docCounts.empty() ? std::vector<int>{generated ? base.source.generator->docCount : -1}
+                                                     : grid.docCounts;
+  const std::vector<int> ks = grid.topicCounts.empty() ? std::vector<int>{base.topicCount} : grid.topicCounts;
+  const std::vector<double> as = grid.alpha0s.empty() ? std::vector<double>{base.alpha0} : grid.alpha0s;
+  std::vector<SweepCase> out;
+  for (int n : ns)
+    for (int k : ks)
+      for (double a : as) {
+        SweepCase c = base;
+        c.topicCount = k;
+        c.alpha0 = a;
+        std::string label;
+        if (!grid.docCounts.empty()) label += "N=" + std::to_string(n);
+        if (!grid.topicCounts.empty()) label += std::string(label.empty() ? "" : " ") + "k=" + std::to_string(k);
+        if (!grid.alpha0s.empty()) label += std::string(label.empty() ? "" : " ") + "alpha0=" + csvNumberText(a);
+        c.label = label.empty() ? base.label : (base.label.empty() ? label : base.label + " " + label);
+        if (generated) {
+          c.source.generator->docCount = n;
+          c.source.generator->topicCount = k;
+          c.source.generator->alpha0 = a;
+          std::ostringstream d;
+          d << "synthetic (d=" << c.source.generator->vocabSize << ", k=" << k << ", N=" << n
+            << ", alpha0=" << csvNumberText(a) << ")";
+          c.source.description = d.str();
+        }
+        out.push_back(std::move(c));
+      }
+  return out;
+}
+
+Status validateSweepSpec(const SweepSpec& s) {
+  if (s.cases.empty()) return invalidArgument("the sweep has no corpus (cases is empty)");
+  std::set<std::string> labels;
+  for (const SweepCase& c : s.cases) {
+    const std::string name = "case \"" + c.label + "\"";
+    if (c.label.empty()) return invalidArgument("every case needs a label");
+    if (!labels.insert(c.label).second) return invalidArgument(name + " appears twice: case labels must be unique");
+    if (static_cast<bool>(c.source.corpus) == c.source.generator.has_value()) {
+      return invalidArgument(name + ": give either a loaded corpus or generator parameters, not both or neither");
+    }
+    if (!std::isfinite(c.alpha0) || c.alpha0 <= 0.0) {
+      return invalidArgument(name + ": alpha0 must be a finite number > 0, got " + csvNumberText(c.alpha0));
+    }
+    if (c.topicCount < 1) return invalidArgument(name + ": the topic count must be >= 1, got " + std::to_string(c.topicCount));
+    int truthK = 0;
+    if (c.source.generator) {
+      GeneratorParams g = *c.source.generator;
+      g.seed = s.seeds.data;
+      const Status st = validateGeneratorParams(g);
+      if (!st.isOk()) return Status(st.code(), name + ": " + st.message());
+      if (c.topicCount > g.vocabSize) {
+        return invalidArgument(name + ": " + std::to_string(c.topicCount) + " topics exceed the vocabulary size " +
+                               std::to_string(g.vocabSize));
+      }
+      truthK = g.topicCount;
+    } else {
+      const Corpus& corpus = *c.source.corpus;
+      DPLDA_RETURN_IF_ERROR(validateTopicCount(c.topicCount, corpus.vocabSize(), corpus.docCount()));
+      if (c.source.truth) {
+        const Status st = validateLdaModel(*c.source.truth);
+        if (!st.isOk()) return Status(st.code(), name + ": the truth is invalid: " + st.message());
+        if (c.source.truth->vocabSize() != corpus.vocabSize()) {
+          return invalidArgument(name + ": the truth has topics over " + std::to_string(c.source.truth->vocabSize()) +
+                                 " words but the corpus vocabulary has " + std::to_string(corpus.vocabSize()));
+        }
+        truthK = c.source.truth->topicCount();
+      }
+    }
+    if (truthK > c.topicCount) {
+      return invalidArgument(name + ": the truth has " + std::to_string(truthK) + " topics but the model fits only " +
+                             std::to_string(c.topicCount) + "; errors need at least as many fitted topics");
+    }
+  }
+  if (s.configurations.empty()) return invalidArgument("the sweep has no configuration");
+  std::set<std::string> configLabels;
+  for (const SweepConfiguration& c : s.configurations) {
+    if (c.label.empty()) return invalidArgument("every configuration needs a label");
+    if (!configLabels.insert(c.label).second) {
+      return invalidArgument("configuration \"" + c.label + "\" appears twice: labels must be unique");
+    }
+    if (c.edges >= (1u << kEdgeCount)) return invalidArgument("configuration \"" + c.label + "\" names an edge beyond e9");
+  }
+  if (s.epsilons.empty()) return invalidArgument("the sweep has no epsilon value");
+  for (double eps : s.epsilons) DPLDA_RETURN_IF_ERROR(validatePrivacyParameters(eps, s.delta));
+  if (s.trials < 1 || s.trials > 1'000'000) {
+    return invalidArgument("trials must be between 1 and 1000000, got " + std::to_string(s.trials));
+  }
+  const long long runs = static_cast<long long>(s.cases.size()) * static_cast<long long>(s.configurations.size()) *
+                         static_cast<long long>(s.epsilons.size()) * s.trials;
+  if (runs > kMaxTrialRuns) {
+    return Status(StatusCode::ResourceLimit, "the sweep would run " + std::to_string(runs) + " trials (limit " +
+                                                 std::to_string(kMaxTrialRuns) + "); reduce trials, epsilons or cases");
+  }
+  if (s.threads < 0 || s.threads > 1024) return invalidArgument("threads must be 0 (all cores) to 1024, got " + std::to_string(s.threads));
+  if (!(s.bandLower >= 0.0 && s.bandLower < s.bandUpper && s.bandUpper <= 1.0)) {
+    return invalidArgument("the quantile band needs 0 <= lower < upper <= 1, got " + csvNumberText(s.bandLower) + " and " +
+                           csvNumberText(s.bandUpper));
+  }
+  DPLDA_RETURN_IF_ERROR(makeDecomposer(s.decomposer, s.power).status());
+  for (const SweepConfiguration& c : s.configurations) {
+    if (c.edges == 0) continue;
+    for (double eps : s.epsilons) {
+      PrivacyOptions po;
+      po.edges = c.edges;
+      po.shareReleases = s.shareReleases;
+      po.epsilon = eps;
+      po.delta = s.delta;
+      po.mechanism = s.mechanism;
+      po.bounds = s.bounds;
+      po.maxLength = s.maxLength;
+      po.noiseMultiplier = s.noiseMultiplier;
+      const Status st = validatePrivacyOptions(po);
+      if (!st.isOk()) return Status(st.code(), "configuration \"" + c.label + "\": " + st.message());
+    }
+  }
+  return Status::ok();
+}
+
+double quantile(std::vector<double> v, double q) {
+  v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return !std::isfinite(x); }), v.end());
+  if (v.empty()) return kNaN;
+  std::sort(v.begin(), v.end());
+  const double h = (static_cast<double>(v.size()) - 1.0) * std::clamp(q, 0.0, 1.0);
+  const std::size_t lo = static_cast<std::size_t>(std::floor(h));
+  const std::size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (h - static_cast<double>(lo)) * (v[hi] - v[lo]);
+}
+
+QuantileSummary summarize(const std::vector<double>& values, double lower, double upper) {
+  QuantileSummary s;
+  s.count = static_cast<int>(std::count_if(values.begin(), values.end(), [](double x) { return std::isfinite(x); }));
+  if (s.count == 0) return s;
+  s.median = quantile(values, 0.5);
+  s.lower = quantile(values, lower);
+  s.upper = quantile(values, upper);
+  return s;
+}
+
+const SweepRow& SweepResult::row(int c, int g, int e, int t) const {
+  const std::size_t G = spec.configurations.size(), E = spec.epsilons.size(), T = spec.trials;
+  return rows.at(((static_cast<std::size_t>(c) * G + g) * E + e) * T + t);
+}
+
+const SweepSummaryRow& SweepResult::summaryRow(int c, int g, int e) const {
+  const std::size_t G = spec.configurations.size(), E = spec.epsilons.size();
+  return summary.at((static_cast<std::size_t>(c) * G + g) * E + e);
+}
+
+Result<SweepResult> runSweep(const SweepSpec& spec, Feedback* feedback) {
+  DPLDA_RETURN_IF_ERROR(validateSweepSpec(spec));
+  const auto start = Clock::now();
+  const int threads = resolveThreadCount(spec.threads);
+  const int C = static_cast<int>(spec.cases.size());
+  const int G = static_cast<int>(spec.configurations.size());
+  const int E = static_cast<int>(spec.epsilons.size());
+  const int T = spec.trials;
+
+  // ---- the cases: corpora and their non-private runs, in parallel ----
+  std::vector<PreparedCase> prepared(C);
+  parallelFor(C, threads, feedback, [&](int c, int) { prepareCase(spec, spec.cases[c], prepared[c]); });
+  if (isCanceled(feedback)) return cancelled();
+  for (const PreparedCase& pc : prepared) DPLDA_RETURN_IF_ERROR(pc.status);
+
+  // ---- the trials ----
+  SweepResult result;
+  result.spec = spec;
+  result.threadsUsed = threads;
+  result.noiseSource = "seeded (mt19937_64): trial t draws its noise from SeededRandom(deriveSeed(" +
+                       std::to_string(spec.seeds.noise) +
+                       ", t)), the same for every configuration, epsilon and case (common random numbers); "
+                       "reproducible, for experiments, not for releasing real data";
+  for (const PreparedCase& pc : prepared) result.cases.push_back(pc.info);
+  const int total = C * G * E * T;
+  result.rows.resize(total);
+  // Per worker, a copy of each case's pipeline, made on first use: copying carries the cached
+  // noise-free stages, so nothing is recomputed and no pipeline is shared between threads.
+  std::vector<std::vector<std::optional<SpectralPipeline>>> local(threads, std::vector<std::optional<SpectralPipeline>>(C));
+  std::atomic<int> done{0};
+  parallelFor(total, threads, feedback, [&](int i, int worker) {
+    const int t = i % T;
+    const int e = (i / T) % E;
+    const int g = (i / (T * E)) % G;
+    const int c = i / (T * E * G);
+    auto& mine = local[worker][c];
+    if (!mine) mine.emplace(prepared[c].pipeline);
+    result.rows[i] = runTrial(spec, prepared[c], *mine, c, g, e, t);
+    reportProgress(feedback, static_cast<double>(done.fetch_add(1) + 1) / total);
+  });
+  if (isCanceled(feedback)) return cancelled();
+
+  // ---- summaries ----
+  for (int c = 0; c < C; ++c)
+    for (int g = 0; g < G; ++g)
+      for (int e = 0; e < E; ++e) {
+        SweepSummaryRow s;
+        s.caseIndex = c;
+        s.configIndex = g;
+        s.epsilonIndex = e;
+        s.epsilon = spec.epsilons[e];
+        s.trials = T;
+        std::vector<double> el2, el1, ea, ll2, ll1, la, sk, gs;
+        double ms = 0.0;
+        for (int t = 0; t < T; ++t) {
+          const SweepRow& r = result.row(c, g, e, t);
+          ms += r.elapsedMs;
+          sk.push_back(r.sigmaKTilde);
+          gs.push_back(r.gammaSTilde);
+          if (!r.released) continue;
+          ++s.released;
+          el2.push_back(r.errorL2);
+          el1.push_back(r.errorL1);
+          ea.push_back(r.errorAlpha);
+          ll2.push_back(r.lossL2);
+          ll1.push_back(r.lossL1);
+          la.push_back(r.lossAlpha);
+        }
+        s.releaseRate = static_cast<double>(s.released) / T;
+        const double lo = spec.bandLower, hi = spec.bandUpper;
+        s.errorL2 = summarize(el2, lo, hi);
+        s.errorL1 = summarize(el1, lo, hi);
+        s.errorAlpha = summarize(ea, lo, hi);
+        s.lossL2 = summarize(ll2, lo, hi);
+        s.lossL1 = summarize(ll1, lo, hi);
+        s.lossAlpha = summarize(la, lo, hi);
+        s.sigmaKTilde = summarize(sk, lo, hi);
+        s.gammaSTilde = summarize(gs, lo, hi);
+        s.meanElapsedMs = ms / T;
+        result.summary.push_back(s);
+      }
+  result.elapsedMs = msSince(start);
+  return result;
+}
+
+// ---- tables ----
+
+namespace {
+
+void caseColumns(std::ostringstream& o, const SweepCaseInfo& info) {
+  o << csvCell(info.label) << ',' << info.docCount << ',' << info.vocabSize << ',' << info.topicCount << ','
+    << csvNumberText(info.alpha0);
+}
+
+}  // namespace
+
+std::string sweepResultsCsv(const SweepResult& r) {
+  std::ostringstream o;
+  o << "case,N,d,k,alpha0,config,edges,epsilon,delta,bounds,trial,noise_seed,released,status,reason,"
+       "error_l2,error_l1,error_alpha,loss_l2,loss_l1,loss_alpha,sigma_k,sigma_k_tilde,gamma_s,gamma_s_tilde,"
+       "epsilon_spent,delta_spent,noise_scales\n";
+  for (const SweepRow& row : r.rows) {
+    const SweepConfiguration& cfg = r.spec.configurations[row.configIndex];
+    caseColumns(o, r.cases[row.caseIndex]);
+    std::string scales;
+    for (const NoiseScale& n : row.noiseScales) {
+      scales += (scales.empty() ? "" : ";") + n.release + "=" + csvNumberText(n.sigma);
+    }
+    o << ',' << csvCell(cfg.label) << ',' << csvCell(edgeSetToString(cfg.edges)) << ',' << csvNumberText(row.epsilon)
+      << ',' << csvNumberText(r.spec.delta) << ',' << boundSetName(r.spec.bounds) << ',' << row.trial << ','
+      << row.noiseSeed << ',' << (row.released ? "true" : "false") << ',' << statusCodeName(row.status) << ','
+      << csvCell(row.reason) << ',' << csvOptional(row.errorL2) << ',' << csvOptional(row.errorL1) << ','
+      << csvOptional(row.errorAlpha) << ',' << csvOptional(row.lossL2) << ',' << csvOptional(row.lossL1) << ','
+      << csvOptional(row.lossAlpha) << ',' << csvOptional(row.sigmaK) << ',' << csvOptional(row.sigmaKTilde) << ','
+      << csvOptional(row.gammaS) << ',' << csvOptional(row.gammaSTilde) << ',' << csvNumberText(row.epsilonSpent)
+      << ',' << csvNumberText(row.deltaSpent) << ',' << csvCell(scales) << '\n';
+  }
+  return o.str();
+}
+
+std::string sweepSummaryCsv(const SweepResult& r) {
+  const std::string lo = "q" + formatPercent(r.spec.bandLower), hi = "q" + formatPercent(r.spec.bandUpper);
+  std::ostringstream o;
+  o << "case,N,d,k,alpha0,config,edges,epsilon,trials,released,release_rate";
+  for (const char* q : {"error_l2", "error_l1", "error_alpha", "loss_l2", "loss_l1", "loss_alpha", "sigma_k_tilde",
+                        "gamma_s_tilde"}) {
+    o << ',' << q << "_median," << q << '_' << lo << ',' << q << '_' << hi;
+  }
+  o << '\n';
+  for (const SweepSummaryRow& s : r.summary) {
+    const SweepConfiguration& cfg = r.spec.configurations[s.configIndex];
+    caseColumns(o, r.cases[s.caseIndex]);
+    o << ',' << csvCell(cfg.label) << ',' << csvCell(edgeSetToString(cfg.edges)) << ',' << csvNumberText(s.epsilon)
+      << ',' << s.trials << ',' << s.released << ',' << csvNumberText(s.releaseRate);
+    for (const QuantileSummary* q : {&s.errorL2, &s.errorL1, &s.errorAlpha, &s.lossL2, &s.lossL1, &s.lossAlpha,
+                                     &s.sigmaKTilde, &s.gammaSTilde}) {
+      o << ',' << csvOptional(q->median) << ',' << csvOptional(q->lower) << ',' << csvOptional(q->upper);
+    }
+    o << '\n';
+  }
+  return o.str();
+}
+
+std::string sweepTimingsCsv(const SweepResult& r) {
+  std::ostringstream o;
+  o << "case,config,epsilon,trial,elapsed_ms\n";
+  for (const SweepRow& row : r.rows) {
+    o << csvCell(r.cases[row.caseIndex].label) << ',' << csvCell(r.spec.configurations[row.configIndex].label) << ','
+      << csvNumberText(row.epsilon) << ',' << row.trial << ',' << csvNumberText(row.elapsedMs) << '\n';
+  }
+  return o.str();
+}
+
+std::vector<double> meanTrialMsPerConfiguration(const SweepResult& r) {
+  std::vector<double> sum(r.spec.configurations.size(), 0.0);
+  std::vector<int> n(r.spec.configurations.size(), 0);
+  for (const SweepRow& row : r.rows) {
+    sum[row.configIndex] += row.elapsedMs;
+    ++n[row.configIndex];
+  }
+  for (std::size_t i = 0; i < sum.size(); ++i) sum[i] = n[i] ? sum[i] / n[i] : kNaN;
+  return sum;
+}
+
+}  // namespace dplda

@@ -1,0 +1,191 @@
+#pragma once
+// The experiment engine (SPEC §12–§13): ε sweeps over configurations of noisy edges with
+// repeated trials, on one or more corpora (a grid over N, k, α0).
+//
+// Every corpus ("case") is prepared once: drawn or loaded, then the non-private pipeline is
+// run and its noise-free stages are cached. Trials then only redo what lies downstream of
+// their noise (runPrivate reuses the cached stages). Trials run in parallel; each worker
+// thread holds its own copy of each case's pipeline (SpectralPipeline is copyable and not
+// thread-safe), so no stage is computed twice per thread.
+//
+// Common random numbers: trial t of every configuration, every ε and every case draws its
+// noise from SeededRandom(deriveSeed(seeds.noise, t)); the data (seeds.data) and the
+// decomposer's starts (seeds.init) are fixed for the whole sweep. Results therefore do not
+// depend on the number of threads or the order in which trials run.
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/common/feedback.h"
+#include "core/common/status.h"
+#include "core/corpus/corpus.h"
+#include "core/corpus/synthetic_generator.h"
+#include "core/graph/computation_graph.h"
+#include "core/privacy/mechanisms.h"
+#include "core/privacy/sensitivity.h"
+#include "core/tensor/decomposer.h"
+
+namespace dplda {
+
+// Where a case's corpus comes from: a loaded corpus (with its truth when known), or the
+// synthetic generator (whose truth is always known). Exactly one of the two is set.
+struct CorpusSource {
+  std::shared_ptr<const Corpus> corpus;
+  std::optional<LdaModel> truth;            // only with a loaded corpus
+  std::optional<GeneratorParams> generator;  // its seed is replaced by SweepSeeds::data
+  std::string description;                   // e.g. "synthetic (d=50, k=5, N=100000)" or a path
+};
+
+// One corpus with its model settings: a point of the N / k / α0 grid.
+struct SweepCase {
+  std::string label;  // e.g. "N=1e+05"; unique within a sweep
+  CorpusSource source;
+  int topicCount = 5;
+  double alpha0 = 1.0;
+};
+
+// A configuration: a set of noisy edges; 0 is the non-private baseline ("none").
+struct SweepConfiguration {
+  std::string label;  // "none", "1".."4", "input" or a custom label
+  EdgeSet edges = 0;
+};
+
+struct SweepSeeds {
+  std::uint64_t data = 1;   // the synthetic corpora
+  std::uint64_t noise = 2;  // trial t uses deriveSeed(noise, t)
+  std::uint64_t init = 3;   // the decomposer's random starts (fixed for the whole sweep)
+  // The three seeds derived from one user seed (streams 0, 1, 2).
+  static SweepSeeds fromSeed(std::uint64_t seed);
+};
+
+struct SweepSpec {
+  std::string name = "sweep";
+  std::vector<SweepCase> cases;
+  std::vector<SweepConfiguration> configurations;
+  std::vector<double> epsilons;  // total ε of each run, > 0
+  double delta = 1e-5;           // total δ of each run
+  Mechanism mechanism = Mechanism::AnalyticGaussian;
+  BoundSet bounds = BoundSet::Sound;
+  bool shareReleases = false;
+  double maxLength = 200.0;      // public clipping length for input perturbation
+  int trials = 10;
+  SweepSeeds seeds;
+  std::string decomposer = "robust";
+  PowerMethodOptions power;
+  double noiseMultiplier = 1.0;  // 1 for real sweeps; 0 only in tests of the noise-free path
+  int threads = 0;               // 0: std::thread::hardware_concurrency()
+  double bandLower = 0.10;       // the quantile band of the summaries
+  double bandUpper = 0.90;
+};
+
+// Checks the spec before anything is computed; messages name the field and value.
+Status validateSweepSpec(const SweepSpec& spec);
+
+// `count` values from lo to hi, equally spaced on a log scale (lo and hi included).
+std::vector<double> logSpaced(double lo, double hi, int count);
+// "lo:hi:count" (log-spaced) or a comma list "0.1,0.5,1"; every value finite and > 0.
+Result<std::vector<double>> parseEpsilons(const std::string& text);
+// "none,1,2,3,4" (preset names) or custom edge sets joined with '+', e.g. "none,e5+e6".
+Result<std::vector<SweepConfiguration>> parseConfigurations(const std::string& text);
+
+// A grid over N, k and α0 around a base case (empty lists keep the base value). N applies
+// only to generated corpora; for generated corpora k also sets the generator's topic count.
+struct SweepGrid {
+  std::vector<int> docCounts;
+  std::vector<int> topicCounts;
+  std::vector<double> alpha0s;
+};
+Result<std::vector<SweepCase>> expandGrid(const SweepCase& base, const SweepGrid& grid);
+
+// What a prepared case looks like (its non-private run).
+struct SweepCaseInfo {
+  std::string label;
+  std::string description;
+  int docCount = 0, vocabSize = 0, topicCount = 0;
+  double alpha0 = 0.0;
+  int droppedDocuments = 0;
+  bool hasTruth = false;
+  double baselineErrorL2 = std::numeric_limits<double>::quiet_NaN();  // non-private vs truth
+  double baselineErrorL1 = std::numeric_limits<double>::quiet_NaN();
+  double baselineErrorAlpha = std::numeric_limits<double>::quiet_NaN();
+  double sigmaK = 0.0, sigmaKPlus1 = 0.0, gammaS = 0.0;
+  double prepareMs = 0.0;  // drawing or copying the corpus plus the non-private pipeline
+};
+
+// One ledger entry's noise scale, e.g. {"M2 (e2)", 1.3e-4}.
+struct NoiseScale {
+  std::string release;
+  double sigma = 0.0;  // Gaussian σ or Laplace scale; NaN when it could not be calibrated
+};
+
+// One trial of one configuration at one ε on one case. Numbers that do not apply are NaN
+// (errors when nothing was released or the truth is unknown, σ̃_k / γ̃_s when not released).
+struct SweepRow {
+  int caseIndex = 0, configIndex = 0, epsilonIndex = 0, trial = 0;
+  double epsilon = 0.0;
+  std::uint64_t noiseSeed = 0;
+  bool released = false;
+  StatusCode status = StatusCode::Ok;  // why nothing was released (NothingReleased, NumericalFailure, ...)
+  std::string reason;
+  double errorL2 = 0, errorL1 = 0, errorAlpha = 0;  // vs the truth
+  double lossL2 = 0, lossL1 = 0, lossAlpha = 0;     // vs the non-private output of the same corpus
+  double sigmaK = 0, sigmaKTilde = 0, gammaS = 0, gammaSTilde = 0;
+  double epsilonSpent = 0, deltaSpent = 0;
+  std::vector<NoiseScale> noiseScales;
+  double elapsedMs = 0.0;  // wall time of the trial (not reproducible; kept out of results.csv)
+};
+
+// Median and quantile band of one quantity over the trials where it exists.
+struct QuantileSummary {
+  int count = 0;
+  double median = std::numeric_limits<double>::quiet_NaN();
+  double lower = std::numeric_limits<double>::quiet_NaN();
+  double upper = std::numeric_limits<double>::quiet_NaN();
+};
+// Type-7 (linear interpolation) quantile of the finite values; NaN when there are none.
+double quantile(std::vector<double> values, double q);
+QuantileSummary summarize(const std::vector<double>& values, double lower, double upper);
+
+// Per (case, configuration, ε). Error and loss statistics are over the trials that released
+// (conditional on release: they say nothing about the trials that released nothing).
+struct SweepSummaryRow {
+  int caseIndex = 0, configIndex = 0, epsilonIndex = 0;
+  double epsilon = 0.0;
+  int trials = 0;
+  int released = 0;
+  double releaseRate = 0.0;
+  QuantileSummary errorL2, errorL1, errorAlpha, lossL2, lossL1, lossAlpha, sigmaKTilde, gammaSTilde;
+  double meanElapsedMs = 0.0;
+};
+
+struct SweepResult {
+  SweepSpec spec;
+  std::vector<SweepCaseInfo> cases;
+  std::vector<SweepRow> rows;  // ordered case, configuration, ε, trial
+  std::vector<SweepSummaryRow> summary;  // ordered case, configuration, ε
+  std::string noiseSource;  // how trial noise is drawn (seeded, reproducible)
+  int threadsUsed = 1;
+  double elapsedMs = 0.0;
+  const SweepRow& row(int caseIndex, int configIndex, int epsilonIndex, int trial) const;
+  const SweepSummaryRow& summaryRow(int caseIndex, int configIndex, int epsilonIndex) const;
+};
+
+// Runs the sweep. Progress goes to `feedback` (trials done / total, after the cases are
+// prepared); cancelling returns Cancelled. A case whose non-private run fails (e.g. σ_k <= 0)
+// fails the sweep with that status, naming the case; a trial that releases nothing is a row
+// with released = false and the reason.
+Result<SweepResult> runSweep(const SweepSpec& spec, Feedback* feedback = nullptr);
+
+// The tables (RFC 4180 CSV, numbers in shortest round-trip form, empty cells for NaN).
+// results.csv and summary.csv are identical for identical specs and seeds; timings are separate.
+std::string sweepResultsCsv(const SweepResult& result);
+std::string sweepSummaryCsv(const SweepResult& result);
+std::string sweepTimingsCsv(const SweepResult& result);
+
+// Mean wall time per trial of each configuration (over all cases and ε), in ms.
+std::vector<double> meanTrialMsPerConfiguration(const SweepResult& result);
+
+}  // namespace dplda

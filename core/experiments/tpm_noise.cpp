@@ -1,0 +1,516 @@
+#include "core/experiments/tpm_noise.h"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+#include <optional>
+#include <sstream>
+
+#include "core/experiments/parallel.h"
+#include "core/experiments/sweep.h"
+#include "core/experiments/table_text.h"
+
+namespace dplda {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// Columns of the result are T(I, u, u) for the columns u of U (as in core/tensor/decomposer.cpp,
+// kept identical so leadingTensorEigenpairs reproduces RobustPowerMethod's arithmetic).
+Eigen::MatrixXd contractTwiceBatch(const Tensor3& T, const Eigen::MatrixXd& U) {
+  const int k = T.dim();
+  Eigen::Map<const Eigen::MatrixXd> slab(T.data(), k, k * k);  // slab(l, i*k+j)
+  const Eigen::MatrixXd P = slab.transpose() * U;               // P(i*k+j, s) = Σ_l T(i,j,l) u_l
+  Eigen::MatrixXd out(k, U.cols());
+  for (Eigen::Index s = 0; s < U.cols(); ++s) {
+    Eigen::Map<const Eigen::MatrixXd> Ps(P.col(s).data(), k, k);  // Ps(j, i)
+    out.col(s).noalias() = Ps.transpose() * U.col(s);
+  }
+  return out;
+}
+
+Eigen::VectorXd randomUnitVector(int k, RandomSource& rng) {
+  Eigen::VectorXd u(k);
+  for (;;) {
+    for (int i = 0; i < k; ++i) u[i] = standardNormal(rng);
+    const double n = u.norm();
+    if (n > 0.0) return u / n;
+  }
+}
+
+void normaliseColumns(Eigen::MatrixXd& next, const Eigen::MatrixXd& previous) {
+  for (Eigen::Index s = 0; s < next.cols(); ++s) {
+    const double n = next.col(s).norm();
+    if (n > 0.0 && std::isfinite(n)) next.col(s) /= n;
+    else next.col(s) = previous.col(s);
+  }
+}
+
+// Adds x to every permutation of (i, j, l) once (repeated indices give fewer distinct entries).
+void addSymmetricEntry(Tensor3& t, int i, int j, int l, double x) {
+  std::array<std::array<int, 3>, 6> perms{{{i, j, l}, {i, l, j}, {j, i, l}, {j, l, i}, {l, i, j}, {l, j, i}}};
+  std::sort(perms.begin(), perms.end());
+  const auto last = std::unique(perms.begin(), perms.end());
+  for (auto p = perms.begin(); p != last; ++p) t((*p)[0], (*p)[1], (*p)[2]) += x;
+}
+
+std::string describe(double x) { return shortNumber(x); }
+
+}  // namespace
+
+const char* tpmNoiseModelName(TpmNoiseModel m) {
+  switch (m) {
+    case TpmNoiseModel::Gaussian: return "gaussian";
+    case TpmNoiseModel::Adversarial: return "adversarial";
+    case TpmNoiseModel::WeaklyCorrelated: return "weakly-correlated";
+  }
+  return "gaussian";
+}
+
+const char* tpmNoiseModelTitle(TpmNoiseModel m) {
+  switch (m) {
+    case TpmNoiseModel::Gaussian: return "random Gaussian noise";
+    case TpmNoiseModel::Adversarial: return "adversarial noise";
+    case TpmNoiseModel::WeaklyCorrelated: return "weakly correlated noise";
+  }
+  return "";
+}
+
+Result<TpmNoiseModel> parseTpmNoiseModel(const std::string& text) {
+  for (TpmNoiseModel m : {TpmNoiseModel::Gaussian, TpmNoiseModel::Adversarial, TpmNoiseModel::WeaklyCorrelated})
+    if (text == tpmNoiseModelName(m)) return m;
+  return invalidArgument("noise model \"" + text + "\" is unknown: use gaussian, adversarial or weakly-correlated");
+}
+
+const char* noiseScalingKey(NoiseScaling s) {
+  switch (s) {
+    case NoiseScaling::Sigma: return "sigma";
+    case NoiseScaling::SigmaSqrtD: return "sigma_sqrt_d";
+    case NoiseScaling::SigmaD: return "sigma_d";
+    case NoiseScaling::SigmaLnD: return "sigma_ln_d";
+  }
+  return "sigma";
+}
+
+const char* noiseScalingLabel(NoiseScaling s) {
+  switch (s) {
+    case NoiseScaling::Sigma: return "σ";
+    case NoiseScaling::SigmaSqrtD: return "σ√d";
+    case NoiseScaling::SigmaD: return "σd";
+    case NoiseScaling::SigmaLnD: return "σ ln d";
+  }
+  return "σ";
+}
+
+double scaleNoiseLevel(double sigma, int d, NoiseScaling s) {
+  switch (s) {
+    case NoiseScaling::Sigma: return sigma;
+    case NoiseScaling::SigmaSqrtD: return sigma * std::sqrt(static_cast<double>(d));
+    case NoiseScaling::SigmaD: return sigma * d;
+    case NoiseScaling::SigmaLnD: return sigma * std::log(static_cast<double>(d));
+  }
+  return sigma;
+}
+
+Result<OperatorNormResult> tensorOperatorNorm(const Tensor3& E, RandomSource& rng, const OperatorNormOptions& o) {
+  const int d = E.dim();
+  if (d < 1) return invalidArgument("the tensor is empty");
+  if (!E.allFinite()) return numericalFailure("the tensor contains NaN or infinite entries");
+  if (o.restarts < 1 || o.keep < 1 || o.firstPhase < 0 || o.maxIterations < 1 || !(o.tolerance > 0.0)) {
+    return invalidArgument("operator norm options: restarts, keep and maxIterations must be >= 1, firstPhase >= 0 "
+                           "and the tolerance > 0");
+  }
+  const int L = o.restarts;
+  Eigen::MatrixXd U(d, L);
+  for (int s = 0; s < L; ++s) U.col(s) = randomUnitVector(d, rng);
+  Eigen::MatrixXd G = contractTwiceBatch(E, U);  // G.col(s) = E(I, u_s, u_s)
+  std::vector<double> f(L), shift(L, 0.0);
+  std::vector<int> iterations(L, 0);
+  std::vector<bool> converged(L, false);
+  for (int s = 0; s < L; ++s) f[s] = U.col(s).dot(G.col(s));
+  std::vector<int> active(L);
+  std::iota(active.begin(), active.end(), 0);
+
+  for (int it = 0; it < o.maxIterations && !active.empty(); ++it) {
+    if (it == o.firstPhase && static_cast<int>(active.size()) > o.keep) {
+      // Continue only the most promising starts to convergence.
+      std::stable_sort(active.begin(), active.end(), [&](int a, int b) { return f[a] > f[b]; });
+      active.resize(o.keep);
+    }
+    const int m = static_cast<int>(active.size());
+    Eigen::MatrixXd cand(d, m);
+    for (int c = 0; c < m; ++c) {
+      const int s = active[c];
+      Eigen::VectorXd v = G.col(s) + shift[s] * U.col(s);
+      const double n = v.norm();
+      cand.col(c) = (n > 0.0 && std::isfinite(n)) ? Eigen::VectorXd(v / n) : Eigen::VectorXd(U.col(s));
+    }
+    const Eigen::MatrixXd Gc = contractTwiceBatch(E, cand);
+    std::vector<int> still;
+    for (int c = 0; c < m; ++c) {
+      const int s = active[c];
+      const double fc = cand.col(c).dot(Gc.col(c));
+      ++iterations[s];
+      const double scale = std::max(std::abs(f[s]), 1e-300);
+      if (fc >= f[s] - 1e-15 * scale) {  // ascent: accept
+        const double change = std::abs(fc - f[s]);
+        U.col(s) = cand.col(c);
+        G.col(s) = Gc.col(c);
+        f[s] = fc;
+        if (change <= o.tolerance * std::max(std::abs(fc), 1e-300)) {
+          converged[s] = true;
+          continue;
+        }
+      } else {  // the unshifted step overshot: shift more (a smaller, safer step)
+        shift[s] = std::max(2.0 * shift[s], G.col(s).norm());
+      }
+      still.push_back(s);
+    }
+    active.swap(still);
+  }
+  int best = 0;
+  for (int s = 1; s < L; ++s)
+    if (f[s] > f[best]) best = s;
+  OperatorNormResult r;
+  r.value = std::abs(f[best]);  // E(-u,-u,-u) = -E(u,u,u): |f| is attained too
+  r.u = f[best] >= 0.0 ? Eigen::VectorXd(U.col(best)) : Eigen::VectorXd(-U.col(best));
+  r.iterations = iterations[best];
+  r.converged = converged[best];
+  return r;
+}
+
+Tensor3 tpmSignalTensor(int d) {
+  Tensor3 t(d);
+  for (int i = 0; i < 3 && i < d; ++i) t(i, i, i) = kTpmSignalWeights[i];
+  return t;
+}
+
+Tensor3 tpmNoiseTensor(TpmNoiseModel model, int d, RandomSource& rng) {
+  Tensor3 e(d);
+  switch (model) {
+    case TpmNoiseModel::Gaussian: {
+      // Unique entries with the variances of sym(G): 1/6 (i<j<l), 1/3 (two equal), 1 (all equal).
+      const double sdDistinct = std::sqrt(1.0 / 6.0), sdPair = std::sqrt(1.0 / 3.0);
+      for (int i = 0; i < d; ++i)
+        for (int j = i; j < d; ++j)
+          for (int l = j; l < d; ++l) {
+            const int distinct = 1 + (j != i) + (l != j);
+            const double sd = distinct == 3 ? sdDistinct : distinct == 2 ? sdPair : 1.0;
+            addSymmetricEntry(e, i, j, l, sd * standardNormal(rng));
+          }
+      break;
+    }
+    case TpmNoiseModel::Adversarial: {
+      const int v2 = 1;  // v2 = e_2
+      for (int i = 0; i < d; ++i) {
+        e(v2, i, i) += 1.0;
+        e(i, v2, i) += 1.0;
+        e(i, i, v2) += 1.0;
+      }
+      break;
+    }
+    case TpmNoiseModel::WeaklyCorrelated:
+      for (int i = 3; i < d; ++i) e(i, i, i) = 1.0;
+      break;
+  }
+  return e;
+}
+
+Result<TensorEigenpairs> leadingTensorEigenpairs(const Tensor3& input, int components, const PowerMethodOptions& o,
+                                                 RandomSource& rng, Feedback* feedback) {
+  const int d = input.dim();
+  if (d < 1) return invalidArgument("the tensor to decompose is empty");
+  if (components < 1 || components > d) {
+    return invalidArgument("components must be in 1.." + std::to_string(d) + ", got " + std::to_string(components));
+  }
+  if (!input.allFinite()) return numericalFailure("the tensor to decompose contains NaN or infinite entries");
+  DPLDA_RETURN_IF_ERROR(validatePowerMethodOptions(o));
+  const int r = components;
+  const int L = o.restarts > 0 ? o.restarts
+                               : std::max(10, 2 * static_cast<int>(std::ceil(r * std::log(std::max(r, 1)))));
+  const int R = o.maxIterations;
+  const double tol = o.tolerance;
+
+  Tensor3 T = input;
+  Eigen::VectorXd lambda(r);
+  Eigen::MatrixXd V(d, r);
+  int iterations = 0;
+  bool converged = true;
+  for (int comp = 0; comp < r; ++comp) {
+    if (isCanceled(feedback)) return cancelled();
+    Eigen::MatrixXd U(d, L);
+    for (int s = 0; s < L; ++s) U.col(s) = randomUnitVector(d, rng);
+    for (int step = 0; step < R; ++step) {
+      Eigen::MatrixXd next = contractTwiceBatch(T, U);
+      normaliseColumns(next, U);
+      const double change = (next - U).colwise().norm().maxCoeff();
+      U.swap(next);
+      ++iterations;
+      if (change < tol) break;
+    }
+    const Eigen::MatrixXd TU = contractTwiceBatch(T, U);
+    Eigen::Index best = 0;
+    (U.cwiseProduct(TU)).colwise().sum().maxCoeff(&best);
+    Eigen::VectorXd u = U.col(best);
+    bool settled = false;
+    for (int step = 0; step < R; ++step) {
+      Eigen::VectorXd next = T.contractTwice(u);
+      const double n = next.norm();
+      if (!(n > 0.0) || !std::isfinite(n)) break;
+      next /= n;
+      const double change = (next - u).norm();
+      u = next;
+      ++iterations;
+      if (change < tol) {
+        settled = true;
+        break;
+      }
+    }
+    converged = converged && settled;
+    const double lam = T.contractThrice(u);
+    lambda[comp] = lam;
+    V.col(comp) = u;
+    if (comp + 1 < r) T.addOuter(-lam, u, u, u);  // deflate
+  }
+  // As RobustPowerMethod: λ made positive, then sorted descending (stable).
+  for (int i = 0; i < r; ++i) {
+    if (lambda[i] < 0.0) {
+      lambda[i] = -lambda[i];
+      V.col(i) = -V.col(i);
+    }
+  }
+  std::vector<int> order(r);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return lambda[a] > lambda[b]; });
+  TensorEigenpairs out;
+  out.lambda.resize(r);
+  out.V.resize(d, r);
+  for (int i = 0; i < r; ++i) {
+    out.lambda[i] = lambda[order[i]];
+    out.V.col(i) = V.col(order[i]);
+  }
+  out.iterations = iterations;
+  out.converged = converged;
+  out.method = "robust tensor power method, first " + std::to_string(r) + " components (L = " + std::to_string(L) +
+               ", R = " + std::to_string(R) + ")";
+  return out;
+}
+
+double bestMatchedMinimumOverlap(const Eigen::MatrixXd& truth, const Eigen::MatrixXd& recovered) {
+  const int r = static_cast<int>(truth.cols());
+  const int m = static_cast<int>(recovered.cols());
+  if (r < 1 || r > 8 || m < r || truth.rows() != recovered.rows()) return std::numeric_limits<double>::quiet_NaN();
+  const Eigen::MatrixXd overlap = truth.transpose() * recovered;  // (i, j) = v_iᵀ v̂_j
+  // Every injective assignment of true columns to recovered ones (r ≤ 8, m small).
+  double best = -std::numeric_limits<double>::infinity();
+  std::vector<int> pick(r, 0);
+  std::vector<bool> used(m, false);
+  auto search = [&](auto&& self, int i, double current) -> void {
+    if (current <= best) return;
+    if (i == r) {
+      best = current;
+      return;
+    }
+    for (int j = 0; j < m; ++j) {
+      if (used[j]) continue;
+      used[j] = true;
+      self(self, i + 1, std::min(current, overlap(i, j)));
+      used[j] = false;
+    }
+  };
+  search(search, 0, std::numeric_limits<double>::infinity());
+  return best;
+}
+
+std::vector<TpmModelLevels> defaultTpmLevels(int count) {
+  // Around the transitions seen for d in [25, 200]: Gaussian near c/√d, adversarial near c/d,
+  // weakly correlated near c/ln d (seed 004, Appendix A).
+  return {{TpmNoiseModel::Gaussian, logSpaced(0.02, 1.0, count)},
+          {TpmNoiseModel::Adversarial, logSpaced(0.002, 0.3, count)},
+          {TpmNoiseModel::WeaklyCorrelated, logSpaced(0.05, 2.0, count)}};
+}
+
+Status validateTpmNoiseSpec(const TpmNoiseSpec& s) {
+  if (s.models.empty()) return invalidArgument("tpm-noise: no noise model");
+  for (const TpmModelLevels& m : s.models) {
+    if (m.sigmas.empty()) return invalidArgument(std::string("tpm-noise: no noise level for ") + tpmNoiseModelName(m.model));
+    for (double x : m.sigmas)
+      if (!std::isfinite(x) || x <= 0.0) {
+        return invalidArgument(std::string("tpm-noise: noise levels must be finite and > 0, got ") + describe(x) +
+                               " for " + tpmNoiseModelName(m.model));
+      }
+  }
+  if (s.dims.empty()) return invalidArgument("tpm-noise: no dimension d");
+  for (int d : s.dims) {
+    if (d < 3) return invalidArgument("tpm-noise: d must be >= 3 (the signal has rank 3), got " + std::to_string(d));
+    if (d > s.maxDim) {
+      return Status(StatusCode::ResourceLimit, "tpm-noise: d = " + std::to_string(d) + " needs " +
+                                                   describe(3.0 * 8.0 * d * d * d / 1048576.0) +
+                                                   " MB per thread; the limit is d = " + std::to_string(s.maxDim));
+    }
+  }
+  if (s.trials < 1 || s.trials > 100000) return invalidArgument("tpm-noise: trials must be 1..100000, got " + std::to_string(s.trials));
+  if (!(s.successThreshold > 0.0 && s.successThreshold <= 1.0)) {
+    return invalidArgument("tpm-noise: the success threshold must be in (0, 1], got " + describe(s.successThreshold));
+  }
+  if (s.threads < 0) return invalidArgument("tpm-noise: threads must be >= 0, got " + std::to_string(s.threads));
+  return validatePowerMethodOptions(s.power);
+}
+
+const TpmNoisePoint& TpmNoiseResult::point(int model, int dim, int level) const {
+  for (const TpmNoisePoint& p : points)
+    if (p.modelIndex == model && p.dimIndex == dim && p.levelIndex == level) return p;
+  throw std::out_of_range("no such tpm-noise point");
+}
+
+Result<TpmNoiseResult> runTpmNoise(const TpmNoiseSpec& spec, Feedback* feedback) {
+  DPLDA_RETURN_IF_ERROR(validateTpmNoiseSpec(spec));
+  const auto start = Clock::now();
+  const int threads = resolveThreadCount(spec.threads);
+  const int M = static_cast<int>(spec.models.size());
+  const int D = static_cast<int>(spec.dims.size());
+  const int T = spec.trials;
+  // Seed streams: Gaussian noise of (d, t), its operator norm's starts, the power method's
+  // starts of (d, t), and the operator norm of each deterministic noise tensor.
+  auto seedFor = [&](std::uint64_t stream, int d, int t) {
+    return deriveSeed(deriveSeed(spec.seed, stream * 100000 + static_cast<std::uint64_t>(d)), static_cast<std::uint64_t>(t));
+  };
+
+  // ---- the operator norms of the deterministic noise tensors, once per (model, d) ----
+  std::vector<std::optional<OperatorNormResult>> fixedNorm(M * D);
+  std::vector<Status> fixedStatus(M * D);
+  parallelFor(M * D, threads, feedback, [&](int i, int) {
+    const TpmNoiseModel model = spec.models[i / D].model;
+    if (model == TpmNoiseModel::Gaussian) return;
+    const int d = spec.dims[i % D];
+    SeededRandom unused(0);
+    const Tensor3 e = tpmNoiseTensor(model, d, unused);
+    SeededRandom rng(seedFor(4 + static_cast<int>(model), d, 0));
+    auto n = tensorOperatorNorm(e, rng, spec.operatorNorm);
+    if (n.ok()) fixedNorm[i] = n.value();
+    else fixedStatus[i] = n.status();
+  });
+  if (isCanceled(feedback)) return cancelled();
+  for (const Status& s : fixedStatus) DPLDA_RETURN_IF_ERROR(s);
+
+  // ---- the trials: one task per (model, d, trial) runs every noise level ----
+  TpmNoiseResult result;
+  result.spec = spec;
+  result.threadsUsed = threads;
+  std::vector<int> levelOffset(M + 1, 0);  // rows of model m start at levelOffset[m] * D * T
+  for (int m = 0; m < M; ++m) levelOffset[m + 1] = levelOffset[m] + static_cast<int>(spec.models[m].sigmas.size());
+  result.rows.resize(static_cast<std::size_t>(levelOffset[M]) * D * T);
+  auto rowIndex = [&](int m, int di, int li, int t) {
+    return ((static_cast<std::size_t>(levelOffset[m]) * D) + static_cast<std::size_t>(di) * spec.models[m].sigmas.size() +
+            li) * T + t;
+  };
+  // The largest tensors first, so the last tasks are short.
+  std::vector<std::array<int, 3>> tasks;
+  for (int m = 0; m < M; ++m)
+    for (int di = 0; di < D; ++di)
+      for (int t = 0; t < T; ++t) tasks.push_back({m, di, t});
+  std::stable_sort(tasks.begin(), tasks.end(),
+                   [&](const auto& a, const auto& b) { return spec.dims[a[1]] > spec.dims[b[1]]; });
+  std::vector<Status> taskStatus(tasks.size());
+  std::atomic<long long> done{0};
+  const long long totalRuns = static_cast<long long>(result.rows.size());
+  parallelFor(static_cast<int>(tasks.size()), threads, feedback, [&](int i, int) {
+    const auto [m, di, t] = tasks[i];
+    const TpmNoiseModel model = spec.models[m].model;
+    const int d = spec.dims[di];
+    SeededRandom noiseRng(seedFor(1, d, t));
+    const Tensor3 raw = tpmNoiseTensor(model, d, noiseRng);
+    OperatorNormResult norm;
+    if (model == TpmNoiseModel::Gaussian) {
+      SeededRandom normRng(seedFor(2, d, t));
+      auto n = tensorOperatorNorm(raw, normRng, spec.operatorNorm);
+      if (!n.ok()) {
+        taskStatus[i] = n.status();
+        return;
+      }
+      norm = n.value();
+    } else {
+      norm = *fixedNorm[m * D + di];
+    }
+    const Eigen::MatrixXd truth = Eigen::MatrixXd::Identity(d, 3);
+    for (std::size_t li = 0; li < spec.models[m].sigmas.size(); ++li) {
+      if (isCanceled(feedback)) return;
+      const auto t0 = Clock::now();
+      const double sigma = spec.models[m].sigmas[li];
+      Tensor3 tensor = raw;
+      tensor *= sigma / norm.value;
+      for (int c = 0; c < 3; ++c) tensor(c, c, c) += kTpmSignalWeights[c];
+      SeededRandom init(seedFor(3, d, t));  // the same starts for every level and model
+      TpmNoiseRow& row = result.rows[rowIndex(m, di, static_cast<int>(li), t)];
+      row.modelIndex = m;
+      row.dimIndex = di;
+      row.levelIndex = static_cast<int>(li);
+      row.trial = t;
+      row.d = d;
+      row.sigma = sigma;
+      row.rawOperatorNorm = norm.value;
+      row.operatorNormConverged = norm.converged;
+      auto pairs = leadingTensorEigenpairs(tensor, 3, spec.power, init);
+      if (!pairs.ok()) {
+        taskStatus[i] = pairs.status();
+        return;
+      }
+      row.minOverlap = bestMatchedMinimumOverlap(truth, pairs.value().V);
+      row.success = row.minOverlap >= spec.successThreshold;
+      row.iterations = pairs.value().iterations;
+      row.elapsedMs = msSince(t0);
+      reportProgress(feedback, static_cast<double>(done.fetch_add(1) + 1) / static_cast<double>(totalRuns));
+    }
+  });
+  if (isCanceled(feedback)) return cancelled();
+  for (const Status& s : taskStatus) DPLDA_RETURN_IF_ERROR(s);
+
+  for (int m = 0; m < M; ++m)
+    for (int di = 0; di < D; ++di)
+      for (int li = 0; li < static_cast<int>(spec.models[m].sigmas.size()); ++li) {
+        TpmNoisePoint p;
+        p.modelIndex = m;
+        p.dimIndex = di;
+        p.levelIndex = li;
+        p.d = spec.dims[di];
+        p.sigma = spec.models[m].sigmas[li];
+        p.trials = T;
+        for (int t = 0; t < T; ++t) p.failures += result.rows[rowIndex(m, di, li, t)].success ? 0 : 1;
+        p.failureProbability = static_cast<double>(p.failures) / T;
+        result.points.push_back(p);
+      }
+  result.elapsedMs = msSince(start);
+  return result;
+}
+
+std::string tpmNoiseResultsCsv(const TpmNoiseResult& r) {
+  std::ostringstream o;
+  o << "model,d,sigma,trial,raw_operator_norm,operator_norm_converged,success,min_overlap,iterations\n";
+  for (const TpmNoiseRow& row : r.rows) {
+    o << tpmNoiseModelName(r.spec.models[row.modelIndex].model) << ',' << row.d << ',' << csvNumberText(row.sigma)
+      << ',' << row.trial << ',' << csvNumberText(row.rawOperatorNorm) << ','
+      << (row.operatorNormConverged ? "true" : "false") << ',' << (row.success ? "true" : "false") << ','
+      << csvNumberText(row.minOverlap) << ',' << row.iterations << '\n';
+  }
+  return o.str();
+}
+
+std::string tpmNoiseSummaryCsv(const TpmNoiseResult& r) {
+  std::ostringstream o;
+  o << "model,d,sigma,sigma_sqrt_d,sigma_d,sigma_ln_d,trials,failures,failure_probability\n";
+  for (const TpmNoisePoint& p : r.points) {
+    o << tpmNoiseModelName(r.spec.models[p.modelIndex].model) << ',' << p.d;
+    for (NoiseScaling s : kNoiseScalings) o << ',' << csvNumberText(scaleNoiseLevel(p.sigma, p.d, s));
+    o << ',' << p.trials << ',' << p.failures << ',' << csvNumberText(p.failureProbability) << '\n';
+  }
+  return o.str();
+}
+
+}  // namespace dplda

@@ -1,0 +1,180 @@
+// The dplda command line as a user runs it: generate -> run round trip, the JSON contract,
+// privacy options, and exit statuses with one clear line on stderr for every bad input.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Outcome {
+  int code;
+  QString out, err;
+};
+
+Outcome dplda(const QStringList& args) {
+  QProcess p;
+  p.start(qEnvironmentVariable("DPLDA_CLI"), args);
+  if (!p.waitForFinished(120000)) return {-1, {}, "timeout"};
+  return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+}
+
+QJsonObject readJson(const QString& path) {
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) return {};
+  return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+void writeFile(const QString& path, const QByteArray& text) {
+  QFile f(path);
+  QVERIFY(f.open(QIODevice::WriteOnly));
+  f.write(text);
+}
+
+}  // namespace
+
+class TestCli : public QObject {
+  Q_OBJECT
+ private:
+  QTemporaryDir m_dir;
+  QString m_corpus;
+
+ private slots:
+  void initTestCase() {
+    QVERIFY(!qEnvironmentVariable("DPLDA_CLI").isEmpty());
+    m_corpus = m_dir.filePath("c");
+    const Outcome g = dplda({"generate", "--vocab", "30", "--topics", "3", "--docs", "3000", "--prior", "symmetric", "--seed", "4", "--out",
+                             m_corpus});
+    QVERIFY2(g.code == 0, qPrintable(g.err));
+    for (const char* f : {"docword.txt", "vocab.txt", "truth.json"}) QVERIFY(QFile::exists(m_corpus + "/" + f));
+    const QJsonObject truth = readJson(m_corpus + "/truth.json");
+    QCOMPARE(truth["alpha"].toArray().size(), 3);
+    QCOMPARE(truth["topics"].toArray().size(), 3);
+    QCOMPARE(truth["topics"].toArray()[0].toArray().size(), 30);
+  }
+
+  void runWritesTheJsonContract() {
+    const QString json = m_dir.filePath("run.json");
+    const Outcome r = dplda({"run", "--corpus", m_corpus, "--topics", "3", "--truth", m_corpus + "/truth.json",
+                             "--json", json});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(r.out.contains("top words"));
+    const QJsonObject o = readJson(json);
+    QCOMPARE(o["corpus"].toObject()["docs"].toInt(), 3000);
+    QCOMPARE(o["corpus"].toObject()["vocab"].toInt(), 30);
+    QVERIFY(o["corpus"].toObject().contains("nnz"));
+    QCOMPARE(o["corpus"].toObject()["dropped_docs"].toInt(), 0);
+    QCOMPARE(o["alpha"].toArray().size(), 3);
+    QCOMPARE(o["topics"].toArray().size(), 3);
+    QCOMPARE(o["topics"].toArray()[0].toArray().size(), 30);
+    QCOMPARE(o["top_words"].toArray().size(), 3);
+    QCOMPARE(o["eigenvalues"].toArray().size(), 4);  // σ_1..σ_{k+1}
+    QCOMPARE(o["tensor_eigenvalues"].toArray().size(), 3);
+    QVERIFY(o["gamma_s"].toDouble() > 0);
+    QVERIFY(o["error"].toObject()["l1_mean"].toDouble() < 0.5);
+    QVERIFY(o["timings_ms"].toObject().contains("tensor"));
+    QCOMPARE(o["status"].toString(), QString("ok"));
+    QCOMPARE(o["privacy"].toObject()["private"].toBool(), false);
+  }
+
+  void privateRunHasLedger() {
+    const QString json = m_dir.filePath("private.json");
+    const Outcome r = dplda({"run", "--corpus", m_corpus, "--topics", "3", "--config", "1", "--epsilon", "2",
+                             "--delta", "1e-5", "--noise-seed", "9", "--json", json});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(r.err.contains("seeded"));  // reproducible noise is announced
+    const QJsonObject o = readJson(json);
+    const QJsonObject p = o["privacy"].toObject();
+    QCOMPARE(p["private"].toBool(), true);
+    QCOMPARE(p["edges"].toArray().size(), 3);
+    QCOMPARE(p["epsilon_total"].toDouble(), 2.0);
+    const QJsonArray ledger = p["ledger"].toArray();
+    QCOMPARE(ledger.size(), 3);
+    for (const auto& e : ledger) {
+      const QJsonObject x = e.toObject();
+      for (const char* key : {"release", "node", "mechanism", "sensitivity", "epsilon", "delta", "sigma", "bounds",
+                              "preconditions"})
+        QVERIFY2(x.contains(key), key);
+      QVERIFY(x["sigma"].toDouble() > 0);
+    }
+    QVERIFY(o.contains("diagnostics"));
+    QVERIFY(o.contains("utility_loss"));
+    QCOMPARE(o["released"].toBool(), true);
+  }
+
+  void nonPrivateSetWarns() {
+    const Outcome r = dplda({"run", "--corpus", m_corpus, "--topics", "3", "--edges", "e6", "--bounds", "printed",
+                             "--epsilon", "50", "--noise-seed", "1"});
+    QVERIFY(r.err.contains("Not private"));
+  }
+
+  void exitStatuses_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("code");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("no command") << QStringList{} << 2 << "";
+    QTest::newRow("unknown command") << QStringList{"fly"} << 2 << "unknown command";
+    QTest::newRow("unknown option") << QStringList{"run", "--corpus", "x", "--topics", "3", "--colour", "red"} << 2
+                                    << "--colour";
+    QTest::newRow("text in a number") << QStringList{"run", "--corpus", "x", "--topics", "three"} << 2 << "three";
+    QTest::newRow("missing value") << QStringList{"run", "--corpus"} << 2 << "needs a value";
+    QTest::newRow("missing corpus") << QStringList{"run", "--corpus", "/nonexistent/dir", "--topics", "3"} << 3
+                                    << "/nonexistent";
+    QTest::newRow("bad epsilon") << QStringList{"run", "--corpus", "C", "--topics", "3", "--config", "2",
+                                                "--epsilon", "0"}
+                                 << 3 << "epsilon";
+    QTest::newRow("nan epsilon") << QStringList{"run", "--corpus", "C", "--topics", "3", "--config", "2",
+                                                "--epsilon", "nan"}
+                                 << 2 << "finite";
+    QTest::newRow("unknown edge") << QStringList{"run", "--corpus", "C", "--topics", "3", "--edges", "e11"} << 2
+                                  << "e11";
+    QTest::newRow("k > d") << QStringList{"run", "--corpus", "C", "--topics", "31"} << 3 << "vocabulary";
+    QTest::newRow("bad generator") << QStringList{"generate", "--vocab", "5", "--topics", "6", "--docs", "10",
+                                                  "--out", "OUT"}
+                                   << 3 << "";
+  }
+  void exitStatuses() {
+    QFETCH(QStringList, args);
+    QFETCH(int, code);
+    QFETCH(QString, message);
+    for (QString& a : args) {
+      if (a == "C") a = m_corpus;
+      if (a == "OUT") a = m_dir.filePath("never");
+    }
+    const Outcome r = dplda(args);
+    QCOMPARE(r.code, code);
+    if (code != 0 && !args.isEmpty()) {
+      QVERIFY2(r.err.trimmed().count('\n') == 0, qPrintable(r.err));  // one line
+      QVERIFY2(r.err.contains(message), qPrintable(r.err));
+    }
+  }
+
+  void malformedCorpusNamesTheLine() {
+    const QString bad = m_dir.filePath("bad");
+    QDir().mkpath(bad);
+    writeFile(bad + "/docword.txt", "3\n4\n3\n1 1 2\n1 2 x\n2 3 1\n");
+    const Outcome r = dplda({"run", "--corpus", bad, "--topics", "2"});
+    QCOMPARE(r.code, 3);
+    QVERIFY2(r.err.contains("line 5"), qPrintable(r.err));
+  }
+
+  void importTextOnRealText() {
+    const QString fortunes = "/usr/share/games/fortunes/fortunes";
+    if (!QFile::exists(fortunes)) QSKIP("the fortunes package is not installed");
+    const QString out = m_dir.filePath("fortunes");
+    const Outcome imp = dplda({"import-text", "--input", fortunes, "--separator", "%", "--vocab", "500", "--out", out});
+    QVERIFY2(imp.code == 0, qPrintable(imp.err));
+    const Outcome r = dplda({"run", "--corpus", out, "--topics", "4", "--json", out + "/run.json"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const QJsonObject o = readJson(out + "/run.json");
+    QVERIFY(o["corpus"].toObject()["docs"].toInt() > 100);
+    QCOMPARE(o["corpus"].toObject()["vocab"].toInt(), 500);
+    // Real words, not ids.
+    QVERIFY(!o["top_words"].toArray()[0].toArray()[0].toString().startsWith("w"));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

@@ -1,0 +1,333 @@
+// The main window end to end (offscreen): canvas clicks drive the preset combo and the privacy
+// indicator; runs go through the worker and fill every plot; cancel is prompt; superseded
+// results never show; sessions round-trip; undo/redo; bad input is refused visibly; exports.
+#include <QComboBox>
+#include <QImage>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "ui/graph/graph_canvas.h"
+#include "ui/main_window.h"
+#include "ui/panels/budget_bar.h"
+#include "ui/panels/generator_panel.h"
+#include "ui/panels/inspector_panel.h"
+#include "ui/panels/results_panel.h"
+#include "ui/plots/diagnostics_plot.h"
+#include "ui/plots/error_epsilon_plot.h"
+#include "ui/plots/topics_plot.h"
+
+using namespace dplda;
+
+namespace {
+// A corpus small enough for a run plus sweep in a second or two.
+SessionState smallSession() {
+  SessionState s;
+  s.generator.vocabSize = 30;
+  s.generator.topicCount = 3;
+  s.generator.docCount = 3000;
+  s.generator.meanLength = 60;
+  s.generator.seed = 5;
+  s.edges = presetEdges(Preset::Config2);
+  s.noiseSeed = 11;
+  s.trials = 2;
+  return s;
+}
+
+void commitLine(QLineEdit* edit, const QString& text) {
+  edit->setText(text);
+  emit edit->editingFinished();
+}
+}  // namespace
+
+class TstMainWindow : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);  // recent files go to a test location
+    QCoreApplication::setOrganizationName("dplda-test");
+    QCoreApplication::setApplicationName("tst_main_window");
+    initExplorerResources();
+  }
+
+  void canvasClicksUpdatePresetAndIndicator() {
+    MainWindow w;
+    w.setAutoRun(false);
+    QCOMPARE(w.model()->state().edges, presetEdges(Preset::Config2));
+    QVERIFY(w.budgetBar()->presetText().startsWith("config 2"));
+    QVERIFY(w.budgetBar()->indicatorText().contains("private"));
+    QVERIFY(!w.budgetBar()->indicatorText().contains("NOT"));
+    w.canvas()->toggleEdge(6);  // {e5}: W+ is noisy but T -> TD -> U is a leaking path
+    QCOMPARE(w.model()->state().edges, EdgeSet(1u << 5));
+    QVERIFY(w.budgetBar()->presetText().startsWith("custom"));
+    QVERIFY(w.budgetBar()->indicatorText().contains("NOT private"));
+    QVERIFY(w.results()->errorPlot()->isStale());
+    w.canvas()->toggleEdge(7);  // {e5, e7} = configuration 3
+    QVERIFY(w.budgetBar()->presetText().startsWith("config 3"));
+    QVERIFY(!w.budgetBar()->indicatorText().contains("NOT"));
+    // The combo drives the canvas too.
+    QComboBox* combo = w.budgetBar()->presetCombo();
+    const int idx = combo->findData(static_cast<int>(Preset::Config4));
+    combo->setCurrentIndex(idx);
+    emit combo->activated(idx);
+    QCOMPARE(w.canvas()->noisyEdges(), presetEdges(Preset::Config4));
+    // Undo walks back through the clicks.
+    w.model()->undoStack()->undo();
+    QCOMPARE(w.canvas()->noisyEdges(), presetEdges(Preset::Config3));
+    w.model()->undoStack()->undo();
+    w.model()->undoStack()->undo();
+    QCOMPARE(w.canvas()->noisyEdges(), presetEdges(Preset::Config2));
+  }
+
+  void runFillsPlots() {
+    MainWindow w;
+    w.setAutoRun(false);
+    w.model()->reset(smallSession());
+    QSignalSpy shown(&w, &MainWindow::runShown);
+    w.runNow();
+    const quint64 id = w.runner()->currentId();
+    QTRY_VERIFY_WITH_TIMEOUT(w.shownSweepId() == id, 25000);
+    QCOMPARE(w.shownRunId(), id);
+    QCOMPARE(shown.count(), 1);
+    ResultsPanel* r = w.results();
+    QVERIFY(r->spectrumPlot()->hasData());
+    QCOMPARE(r->spectrumPlot()->k(), 3);
+    QVERIFY(r->spectrumPlot()->gap() > 0);
+    QVERIFY(r->topicsPlot()->hasData());
+    QCOMPARE(r->topicsPlot()->topicCount(), 3);
+    QVERIFY(r->errorPlot()->hasData());
+    QVERIFY(r->errorPlot()->curveKeys().contains("current"));
+    QVERIFY(r->errorPlot()->hasBaseline());
+    QVERIFY(!r->errorPlot()->isStale());
+    // Config 2: Procedure 1 (σ_k) + W+ + T releases.
+    QVERIFY(r->ledgerTable()->rowCount() >= 3);
+    QVERIFY(r->diagnosticsTable()->rowCount() >= 3);
+    QCOMPARE(w.canvas()->nodeState(Node::T), NodeState::UpToDate);
+    QVERIFY(!w.canvas()->edgeCaption(6).isEmpty());
+    QCOMPARE(r->historyList()->count(), 1);
+    // The inspector explains a noisy edge with the ledger's numbers.
+    w.canvas()->setSelectedEdge(6);
+    QVERIFY(w.inspector()->plainText().contains("Sensitivity"));
+    QVERIFY(w.inspector()->plainText().contains("σ ="));
+    // Metadata carries the seeds.
+    const QJsonObject meta = r->errorPlot()->metadata();
+    QCOMPARE(meta.value("generator").toObject().value("seed").toString(), QString("5"));
+    QCOMPARE(meta.value("privacy").toObject().value("noise_seed").toString(), QString("11"));
+    // A parameter change veils the plots at once.
+    SessionState s = w.model()->state();
+    s.epsilon = 2.0;
+    w.model()->edit(s, "change ε");
+    QVERIFY(r->errorPlot()->isStale());
+    QVERIFY(r->topicsPlot()->isStale());
+    QCOMPARE(w.canvas()->nodeState(Node::OUT), NodeState::Stale);
+  }
+
+  void cancelStopsPromptly() {
+    MainWindow w;
+    w.setAutoRun(false);
+    SessionState big = smallSession();
+    big.generator.docCount = 200000;
+    big.generator.meanLength = 100;
+    w.model()->reset(big);
+    w.setAutoRun(false);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    w.runNow();
+    const quint64 bigId = w.runner()->currentId();
+    QVERIFY(w.runner()->isBusy());
+    QTest::qWait(150);
+    QElapsedTimer t;
+    t.start();
+    QTest::keyClick(&w, Qt::Key_Escape);  // Esc cancels
+    QVERIFY(!w.runner()->isBusy());
+    QVERIFY(w.statusText().contains("Cancelled"));
+    // The window stays usable: a small run right after finishes and shows its results.
+    w.model()->reset(smallSession());
+    w.setAutoRun(false);
+    w.runNow();
+    const quint64 smallId = w.runner()->currentId();
+    QTRY_VERIFY_WITH_TIMEOUT(w.shownRunId() == smallId, 15000);
+    QVERIFY2(t.elapsed() < 10000, "the cancelled generation kept the worker busy");
+    QVERIFY(w.shownRunId() != bigId);
+  }
+
+  void supersededResultIsNeverShown() {
+    MainWindow w;
+    w.setAutoRun(false);
+    w.model()->reset(smallSession());
+    w.setAutoRun(false);
+    QSignalSpy shown(&w, &MainWindow::runShown);
+    QSignalSpy sweeps(&w, &MainWindow::sweepShown);
+    const quint64 a = w.runner()->start(w.model()->state(), true);
+    SessionState sb = smallSession();
+    sb.edges = presetEdges(Preset::Config4);
+    w.model()->reset(sb);
+    w.setAutoRun(false);
+    const quint64 b = w.runner()->start(w.model()->state(), true);
+    QVERIFY(b != a);
+    QTRY_VERIFY_WITH_TIMEOUT(w.shownSweepId() == b, 25000);
+    for (const auto& args : shown) QCOMPARE(args.at(0).toULongLong(), b);
+    for (const auto& args : sweeps) QCOMPARE(args.at(0).toULongLong(), b);
+    QCOMPARE(w.results()->historyList()->count(), 1);
+  }
+
+  void sessionRoundTripThroughWindow() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("session.json");
+    SessionState s = smallSession();
+    s.edges = (1u << 2) | (1u << 3) | (1u << 8);  // custom
+    s.epsilon = 0.7;
+    s.delta = 1e-6;
+    s.mechanism = Mechanism::Laplace;
+    s.bounds = BoundSet::Printed;
+    s.shareReleases = true;
+    s.generator.prior = GeneratorParams::Prior::Symmetric;
+    s.generator.beta = 0.25;
+    s.generator.fixedLength = true;
+    s.initSeed = 99;
+    s.comparePresets = true;
+    {
+      MainWindow w;
+      w.setAutoRun(false);
+      w.model()->reset(s);
+      w.setAutoRun(false);
+      QString err;
+      QVERIFY2(w.saveSession(path, &err), qPrintable(err));
+    }
+    MainWindow w2;
+    w2.setAutoRun(false);
+    QString err;
+    QVERIFY2(w2.openSession(path, &err), qPrintable(err));
+    w2.setAutoRun(false);
+    QVERIFY(w2.model()->state() == s);
+    QCOMPARE(w2.canvas()->noisyEdges(), s.edges);
+    QCOMPARE(w2.budgetBar()->epsilonEdit()->text(), QString("0.7"));
+    QCOMPARE(w2.budgetBar()->noiseSeedEdit()->text(), QString("11"));
+    QVERIFY(w2.budgetBar()->presetText().startsWith("custom"));
+    QCOMPARE(qobject_cast<QSpinBox*>(w2.generatorPanel()->field("docs"))->value(), 3000);
+    QCOMPARE(w2.model()->undoStack()->count(), 0);
+  }
+
+  void undoRedoOfTypedEpsilon() {
+    MainWindow w;
+    w.setAutoRun(false);
+    commitLine(w.budgetBar()->epsilonEdit(), "0.5");
+    QCOMPARE(w.model()->state().epsilon, 0.5);
+    QCOMPARE(w.budgetBar()->epsilonSlider()->value(), BudgetBar::sliderPosition(0.5));
+    w.model()->undoStack()->undo();
+    QCOMPARE(w.model()->state().epsilon, 1.0);
+    QCOMPARE(w.budgetBar()->epsilonEdit()->text(), QString("1"));
+    w.model()->undoStack()->redo();
+    QCOMPARE(w.model()->state().epsilon, 0.5);
+    // The slider moves on a log scale.
+    w.budgetBar()->epsilonSlider()->setValue(BudgetBar::sliderPosition(10.0));
+    QCOMPARE(w.model()->state().epsilon, 10.0);
+    QCOMPARE(BudgetBar::sliderEpsilon(0), 0.01);
+    QCOMPARE(BudgetBar::sliderEpsilon(400), 100.0);
+  }
+
+  void badInputIsShownAndSessionKept() {
+    MainWindow w;
+    w.setAutoRun(false);
+    const SessionState before = w.model()->state();
+    BudgetBar* bar = w.budgetBar();
+    commitLine(bar->epsilonEdit(), "abc");
+    QVERIFY(bar->errorText().contains("ε"));
+    commitLine(bar->epsilonEdit(), "0");
+    QVERIFY(bar->errorText().contains("> 0"));
+    commitLine(bar->epsilonEdit(), "1");
+    commitLine(bar->deltaEdit(), "2");
+    QVERIFY(bar->errorText().contains("δ"));
+    commitLine(bar->deltaEdit(), "1e-5");
+    QVERIFY(bar->errorText().isEmpty());
+    commitLine(bar->noiseSeedEdit(), "seven");
+    QVERIFY(bar->errorText().contains("noise seed"));
+    commitLine(bar->noiseSeedEdit(), "");
+    GeneratorPanel* gen = w.generatorPanel();
+    qobject_cast<QSpinBox*>(gen->field("topics"))->setValue(60);  // k > d = 50
+    QVERIFY(gen->fieldError("topics").contains("k ≤ d"));
+    commitLine(qobject_cast<QLineEdit*>(gen->field("seed")), "12x");
+    QVERIFY(gen->fieldError("seed").contains("12x"));
+    QVERIFY(w.model()->state() == before);
+    // An unreadable corpus: the run fails with a message next to the folder field.
+    SessionState s = before;
+    s.source = SessionState::Source::Uci;
+    s.corpusPath = QDir::temp().filePath("dplda-no-such-corpus-folder");
+    w.model()->edit(s, "load corpus");
+    w.setAutoRun(false);
+    w.runNow();
+    QTRY_VERIFY_WITH_TIMEOUT(!w.generatorPanel()->fieldError("corpus").isEmpty(), 10000);
+    QVERIFY(w.generatorPanel()->fieldError("corpus").contains("dplda-no-such-corpus-folder"));
+    QCOMPARE(w.canvas()->nodeState(Node::D), NodeState::Failed);
+    QVERIFY(w.model()->state() == s);
+    // A broken session file is refused and changes nothing.
+    QTemporaryDir dir;
+    QFile f(dir.filePath("bad.json"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"generator": {"topics": "five"}})");
+    f.close();
+    QString err;
+    QVERIFY(!w.openSession(f.fileName(), &err));
+    QVERIFY(err.contains("generator.topics"));
+    QVERIFY(w.model()->state() == s);
+  }
+
+  void exportsWriteValidFiles() {
+    MainWindow w;
+    w.setAutoRun(false);
+    w.model()->reset(smallSession());
+    w.setAutoRun(false);
+    w.runNow();
+    const quint64 id = w.runner()->currentId();
+    QTRY_VERIFY_WITH_TIMEOUT(w.shownSweepId() == id, 25000);
+    QTemporaryDir dir;
+    for (int tab : {0, 1, 2}) {
+      w.results()->setCurrentIndex(tab);
+      for (const char* ext : {"png", "svg", "pdf", "csv"}) {
+        const QString path = dir.filePath(QString("plot%1.%2").arg(tab).arg(ext));
+        QString err;
+        QVERIFY2(w.exportCurrentPlot(path, &err), qPrintable(err));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray head = f.read(8);
+        if (QString(ext) == "png") QVERIFY(!QImage(path).isNull());
+        if (QString(ext) == "pdf") QVERIFY(head.startsWith("%PDF"));
+        if (QString(ext) == "svg") QVERIFY(f.readAll().contains("<svg"));
+        if (QString(ext) == "csv") QVERIFY(head.size() > 0);
+        QVERIFY(QFile::exists(path + ".json"));
+      }
+    }
+    w.results()->setCurrentIndex(3);  // the ledger has no plot
+    QString err;
+    QVERIFY(!w.exportCurrentPlot(dir.filePath("x.png"), &err));
+    QVERIFY(!err.isEmpty());
+    w.results()->setCurrentIndex(0);
+    QVERIFY(!w.exportCurrentPlot(dir.filePath("x.bmp"), &err));
+    QVERIFY(err.contains("bmp"));
+  }
+
+  void lessonsLoad() {
+    const QStringList names = MainWindow::lessonNames();
+    QVERIFY2(names.size() >= 8, qPrintable(names.join(",")));
+    MainWindow w;
+    w.setAutoRun(false);
+    QString err;
+    QVERIFY2(w.loadLesson("03_config2", &err), qPrintable(err));
+    w.setAutoRun(false);
+    QCOMPARE(w.model()->state().edges, presetEdges(Preset::Config2));
+    QVERIFY(w.model()->state().lessonTitle.contains("Configuration 2"));
+    QVERIFY(w.inspector()->plainText().contains("Procedure 1"));
+    for (const QString& n : names) QVERIFY2(w.loadLesson(n, &err), qPrintable(n + ": " + err));
+    w.setAutoRun(false);
+    QVERIFY(!w.loadLesson("no_such_lesson", &err));
+  }
+};
+
+QTEST_MAIN(TstMainWindow)
+#include "tst_main_window.moc"

@@ -1,0 +1,169 @@
+// Session JSON (every parameter survives a round trip, bad files are refused with a message
+// naming the key), field validation, and the undo stack of SessionModel.
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "ui/session/session.h"
+#include "ui/session/session_model.h"
+
+using namespace dplda;
+
+class TstSession : public QObject {
+  Q_OBJECT
+
+ private:
+  static SessionState everyFieldChanged() {
+    SessionState s;
+    s.source = SessionState::Source::Uci;
+    s.corpusPath = "/data/nips";
+    s.generator.vocabSize = 77;
+    s.generator.topicCount = 6;
+    s.generator.docCount = 12345;
+    s.generator.alpha0 = 2.5;
+    s.generator.prior = GeneratorParams::Prior::Symmetric;
+    s.generator.beta = 0.37;
+    s.generator.meanLength = 42;
+    s.generator.fixedLength = true;
+    s.generator.seed = 18446744073709551615ull;  // needs all 64 bits
+    s.decomposer = "simultaneous";
+    s.initSeed = 9007199254740993ull;  // not representable as a double
+    s.edges = (1u << 1) | (1u << 4) | (1u << 8);
+    s.epsilon = 0.123;
+    s.delta = 3e-7;
+    s.mechanism = Mechanism::Laplace;
+    s.bounds = BoundSet::Printed;
+    s.shareReleases = true;
+    s.noiseSeed = 424242;
+    s.maxLength = 321;
+    s.trials = 7;
+    s.comparePresets = true;
+    s.pinned = QJsonArray{QJsonObject{{"run", 3}, {"label", "config 2"}, {"epsilon", 0.5}, {"error", 0.1}}};
+    s.lessonTitle = "t";
+    s.lessonText = "some text";
+    return s;
+  }
+
+ private slots:
+  void roundTripKeepsEveryField() {
+    const SessionState s = everyFieldChanged();
+    QVERIFY(s != SessionState{});
+    QTemporaryDir dir;
+    const QString path = dir.filePath("s.json");
+    QVERIFY(saveSession(s, path).isOk());
+    auto r = loadSession(path);
+    QVERIFY2(r.ok(), r.status().message().c_str());
+    QVERIFY(r.value() == s);
+    QCOMPARE(r.value().generator.seed, 18446744073709551615ull);
+    QCOMPARE(r.value().initSeed, 9007199254740993ull);
+    QCOMPARE(r.value().noiseSeed.value(), 424242ull);
+    // Secure noise (no seed) survives too.
+    SessionState t = s;
+    t.noiseSeed.reset();
+    QVERIFY(saveSession(t, path).isOk());
+    QVERIFY(!loadSession(path).value().noiseSeed.has_value());
+  }
+
+  void missingKeysKeepDefaults() {
+    auto r = sessionFromJson(QJsonObject{{"privacy", QJsonObject{{"edges", "config 3"}, {"epsilon", 2.0}}}});
+    QVERIFY(r.ok());
+    QCOMPARE(r.value().edges, presetEdges(Preset::Config3));
+    QCOMPARE(r.value().epsilon, 2.0);
+    QCOMPARE(r.value().generator.docCount, GeneratorParams{}.docCount);
+    auto none = sessionFromJson(QJsonObject{{"privacy", QJsonObject{{"edges", QJsonArray{}}}}});
+    QVERIFY(none.ok());
+    QCOMPARE(none.value().edges, EdgeSet(0));
+  }
+
+  void badValuesAreRefusedWithTheKey() {
+    struct Case {
+      QJsonObject json;
+      const char* mentions;
+    };
+    const QVector<Case> cases{
+        {QJsonObject{{"generator", QJsonObject{{"docs", "many"}}}}, "generator.docs"},
+        {QJsonObject{{"generator", QJsonObject{{"topics", 2.5}}}}, "generator.topics"},
+        {QJsonObject{{"generator", QJsonObject{{"seed", "12x"}}}}, "generator.seed"},
+        {QJsonObject{{"privacy", QJsonObject{{"edges", QJsonArray{"e12"}}}}}, "privacy.edges"},
+        {QJsonObject{{"privacy", QJsonObject{{"mechanism", "magic"}}}}, "privacy.mechanism"},
+        {QJsonObject{{"corpus", QJsonObject{{"source", "ftp"}}}}, "corpus.source"},
+        {QJsonObject{{"version", 99}}, "version"},
+    };
+    for (const Case& c : cases) {
+      auto r = sessionFromJson(c.json);
+      QVERIFY2(!r.ok(), c.mentions);
+      QVERIFY2(QString::fromStdString(r.status().message()).contains(c.mentions), r.status().message().c_str());
+    }
+    QTemporaryDir dir;
+    QFile f(dir.filePath("broken.json"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{\"generator\": ");
+    f.close();
+    auto r = loadSession(f.fileName());
+    QVERIFY(!r.ok());
+    QVERIFY(QString::fromStdString(r.status().message()).contains("not valid JSON"));
+    QVERIFY(!loadSession(dir.filePath("missing.json")).ok());
+  }
+
+  void validationNamesTheField() {
+    SessionState s;
+    QVERIFY(validateSession(s).isEmpty());
+    s.generator.topicCount = 60;  // d = 50
+    QVERIFY(validateSession(s).value("topics").contains("k ≤ d"));
+    s = {};
+    s.epsilon = 0;
+    QVERIFY(validateSession(s).contains("epsilon"));
+    s = {};
+    s.delta = 1;
+    QVERIFY(validateSession(s).contains("delta"));
+    s = {};
+    s.source = SessionState::Source::Uci;
+    QVERIFY(validateSession(s).contains("corpus"));
+    s = {};
+    s.mechanism = Mechanism::ClassicGaussian;
+    s.epsilon = 10;  // ≥ 1 per release
+    QVERIFY(validateSession(s).value("epsilon").contains("classic"));
+    QVERIFY(!parseSeed("-1", "seed").ok());
+    QVERIFY(!parseSeed("18446744073709551616", "seed").ok());
+    QCOMPARE(parseSeed(" 17 ", "seed").value(), 17ull);
+  }
+
+  void undoRedoRestoresStates() {
+    SessionModel m;
+    QSignalSpy spy(&m, &SessionModel::stateChanged);
+    SessionState a = m.state();
+    SessionState b = a;
+    b.epsilon = 0.5;
+    m.edit(b, "change ε");
+    QCOMPARE(m.state().epsilon, 0.5);
+    m.edit(b, "no-op");  // unchanged: no undo step
+    QCOMPARE(m.undoStack()->count(), 1);
+    SessionState c = b;
+    c.generator.docCount = 999;
+    m.edit(c, "change N");
+    m.undoStack()->undo();
+    QCOMPARE(m.state().generator.docCount, a.generator.docCount);
+    QCOMPARE(m.state().epsilon, 0.5);
+    m.undoStack()->undo();
+    QVERIFY(m.state() == a);
+    m.undoStack()->redo();
+    m.undoStack()->redo();
+    QVERIFY(m.state() == c);
+    QCOMPARE(spy.count(), 6);
+  }
+
+  void sliderEditsMerge() {
+    SessionModel m;
+    for (double eps : {0.2, 0.3, 0.4}) {
+      SessionState s = m.state();
+      s.epsilon = eps;
+      m.edit(s, "change ε", 1);
+    }
+    QCOMPARE(m.undoStack()->count(), 1);
+    m.undoStack()->undo();
+    QCOMPARE(m.state().epsilon, 1.0);
+  }
+};
+
+QTEST_MAIN(TstSession)
+#include "tst_session.moc"

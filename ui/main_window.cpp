@@ -1,0 +1,496 @@
+#include "ui/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QKeySequence>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QUndoStack>
+#include <cmath>
+
+#include "ui/common/palette.h"
+#include "ui/graph/graph_canvas.h"
+#include "ui/panels/budget_bar.h"
+#include "ui/panels/generator_panel.h"
+#include "ui/panels/inspector_panel.h"
+#include "ui/panels/results_panel.h"
+#include "ui/plots/plot_widget.h"
+
+// Q_INIT_RESOURCE must be used outside any namespace; the resources live in the static dplda_ui.
+static void initResourcesImpl() { Q_INIT_RESOURCE(resources); }
+
+namespace dplda {
+
+void initExplorerResources() { initResourcesImpl(); }
+
+namespace {
+constexpr int kMaxRecent = 8;
+
+// Parameters that change the computation (everything but pins and lesson text).
+bool sameRunInputs(SessionState a, SessionState b) {
+  a.pinned = b.pinned;
+  a.lessonTitle = b.lessonTitle;
+  a.lessonText = b.lessonText;
+  return a == b;
+}
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+  setObjectName("MainWindow");
+  m_runner = new RunController(this);
+  m_canvas = new GraphCanvas;
+  m_results = new ResultsPanel;
+  auto* centre = new QSplitter(Qt::Vertical);
+  centre->addWidget(m_canvas);
+  centre->addWidget(m_results);
+  centre->setStretchFactor(0, 1);
+  centre->setStretchFactor(1, 1);
+  centre->setChildrenCollapsible(false);
+  setCentralWidget(centre);
+
+  m_budget = new BudgetBar;
+  auto* bar = addToolBar(tr("Budget"));
+  bar->setObjectName("BudgetBar");
+  bar->setMovable(false);
+  bar->addWidget(m_budget);
+
+  m_generator = new GeneratorPanel;
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(m_generator);
+  scroll->setWidgetResizable(true);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  auto* left = new QDockWidget(tr("Corpus && model"), this);
+  left->setObjectName("GeneratorDock");
+  left->setWidget(scroll);
+  left->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+  addDockWidget(Qt::LeftDockWidgetArea, left);
+  scroll->setMinimumWidth(m_generator->sizeHint().width() + 24);
+
+  m_inspector = new InspectorPanel;
+  auto* right = new QDockWidget(tr("Inspector"), this);
+  right->setObjectName("InspectorDock");
+  right->setWidget(m_inspector);
+  right->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+  addDockWidget(Qt::RightDockWidgetArea, right);
+
+  m_status = new QLabel;
+  m_status->setTextFormat(Qt::RichText);
+  m_progress = new QProgressBar;
+  m_progress->setRange(0, 1000);
+  m_progress->setMaximumWidth(200);
+  m_progress->setTextVisible(false);
+  m_progress->hide();
+  m_cancel = new QPushButton(tr("Cancel (Esc)"));
+  m_cancel->hide();
+  statusBar()->addWidget(m_status, 1);
+  statusBar()->addPermanentWidget(m_progress);
+  statusBar()->addPermanentWidget(m_cancel);
+
+  m_debounce.setSingleShot(true);
+  m_debounce.setInterval(300);
+  connect(&m_debounce, &QTimer::timeout, this, &MainWindow::runNow);
+
+  connect(&m_model, &SessionModel::stateChanged, this, &MainWindow::onStateChanged);
+  connect(m_generator, &GeneratorPanel::edited, this,
+          [this](const SessionState& s, const QString& what) { m_model.edit(s, what); });
+  connect(m_generator, &GeneratorPanel::loadCorpusRequested, this, [this] {
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Load UCI corpus folder"), m_model.state().corpusPath);
+    if (dir.isEmpty()) return;
+    SessionState s = m_model.state();
+    s.source = SessionState::Source::Uci;
+    s.corpusPath = dir;
+    m_model.edit(s, tr("load corpus"));
+  });
+  connect(m_budget, &BudgetBar::edited, this,
+          [this](const SessionState& s, const QString& what, int key) { m_model.edit(s, what, key); });
+  connect(m_canvas, &GraphCanvas::noisyEdgesChanged, this, [this](EdgeSet edges) {
+    if (edges == m_model.state().edges) return;
+    SessionState s = m_model.state();
+    s.edges = edges;
+    m_model.edit(s, tr("toggle noise on an edge"));
+  });
+  connect(m_canvas, &GraphCanvas::edgeSelected, this, [this](int e) {
+    if (e >= 0) m_inspector->showEdge(e);
+  });
+  connect(m_canvas, &GraphCanvas::nodeSelected, m_inspector, &InspectorPanel::showNode);
+  connect(m_results, &ResultsPanel::pinnedEdited, this, [this](const QJsonArray& pinned, const QString& what) {
+    SessionState s = m_model.state();
+    s.pinned = pinned;
+    m_model.edit(s, what);
+  });
+
+  connect(m_runner, &RunController::runReady, this, &MainWindow::onRunReady);
+  connect(m_runner, &RunController::sweepReady, this, &MainWindow::onSweepReady);
+  connect(m_runner, &RunController::progressChanged, this, [this](quint64, double f, const QString& stage) {
+    m_progress->setValue(static_cast<int>(std::lround(f * 1000)));
+    m_status->setText(tr("%1 … %2%").arg(stage).arg(static_cast<int>(f * 100)));
+  });
+  connect(m_runner, &RunController::busyChanged, this, [this](bool busy) {
+    m_progress->setVisible(busy);
+    m_cancel->setVisible(busy);
+    m_cancelAction->setEnabled(busy);
+    if (busy) m_progress->setValue(0);
+  });
+  connect(m_runner, &RunController::cancelled, this, [this](quint64) {
+    for (int n = 0; n < kNodeCount; ++n)
+      if (m_canvas->nodeState(static_cast<Node>(n)) == NodeState::Running) m_canvas->setNodeState(static_cast<Node>(n), NodeState::Stale);
+    setStatus(tr("Cancelled. Results shown are stale; press Ctrl+R to run again."));
+  });
+  connect(m_cancel, &QPushButton::clicked, this, &MainWindow::cancelRun);
+
+  buildActions();
+  resize(1500, 960);
+  m_model.reset(SessionState{});
+}
+
+MainWindow::~MainWindow() { m_debounce.stop(); }
+
+void MainWindow::buildActions() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  QAction* open = file->addAction(tr("&Open session…"), this, [this] {
+    const QString p = QFileDialog::getOpenFileName(this, tr("Open session"), QFileInfo(m_path).absolutePath(),
+                                                   tr("Sessions (*.json)"));
+    QString err;
+    if (!p.isEmpty() && !openSession(p, &err)) QMessageBox::warning(this, tr("Open session"), err);
+  });
+  open->setShortcut(QKeySequence::Open);
+  m_recentMenu = file->addMenu(tr("Open &recent"));
+  rebuildRecentMenu();
+  auto saveAs = [this] {
+    QString p = QFileDialog::getSaveFileName(this, tr("Save session"), m_path.isEmpty() ? "session.json" : m_path,
+                                             tr("Sessions (*.json)"));
+    if (p.isEmpty()) return;
+    if (!p.endsWith(".json")) p += ".json";
+    QString err;
+    if (!saveSession(p, &err)) QMessageBox::warning(this, tr("Save session"), err);
+  };
+  QAction* save = file->addAction(tr("&Save session"), this, [this, saveAs] {
+    QString err;
+    if (m_path.isEmpty()) saveAs();
+    else if (!saveSession(m_path, &err)) QMessageBox::warning(this, tr("Save session"), err);
+  });
+  save->setShortcut(QKeySequence::Save);
+  QAction* saveAsAction = file->addAction(tr("Save session &as…"), this, saveAs);
+  saveAsAction->setShortcut(QKeySequence::SaveAs);
+  file->addSeparator();
+  file->addAction(tr("&Load corpus…"), m_generator, &GeneratorPanel::loadCorpusRequested);
+  QAction* exportPlot = file->addAction(tr("&Export current plot…"), this, [this] {
+    PlotWidget* p = m_results->currentPlot();
+    if (!p) {
+      setStatus(tr("The visible tab has no plot to export; choose Error vs ε, Diagnostics or Topics."), true);
+      return;
+    }
+    QString filter;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), "plot.png",
+                                                      tr("PNG (*.png);;PDF (*.pdf);;SVG (*.svg);;CSV data (*.csv)"),
+                                                      &filter);
+    QString err;
+    if (!path.isEmpty() && !exportCurrentPlot(path, &err)) QMessageBox::warning(this, tr("Export plot"), err);
+  });
+  exportPlot->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+  file->addSeparator();
+  QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+  quit->setShortcut(QKeySequence::Quit);
+
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  QAction* undo = m_model.undoStack()->createUndoAction(this, tr("&Undo"));
+  undo->setShortcut(QKeySequence::Undo);
+  QAction* redo = m_model.undoStack()->createRedoAction(this, tr("&Redo"));
+  redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence::Redo});
+  edit->addAction(undo);
+  edit->addAction(redo);
+
+  QMenu* run = menuBar()->addMenu(tr("&Run"));
+  QAction* runAction = run->addAction(tr("&Run now"), this, &MainWindow::runNow);
+  runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+  m_cancelAction = run->addAction(tr("&Cancel"), this, &MainWindow::cancelRun);
+  m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
+  m_cancelAction->setEnabled(false);
+  run->addSeparator();
+  QAction* compare = run->addAction(tr("Compare &configurations 1–4"), this, [this] {
+    SessionState s = m_model.state();
+    s.comparePresets = !s.comparePresets;
+    m_model.edit(s, tr("toggle comparison of configurations"));
+  });
+  compare->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
+  run->addSeparator();
+  const Preset presets[] = {Preset::Config1, Preset::Config2, Preset::Config3, Preset::Config4, Preset::Input,
+                            Preset::None};
+  int i = 0;
+  for (Preset p : presets) {
+    QAction* a = run->addAction(tr("Use %1").arg(edgeSetLabel(presetEdges(p))), this, [this, p] {
+      SessionState s = m_model.state();
+      s.edges = presetEdges(p);
+      m_model.edit(s, tr("choose %1").arg(edgeSetLabel(s.edges)));
+    });
+    if (i < 4) a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
+    ++i;
+  }
+
+  QMenu* lessons = menuBar()->addMenu(tr("&Lessons"));
+  for (const QString& name : lessonNames()) {
+    QFile f(":/lessons/" + name + ".json");
+    QString title = name;
+    if (f.open(QIODevice::ReadOnly)) {
+      const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+      title = o.value("lesson").toObject().value("title").toString(name);
+    }
+    lessons->addAction(title, this, [this, name] {
+      QString err;
+      if (!loadLesson(name, &err)) QMessageBox::warning(this, tr("Lesson"), err);
+    });
+  }
+  if (lessons->isEmpty()) lessons->addAction(tr("(no lessons compiled in)"))->setEnabled(false);
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&About"), this, [this] {
+    QMessageBox::about(this, tr("About DP-LDA Explorer"),
+                       tr("<b>DP-LDA Explorer</b><br>Differentially private spectral LDA: choose where noise "
+                          "enters the computation graph and see what it costs in accuracy."));
+  });
+}
+
+QStringList MainWindow::lessonNames() {
+  QStringList names;
+  for (const QString& f : QDir(":/lessons").entryList({"*.json"}, QDir::Files, QDir::Name)) names << QFileInfo(f).completeBaseName();
+  return names;
+}
+
+bool MainWindow::loadLesson(const QString& name, QString* error) {
+  const QString base = ":/lessons/" + name;
+  auto r = dplda::loadSession(base + ".json");
+  if (!r.ok()) {
+    if (error) *error = QString::fromStdString(r.status().message());
+    return false;
+  }
+  SessionState s = r.value();
+  QFile md(base + ".md");
+  if (md.open(QIODevice::ReadOnly)) {
+    QString text = QString::fromUtf8(md.readAll()).trimmed();
+    if (text.startsWith("# ")) {  // the first heading is the title
+      const int nl = text.indexOf('\n');
+      if (s.lessonTitle.isEmpty()) s.lessonTitle = text.mid(2, nl < 0 ? -1 : nl - 2).trimmed();
+      text = nl < 0 ? QString() : text.mid(nl + 1).trimmed();
+    }
+    s.lessonText = text;
+  }
+  m_path.clear();
+  m_model.reset(s);
+  m_inspector->showLesson();
+  updateTitle();
+  setStatus(tr("Lesson: %1").arg(s.lessonTitle));
+  return true;
+}
+
+bool MainWindow::openSession(const QString& path, QString* error) {
+  auto r = dplda::loadSession(path);
+  if (!r.ok()) {
+    const QString msg = QString::fromStdString(r.status().message());
+    if (error) *error = msg;
+    setStatus(msg, true);
+    return false;
+  }
+  const QMap<QString, QString> problems = validateSession(r.value());
+  if (!problems.isEmpty()) {
+    const QString msg = tr("session '%1': %2").arg(path, problems.first());
+    if (error) *error = msg;
+    setStatus(msg, true);
+    return false;
+  }
+  m_path = path;
+  m_model.reset(r.value());
+  if (!r.value().lessonText.isEmpty()) m_inspector->showLesson();
+  addRecent(path);
+  updateTitle();
+  setStatus(tr("Opened %1").arg(QDir::toNativeSeparators(path)));
+  return true;
+}
+
+bool MainWindow::saveSession(const QString& path, QString* error) {
+  const Status st = dplda::saveSession(m_model.state(), path);
+  if (!st.isOk()) {
+    if (error) *error = QString::fromStdString(st.message());
+    setStatus(QString::fromStdString(st.message()), true);
+    return false;
+  }
+  m_path = path;
+  m_model.undoStack()->setClean();
+  addRecent(path);
+  updateTitle();
+  setStatus(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
+  return true;
+}
+
+bool MainWindow::exportCurrentPlot(const QString& path, QString* error) {
+  PlotWidget* p = m_results->currentPlot();
+  if (!p) {
+    if (error) *error = tr("the visible results tab has no plot");
+    return false;
+  }
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  ExportFormat f = ExportFormat::Png;
+  if (suffix == "pdf") f = ExportFormat::Pdf;
+  else if (suffix == "svg") f = ExportFormat::Svg;
+  else if (suffix == "csv") f = ExportFormat::Csv;
+  else if (suffix != "png") {
+    if (error) *error = tr("unknown export format '.%1' (use .png, .pdf, .svg or .csv)").arg(suffix);
+    return false;
+  }
+  QString err;
+  const bool ok = p->exportTo(path, f, &err);
+  if (!ok && error) *error = err;
+  setStatus(ok ? tr("Exported %1").arg(path) : err, !ok);
+  return ok;
+}
+
+void MainWindow::addRecent(const QString& path) {
+  QSettings settings;
+  QStringList recent = settings.value("recentSessions").toStringList();
+  const QString abs = QFileInfo(path).absoluteFilePath();
+  recent.removeAll(abs);
+  recent.prepend(abs);
+  while (recent.size() > kMaxRecent) recent.removeLast();
+  settings.setValue("recentSessions", recent);
+  rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+  m_recentMenu->clear();
+  const QStringList recent = QSettings().value("recentSessions").toStringList();
+  for (const QString& p : recent) {
+    m_recentMenu->addAction(QDir::toNativeSeparators(p), this, [this, p] {
+      QString err;
+      if (!openSession(p, &err)) QMessageBox::warning(this, tr("Open session"), err);
+    });
+  }
+  m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::updateTitle() {
+  setWindowTitle(tr("DP-LDA Explorer — %1").arg(m_path.isEmpty() ? tr("untitled") : QFileInfo(m_path).fileName()));
+}
+
+QString MainWindow::statusText() const { return m_status->text(); }
+
+void MainWindow::setStatus(const QString& text, bool error) {
+  m_status->setText(error ? QString("<span style='color:%1'>%2</span>").arg(leakColor().name(), text.toHtmlEscaped())
+                          : text.toHtmlEscaped());
+}
+
+void MainWindow::onStateChanged(const SessionState& previous, const SessionState& s) {
+  m_budget->setState(s);
+  m_generator->setState(s);
+  {
+    QSignalBlocker block(m_canvas);  // the model already holds these edges
+    m_canvas->setNoisyEdges(s.edges);
+  }
+  m_inspector->setSession(s);
+  if (previous.pinned != s.pinned) m_results->setPinned(s.pinned);
+  if (sameRunInputs(previous, s) && m_shownRun != 0) return;
+  // Results of the old parameters are veiled at once and recomputed after a short pause.
+  m_results->setStale(true);
+  m_canvas->setAllNodeStates(NodeState::Stale);
+  m_canvas->clearEdgeCaptions();
+  if (m_autoRun) m_debounce.start();
+}
+
+void MainWindow::runNow() {
+  m_debounce.stop();
+  const SessionState& s = m_model.state();
+  const QMap<QString, QString> problems = validateSession(s);
+  if (!problems.isEmpty()) {
+    setStatus(tr("Cannot run: %1").arg(problems.first()), true);
+    return;
+  }
+  m_canvas->setAllNodeStates(NodeState::Running);
+  m_results->setStale(true);
+  const quint64 id = m_runner->start(s, true);
+  setStatus(tr("Run %1 started…").arg(id));
+}
+
+void MainWindow::cancelRun() {
+  m_debounce.stop();
+  m_runner->cancel();
+}
+
+QJsonObject MainWindow::plotMetadata(quint64 runId, const QString& noise) const {
+  QJsonObject meta = sessionToJson(m_model.state());
+  meta.remove("pinned");
+  meta.remove("lesson");
+  meta.insert("run", static_cast<qint64>(runId));
+  meta.insert("noise_source", noise);
+  meta.insert("program", "dplda-explorer");
+  return meta;
+}
+
+void MainWindow::onRunReady(std::shared_ptr<const RunOutcome> o) {
+  if (!o->status.isOk()) {
+    const QString msg = QString::fromStdString(o->status.message());
+    if (o->status.code() == StatusCode::Cancelled) return;
+    if (o->failedStage == "corpus") {
+      m_generator->setFieldError(o->session.source == SessionState::Source::Uci ? "corpus" : "docs", msg);
+      m_canvas->setAllNodeStates(NodeState::Stale);
+      m_canvas->setNodeState(Node::D, NodeState::Failed);
+    } else {
+      m_canvas->setAllNodeStates(NodeState::Stale);
+      m_canvas->setNodeState(o->failedStage == "model" ? Node::M2 : Node::OUT, NodeState::Failed);
+      if (o->failedStage == "model") m_generator->setFieldError("topics", msg);
+    }
+    setStatus(tr("Run %1 failed: %2").arg(o->id).arg(msg), true);
+    return;
+  }
+  m_shownRun = o->id;
+  m_canvas->setAllNodeStates(NodeState::UpToDate);
+  m_canvas->clearEdgeCaptions();
+  if (o->priv) {
+    for (const LedgerEntry& e : o->priv->ledger) {
+      for (int edge : e.edges) {
+        m_canvas->setEdgeCaption(edge, QString("ε %1 · σ %2").arg(QString::number(e.epsilon, 'g', 2),
+                                                                 QString::number(e.sigma, 'g', 2)));
+      }
+    }
+    if (!o->priv->released) m_canvas->setNodeState(Node::OUT, NodeState::Failed);
+  }
+  m_results->showOutcome(*o);
+  m_results->setMetadata(plotMetadata(o->id, o->priv ? QString::fromStdString(o->priv->noiseSource) : QString()));
+  m_inspector->setOutcome(o);
+  QString summary;
+  if (o->priv && !o->priv->released) {
+    summary = tr("Run %1: nothing released — %2").arg(o->id).arg(QString::fromStdString(o->priv->status.message()));
+  } else {
+    summary = tr("Run %1 (%2): %3 docs").arg(o->id).arg(edgeSetLabel(o->session.edges)).arg(o->docCount);
+    if (o->error) summary += tr(", ℓ₂ error %1").arg(o->error->l2Mean, 0, 'g', 3);
+    if (o->baselineError) summary += tr(" (non-private %1)").arg(o->baselineError->l2Mean, 0, 'g', 3);
+    summary += tr(" in %1 ms; sweeping ε…").arg(o->milliseconds, 0, 'f', 0);
+  }
+  setStatus(summary, o->priv && !o->priv->released);
+  emit runShown(o->id);
+}
+
+void MainWindow::onSweepReady(std::shared_ptr<const SweepOutcome> o) {
+  if (!o->status.isOk()) return;
+  m_shownSweep = o->id;
+  m_results->showSweep(*o);
+  m_results->errorPlot()->setMetadata(plotMetadata(o->id, o->noiseNote));
+  QString text = m_status->text();
+  text.replace(tr("; sweeping ε…"), tr("; sweep done."));
+  m_status->setText(text);
+  emit sweepShown(o->id);
+}
+
+}  // namespace dplda

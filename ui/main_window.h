@@ -1,0 +1,104 @@
+#pragma once
+// The DP-LDA Explorer main window: the computation graph in the centre with the results tabs
+// below it, the budget bar on top, the generator & corpus panel on the left and the inspector
+// on the right. It wires views to the SessionModel (every edit is undoable) and the
+// RunController (every computation runs off the GUI thread); it computes nothing itself.
+#include <QMainWindow>
+#include <QTimer>
+#include <memory>
+
+#include "ui/session/session_model.h"
+#include "ui/worker/run_worker.h"
+
+class QAction;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QPushButton;
+
+namespace dplda {
+
+class BudgetBar;
+class GeneratorPanel;
+class GraphCanvas;
+class InspectorPanel;
+class ResultsPanel;
+
+// Registers the compiled-in resources (lessons); call once after QApplication exists.
+void initExplorerResources();
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  SessionModel* model() { return &m_model; }
+  RunController* runner() { return m_runner; }
+  GraphCanvas* canvas() const { return m_canvas; }
+  BudgetBar* budgetBar() const { return m_budget; }
+  GeneratorPanel* generatorPanel() const { return m_generator; }
+  InspectorPanel* inspector() const { return m_inspector; }
+  ResultsPanel* results() const { return m_results; }
+  QString statusText() const;
+
+  // Delay between a parameter change and the automatic run (ms); 0 runs at the next event loop turn.
+  void setDebounce(int ms) { m_debounce.setInterval(ms); }
+  void setAutoRun(bool on) {
+    m_autoRun = on;
+    if (!on) m_debounce.stop();
+  }
+
+  // Id of the run whose results are shown (0: none yet).
+  quint64 shownRunId() const { return m_shownRun; }
+  quint64 shownSweepId() const { return m_shownSweep; }
+  bool isBusy() const { return m_runner->isBusy() || m_debounce.isActive(); }
+
+  bool openSession(const QString& path, QString* error = nullptr);
+  bool saveSession(const QString& path, QString* error = nullptr);
+  QString sessionPath() const { return m_path; }
+  // Lesson presets compiled into the app (":/lessons/<name>.json").
+  static QStringList lessonNames();
+  bool loadLesson(const QString& name, QString* error = nullptr);
+  bool exportCurrentPlot(const QString& path, QString* error = nullptr);
+
+ public slots:
+  void runNow();
+  void cancelRun();
+
+ signals:
+  void runShown(quint64 id);
+  void sweepShown(quint64 id);
+
+ private:
+  void buildActions();
+  void onStateChanged(const SessionState& previous, const SessionState& current);
+  void onRunReady(std::shared_ptr<const RunOutcome> outcome);
+  void onSweepReady(std::shared_ptr<const SweepOutcome> outcome);
+  void setStatus(const QString& text, bool error = false);
+  void addRecent(const QString& path);
+  void rebuildRecentMenu();
+  void updateTitle();
+  QJsonObject plotMetadata(quint64 runId, const QString& noise) const;
+
+  SessionModel m_model;
+  RunController* m_runner = nullptr;
+  GraphCanvas* m_canvas = nullptr;
+  BudgetBar* m_budget = nullptr;
+  GeneratorPanel* m_generator = nullptr;
+  InspectorPanel* m_inspector = nullptr;
+  ResultsPanel* m_results = nullptr;
+  QLabel* m_status = nullptr;
+  QProgressBar* m_progress = nullptr;
+  QPushButton* m_cancel = nullptr;
+  QMenu* m_recentMenu = nullptr;
+  QAction* m_cancelAction = nullptr;
+  QTimer m_debounce;
+  bool m_autoRun = true;
+  quint64 m_shownRun = 0;
+  quint64 m_shownSweep = 0;
+  QString m_path;
+};
+
+}  // namespace dplda

@@ -1,0 +1,240 @@
+#include "ui/panels/budget_bar.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSlider>
+#include <QStandardItemModel>
+#include <algorithm>
+#include <cmath>
+
+#include "ui/common/palette.h"
+
+namespace dplda {
+
+namespace {
+constexpr int kSliderMerge = 1;  // undo merge key of ε slider drags
+const Preset kPresets[] = {Preset::Config1, Preset::Config2, Preset::Config3, Preset::Config4, Preset::Input,
+                           Preset::None};
+QString presetLabel(Preset p) {
+  switch (p) {
+    case Preset::None: return QObject::tr("none (non-private)");
+    case Preset::Input: return QObject::tr("input perturbation {e0,e1}");
+    default:
+      return QObject::tr("config %1 {%2}").arg(presetName(p), QString::fromStdString(edgeSetToString(presetEdges(p))));
+  }
+}
+bool parseNumber(const QString& text, double* out) {
+  bool ok = false;
+  const double v = text.trimmed().toDouble(&ok);
+  if (ok) *out = v;
+  return ok;
+}
+}  // namespace
+
+int BudgetBar::sliderPosition(double epsilon) {
+  return std::clamp(static_cast<int>(std::lround(std::log10(epsilon) * 100.0)) + 200, 0, 400);
+}
+double BudgetBar::sliderEpsilon(int position) {
+  // Two significant digits: the slider chooses a scale, typed entry gives exact values.
+  const double v = std::pow(10.0, (position - 200) / 100.0);
+  return QString::number(v, 'g', 2).toDouble();
+}
+
+BudgetBar::BudgetBar(QWidget* parent) : QWidget(parent) {
+  auto* grid = new QGridLayout(this);
+  grid->setContentsMargins(6, 2, 6, 2);
+  grid->setHorizontalSpacing(6);
+  grid->setVerticalSpacing(2);
+  int col = 0;
+  auto label = [&](const QString& text, QWidget* buddy, int row = 0) {
+    auto* l = new QLabel(text);
+    l->setBuddy(buddy);
+    grid->addWidget(l, row, col++);
+  };
+
+  m_slider = new QSlider(Qt::Horizontal);
+  m_slider->setRange(0, 400);
+  m_slider->setPageStep(50);
+  m_slider->setMinimumWidth(140);
+  m_slider->setToolTip(tr("Total privacy budget ε on a log scale from 0.01 to 100: smaller is more private, "
+                          "larger is more accurate"));
+  m_epsilon = new QLineEdit;
+  m_epsilon->setMaximumWidth(70);
+  m_epsilon->setToolTip(tr("Type the total ε (> 0)"));
+  label(tr("Total &ε"), m_epsilon);
+  grid->addWidget(m_slider, 0, col++);
+  grid->addWidget(m_epsilon, 0, col++);
+  m_delta = new QLineEdit;
+  m_delta->setMaximumWidth(70);
+  m_delta->setToolTip(tr("Total δ, in (0, 1)"));
+  label(tr("&δ"), m_delta);
+  grid->addWidget(m_delta, 0, col++);
+  m_preset = new QComboBox;
+  for (Preset p : kPresets) m_preset->addItem(presetLabel(p), static_cast<int>(p));
+  m_preset->addItem(tr("custom"), -1);
+  qobject_cast<QStandardItemModel*>(m_preset->model())->item(m_preset->count() - 1)->setEnabled(false);
+  m_preset->setToolTip(tr("Noisy edge set: configurations 1–4 of seed 002 Table 1; clicks on the graph make it custom"));
+  label(tr("&Edges"), m_preset);
+  grid->addWidget(m_preset, 0, col++);
+  m_mechanism = new QComboBox;
+  m_mechanism->addItem(tr("analytic Gaussian"), static_cast<int>(Mechanism::AnalyticGaussian));
+  m_mechanism->addItem(tr("classic Gaussian (ε<1)"), static_cast<int>(Mechanism::ClassicGaussian));
+  m_mechanism->addItem(tr("closed-form Gaussian"), static_cast<int>(Mechanism::ClosedFormGaussian));
+  m_mechanism->addItem(tr("Laplace"), static_cast<int>(Mechanism::Laplace));
+  label(tr("&Mechanism"), m_mechanism);
+  grid->addWidget(m_mechanism, 0, col++);
+  m_bounds = new QComboBox;
+  m_bounds->addItem(tr("sound bounds"), static_cast<int>(BoundSet::Sound));
+  m_bounds->addItem(tr("as printed"), static_cast<int>(BoundSet::Printed));
+  m_bounds->setToolTip(tr("Sound: corrected sensitivities (default). As printed: the papers' formulas, to "
+                          "reproduce their figures"));
+  grid->addWidget(m_bounds, 0, col++);
+  m_share = new QCheckBox(tr("share releases"));
+  m_share->setToolTip(tr("Two noisy edges leaving one node use one release (one draw, one charge)"));
+  grid->addWidget(m_share, 0, col++);
+  m_noiseSeed = new QLineEdit;
+  m_noiseSeed->setPlaceholderText(tr("secure"));
+  m_noiseSeed->setMaximumWidth(90);
+  m_noiseSeed->setToolTip(tr("Empty: noise from the kernel's secure generator. A number: reproducible "
+                             "(seeded) noise for teaching; outputs say so"));
+  label(tr("&Noise seed"), m_noiseSeed);
+  grid->addWidget(m_noiseSeed, 0, col++);
+  m_indicator = new QLabel;
+  m_indicator->setTextFormat(Qt::RichText);
+  grid->addWidget(m_indicator, 0, col++);
+  grid->setColumnStretch(col, 1);
+  m_error = new QLabel;
+  m_error->setStyleSheet(QString("color: %1;").arg(leakColor().name()));
+  m_error->setWordWrap(true);
+  m_error->hide();
+  grid->addWidget(m_error, 1, 0, 1, col + 1);
+
+  connect(m_slider, &QSlider::valueChanged, this, [this](int pos) {
+    if (m_updating) return;
+    SessionState s = m_state;
+    s.epsilon = sliderEpsilon(pos);
+    emitIfValid(s, tr("change ε"), kSliderMerge);
+  });
+  connect(m_epsilon, &QLineEdit::editingFinished, this, &BudgetBar::commitText);
+  connect(m_delta, &QLineEdit::editingFinished, this, &BudgetBar::commitText);
+  connect(m_noiseSeed, &QLineEdit::editingFinished, this, &BudgetBar::commitText);
+  connect(m_preset, &QComboBox::activated, this, [this](int index) {
+    const int p = m_preset->itemData(index).toInt();
+    if (p < 0) return;
+    SessionState s = m_state;
+    s.edges = presetEdges(static_cast<Preset>(p));
+    emitIfValid(s, tr("choose %1").arg(presetLabel(static_cast<Preset>(p))));
+  });
+  connect(m_mechanism, &QComboBox::activated, this, [this] {
+    SessionState s = m_state;
+    s.mechanism = static_cast<Mechanism>(m_mechanism->currentData().toInt());
+    emitIfValid(s, tr("change mechanism"));
+  });
+  connect(m_bounds, &QComboBox::activated, this, [this] {
+    SessionState s = m_state;
+    s.bounds = static_cast<BoundSet>(m_bounds->currentData().toInt());
+    emitIfValid(s, tr("change bound set"));
+  });
+  connect(m_share, &QCheckBox::toggled, this, [this](bool on) {
+    if (m_updating) return;
+    SessionState s = m_state;
+    s.shareReleases = on;
+    emitIfValid(s, tr("toggle shared releases"));
+  });
+}
+
+void BudgetBar::showError(QLineEdit* field, const QString& message) {
+  for (QLineEdit* f : {m_epsilon, m_delta, m_noiseSeed}) f->setStyleSheet(QString());
+  if (field && !message.isEmpty()) field->setStyleSheet(QString("border: 2px solid %1;").arg(leakColor().name()));
+  m_error->setText(message);
+  m_error->setVisible(!message.isEmpty());
+}
+
+QString BudgetBar::errorText() const { return m_error->isHidden() ? QString() : m_error->text(); }
+QString BudgetBar::indicatorText() const { return m_indicator->text(); }
+QString BudgetBar::presetText() const { return m_preset->currentText(); }
+
+void BudgetBar::commitText() {
+  if (m_updating) return;
+  SessionState s = m_state;
+  double eps = 0, delta = 0;
+  if (!parseNumber(m_epsilon->text(), &eps)) {
+    showError(m_epsilon, tr("total ε must be a number > 0, got '%1'").arg(m_epsilon->text()));
+    return;
+  }
+  if (!parseNumber(m_delta->text(), &delta)) {
+    showError(m_delta, tr("total δ must be a number in (0, 1), got '%1'").arg(m_delta->text()));
+    return;
+  }
+  s.epsilon = eps;
+  s.delta = delta;
+  if (m_noiseSeed->text().trimmed().isEmpty()) {
+    s.noiseSeed.reset();
+  } else {
+    auto seed = parseSeed(m_noiseSeed->text(), tr("noise seed"));
+    if (!seed.ok()) {
+      showError(m_noiseSeed, QString::fromStdString(seed.status().message()));
+      return;
+    }
+    s.noiseSeed = seed.value();
+  }
+  const QMap<QString, QString> errors = validateSession(s);
+  if (errors.contains("epsilon")) return showError(m_epsilon, errors.value("epsilon"));
+  if (errors.contains("delta")) return showError(m_delta, errors.value("delta"));
+  QString what = tr("change budget");
+  if (s.noiseSeed != m_state.noiseSeed) what = tr("change noise seed");
+  else if (s.delta != m_state.delta) what = tr("change δ");
+  else if (s.epsilon != m_state.epsilon) what = tr("change ε");
+  emitIfValid(s, what);
+}
+
+void BudgetBar::emitIfValid(const SessionState& next, const QString& what, int mergeKey) {
+  const QMap<QString, QString> errors = validateSession(next);
+  for (const char* key : {"epsilon", "delta", "mechanism"}) {
+    if (errors.contains(key)) {
+      showError(QString(key) == "delta" ? m_delta : m_epsilon, errors.value(key));
+      setState(m_state);  // the controls go back to the session's values; the message stays
+      m_error->show();
+      return;
+    }
+  }
+  showError(nullptr, QString());
+  if (next == m_state) return;
+  m_state = next;
+  emit edited(next, what, mergeKey);
+}
+
+void BudgetBar::setState(const SessionState& s) {
+  m_updating = true;
+  m_state = s;
+  m_slider->setValue(sliderPosition(s.epsilon));
+  m_epsilon->setText(QString::number(s.epsilon, 'g', 6));
+  m_delta->setText(QString::number(s.delta, 'g', 6));
+  const auto preset = presetOf(s.edges);
+  int index = m_preset->count() - 1;  // custom
+  if (preset) index = m_preset->findData(static_cast<int>(*preset));
+  m_preset->setCurrentIndex(index);
+  m_preset->setItemText(m_preset->count() - 1,
+                        preset ? tr("custom") : tr("custom {%1}").arg(QString::fromStdString(edgeSetToString(s.edges))));
+  const int mech = m_mechanism->findData(static_cast<int>(s.mechanism));
+  m_mechanism->setCurrentIndex(mech >= 0 ? mech : 0);
+  m_bounds->setCurrentIndex(m_bounds->findData(static_cast<int>(s.bounds)));
+  m_share->setChecked(s.shareReleases);
+  m_noiseSeed->setText(s.noiseSeed ? seedToText(*s.noiseSeed) : QString());
+  const PrivacyDecision d = decidePrivacy(s.edges);
+  if (s.edges == 0) {
+    m_indicator->setText(QString("<b style='color:%1'>%2</b>").arg(leakColor().name(), tr("no noise: NOT private")));
+  } else if (d.isPrivate) {
+    m_indicator->setText(QString("<b style='color:%1'>✔ %2</b>").arg(privateColor().name(), tr("private")));
+  } else {
+    m_indicator->setText(QString("<b style='color:%1'>✘ %2</b>").arg(leakColor().name(), tr("NOT private")));
+  }
+  m_indicator->setToolTip(QString::fromStdString(d.explanation));
+  m_updating = false;
+}
+
+}  // namespace dplda

@@ -1,0 +1,233 @@
+#include "ui/panels/generator_panel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include "ui/common/palette.h"
+
+namespace dplda {
+
+namespace {
+QSpinBox* spin(int lo, int hi) {
+  auto* s = new QSpinBox;
+  s->setRange(lo, hi);
+  s->setKeyboardTracking(false);  // one edit per committed value, not per keystroke
+  s->setGroupSeparatorShown(true);
+  return s;
+}
+QDoubleSpinBox* dspin(double lo, double hi, int decimals, double step) {
+  auto* s = new QDoubleSpinBox;
+  s->setRange(lo, hi);
+  s->setDecimals(decimals);
+  s->setSingleStep(step);
+  s->setKeyboardTracking(false);
+  return s;
+}
+}  // namespace
+
+GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
+  auto* outer = new QVBoxLayout(this);
+  outer->setContentsMargins(6, 6, 6, 6);
+
+  auto* corpusBox = new QGroupBox(tr("Corpus"));
+  auto* cform = new QFormLayout(corpusBox);
+  m_source = new QComboBox;
+  m_source->addItem(tr("Synthetic LDA"), "synthetic");
+  m_source->addItem(tr("UCI folder"), "uci");
+  addRow(cform, "source", tr("Source"), m_source, tr("Draw a synthetic corpus with known truth, or load one"));
+  auto* pathRow = new QWidget;
+  auto* pl = new QHBoxLayout(pathRow);
+  pl->setContentsMargins(0, 0, 0, 0);
+  m_path = new QLineEdit;
+  m_path->setPlaceholderText(tr("folder with docword.txt"));
+  m_browse = new QPushButton(tr("Load…"));
+  pl->addWidget(m_path, 1);
+  pl->addWidget(m_browse);
+  addRow(cform, "corpus", tr("Folder"), pathRow,
+         tr("UCI bag-of-words folder: docword.txt, optional vocab.txt and truth.json"));
+  m_fields["corpus"] = m_path;
+  outer->addWidget(corpusBox);
+
+  auto* genBox = new QGroupBox(tr("Generator (SPEC §2)"));
+  m_syntheticBox = genBox;
+  auto* gform = new QFormLayout(genBox);
+  m_vocab = spin(1, 1000000);
+  addRow(gform, "vocab", tr("Vocabulary d"), m_vocab, tr("Number of distinct words"));
+  m_docs = spin(3, 100000000);
+  m_docs->setSingleStep(1000);
+  addRow(gform, "docs", tr("Documents N"), m_docs, tr("Number of documents; sensitivities shrink like 1/N"));
+  m_prior = new QComboBox;
+  m_prior->addItem(tr("random: α₀·Dir(1)"), "random");
+  m_prior->addItem(tr("symmetric: α₀/k"), "symmetric");
+  addRow(gform, "prior", tr("Prior shape"), m_prior, tr("How α₀ is spread over the k topics"));
+  m_beta = dspin(0.001, 1000, 3, 0.05);
+  addRow(gform, "beta", tr("Topic concentration β"), m_beta, tr("μᵢ ~ Dirichlet(β·1): small β gives bursty topics"));
+  m_length = dspin(3, 100000, 1, 10);
+  addRow(gform, "length", tr("Mean length"), m_length, tr("Poisson mean of the document length (≥ 3)"));
+  m_fixed = new QCheckBox(tr("every document has exactly this length"));
+  addRow(gform, "fixed", tr("Fixed length"), m_fixed, QString());
+  m_seed = new QLineEdit;
+  addRow(gform, "seed", tr("Data seed"), m_seed, tr("Same parameters and seed give the same corpus everywhere"));
+  outer->addWidget(genBox);
+
+  auto* modelBox = new QGroupBox(tr("Model"));
+  auto* mform = new QFormLayout(modelBox);
+  m_topics = spin(1, 10000);
+  addRow(mform, "topics", tr("Topics k"), m_topics, tr("Number of topics (k ≤ d)"));
+  m_alpha0 = dspin(0.001, 10000, 3, 0.1);
+  addRow(mform, "alpha0", tr("α₀"), m_alpha0, tr("Sum of the Dirichlet prior; public, known to the estimator"));
+  m_decomposer = new QComboBox;
+  m_decomposer->addItem(tr("robust tensor power"), "robust");
+  m_decomposer->addItem(tr("simultaneous power"), "simultaneous");
+  addRow(mform, "decomposer", tr("Decomposer"), m_decomposer, tr("Tensor decomposition method (SPEC §5)"));
+  m_initSeed = new QLineEdit;
+  addRow(mform, "init_seed", tr("Init seed"), m_initSeed, tr("Random starts of the decomposer"));
+  m_maxLength = dspin(3, 1e7, 0, 10);
+  addRow(mform, "max_length", tr("Clip length L_max"), m_maxLength,
+         tr("Public clipping length for input perturbation (e0, e1)"));
+  outer->addWidget(modelBox);
+
+  auto* sweepBox = new QGroupBox(tr("Error vs ε sweep"));
+  auto* sform = new QFormLayout(sweepBox);
+  m_trials = spin(1, 50);
+  addRow(sform, "trials", tr("Trials per ε"), m_trials, tr("Noise draws per ε; the band spans min..max"));
+  m_compare = new QCheckBox(tr("configurations 1–4"));
+  addRow(sform, "compare", tr("Compare"), m_compare, tr("Sweep all four configurations instead of the current set"));
+  outer->addWidget(sweepBox);
+  outer->addStretch(1);
+
+  connect(m_source, &QComboBox::currentIndexChanged, this, [this] { commit("source", tr("change corpus source")); });
+  connect(m_path, &QLineEdit::editingFinished, this, [this] { commit("corpus", tr("change corpus folder")); });
+  connect(m_browse, &QPushButton::clicked, this, &GeneratorPanel::loadCorpusRequested);
+  auto onInt = [this](QSpinBox* s, const QString& key, const QString& what) {
+    connect(s, &QSpinBox::valueChanged, this, [this, key, what] { commit(key, what); });
+  };
+  auto onDouble = [this](QDoubleSpinBox* s, const QString& key, const QString& what) {
+    connect(s, &QDoubleSpinBox::valueChanged, this, [this, key, what] { commit(key, what); });
+  };
+  onInt(m_vocab, "vocab", tr("change d"));
+  onInt(m_topics, "topics", tr("change k"));
+  onInt(m_docs, "docs", tr("change N"));
+  onInt(m_trials, "trials", tr("change trials"));
+  onDouble(m_alpha0, "alpha0", tr("change α₀"));
+  onDouble(m_beta, "beta", tr("change β"));
+  onDouble(m_length, "length", tr("change document length"));
+  onDouble(m_maxLength, "max_length", tr("change L_max"));
+  connect(m_prior, &QComboBox::currentIndexChanged, this, [this] { commit("prior", tr("change prior")); });
+  connect(m_decomposer, &QComboBox::currentIndexChanged, this, [this] { commit("decomposer", tr("change decomposer")); });
+  connect(m_fixed, &QCheckBox::toggled, this, [this] { commit("length", tr("toggle fixed length")); });
+  connect(m_compare, &QCheckBox::toggled, this, [this] { commit("trials", tr("toggle comparison")); });
+  connect(m_seed, &QLineEdit::editingFinished, this, [this] { commit("seed", tr("change data seed")); });
+  connect(m_initSeed, &QLineEdit::editingFinished, this, [this] { commit("init_seed", tr("change init seed")); });
+}
+
+void GeneratorPanel::addRow(QFormLayout* form, const QString& key, const QString& label, QWidget* w,
+                            const QString& tip) {
+  auto* box = new QWidget;
+  auto* v = new QVBoxLayout(box);
+  v->setContentsMargins(0, 0, 0, 0);
+  v->setSpacing(1);
+  v->addWidget(w);
+  auto* err = new QLabel;
+  err->setWordWrap(true);
+  err->setStyleSheet(QString("color: %1; font-size: small;").arg(leakColor().name()));
+  err->setObjectName("error_" + key);
+  err->hide();
+  v->addWidget(err);
+  if (!tip.isEmpty()) w->setToolTip(tip);
+  w->setObjectName(key);
+  form->addRow(label, box);
+  if (!m_fields.contains(key)) m_fields[key] = w;
+  m_errors[key] = err;
+}
+
+void GeneratorPanel::setFieldError(const QString& key, const QString& message) {
+  QLabel* l = m_errors.value(key);
+  if (!l) return;
+  l->setText(message);
+  l->setVisible(!message.isEmpty());
+}
+
+QString GeneratorPanel::fieldError(const QString& key) const {
+  QLabel* l = m_errors.value(key);
+  return l && !l->isHidden() ? l->text() : QString();
+}
+
+void GeneratorPanel::setState(const SessionState& s) {
+  m_updating = true;
+  m_state = s;
+  const GeneratorParams& g = s.generator;
+  m_source->setCurrentIndex(s.source == SessionState::Source::Uci ? 1 : 0);
+  m_path->setText(s.corpusPath);
+  m_vocab->setValue(g.vocabSize);
+  m_topics->setValue(g.topicCount);
+  m_docs->setValue(g.docCount);
+  m_alpha0->setValue(g.alpha0);
+  m_prior->setCurrentIndex(g.prior == GeneratorParams::Prior::Symmetric ? 1 : 0);
+  m_beta->setValue(g.beta);
+  m_length->setValue(g.meanLength);
+  m_fixed->setChecked(g.fixedLength);
+  m_seed->setText(seedToText(g.seed));
+  m_decomposer->setCurrentIndex(s.decomposer == "simultaneous" ? 1 : 0);
+  m_initSeed->setText(seedToText(s.initSeed));
+  m_maxLength->setValue(s.maxLength);
+  m_trials->setValue(s.trials);
+  m_compare->setChecked(s.comparePresets);
+  m_syntheticBox->setEnabled(s.source == SessionState::Source::Synthetic);
+  m_path->setEnabled(s.source == SessionState::Source::Uci);
+  for (const QString& key : m_errors.keys()) setFieldError(key, QString());
+  m_updating = false;
+}
+
+SessionState GeneratorPanel::fromWidgets(QString* seedError, QString* seedKey) const {
+  SessionState s = m_state;
+  GeneratorParams& g = s.generator;
+  s.source = m_source->currentIndex() == 1 ? SessionState::Source::Uci : SessionState::Source::Synthetic;
+  s.corpusPath = m_path->text().trimmed();
+  g.vocabSize = m_vocab->value();
+  g.topicCount = m_topics->value();
+  g.docCount = m_docs->value();
+  g.alpha0 = m_alpha0->value();
+  g.prior = m_prior->currentIndex() == 1 ? GeneratorParams::Prior::Symmetric : GeneratorParams::Prior::Random;
+  g.beta = m_beta->value();
+  g.meanLength = m_length->value();
+  g.fixedLength = m_fixed->isChecked();
+  s.decomposer = m_decomposer->currentData().toString();
+  s.maxLength = m_maxLength->value();
+  s.trials = m_trials->value();
+  s.comparePresets = m_compare->isChecked();
+  auto seed = parseSeed(m_seed->text(), tr("data seed"));
+  if (seed.ok()) g.seed = seed.value();
+  else { *seedError = QString::fromStdString(seed.status().message()); *seedKey = "seed"; }
+  auto init = parseSeed(m_initSeed->text(), tr("init seed"));
+  if (init.ok()) s.initSeed = init.value();
+  else if (seedError->isEmpty()) { *seedError = QString::fromStdString(init.status().message()); *seedKey = "init_seed"; }
+  return s;
+}
+
+void GeneratorPanel::commit(const QString& key, const QString& what) {
+  if (m_updating) return;
+  QString seedError, seedKey;
+  const SessionState next = fromWidgets(&seedError, &seedKey);
+  m_syntheticBox->setEnabled(next.source == SessionState::Source::Synthetic);
+  m_path->setEnabled(next.source == SessionState::Source::Uci);
+  const QMap<QString, QString> errors = validateSession(next);
+  for (const QString& k : m_errors.keys()) setFieldError(k, errors.value(k));
+  if (!seedError.isEmpty()) setFieldError(seedKey, seedError);
+  if (!errors.isEmpty() || !seedError.isEmpty()) return;  // the session keeps its last valid state
+  if (next == m_state) return;
+  Q_UNUSED(key);
+  m_state = next;
+  emit edited(next, what);
+}
+
+}  // namespace dplda

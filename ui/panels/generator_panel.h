@@ -1,0 +1,71 @@
+#pragma once
+// The left dock: corpus source (synthetic LDA generator or a UCI folder), every generator
+// parameter of SPEC §2 with its seed, the model options and the sweep settings. Invalid input
+// is shown in red next to its field and never reaches the session.
+#include <QMap>
+#include <QWidget>
+
+#include "ui/session/session.h"
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+class QFormLayout;
+
+namespace dplda {
+
+class GeneratorPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit GeneratorPanel(QWidget* parent = nullptr);
+
+  void setState(const SessionState& state);  // shows the session (clears field errors)
+  // Shows (non-empty) or clears a message next to a field: keys as in validateSession, plus
+  // "seed" and "init_seed".
+  void setFieldError(const QString& key, const QString& message);
+  QString fieldError(const QString& key) const;
+
+  // For tests and keyboard users: the widgets by field key ("vocab", "topics", "docs", "alpha0",
+  // "beta", "length", "seed", "init_seed", "corpus", "trials", "max_length").
+  QWidget* field(const QString& key) const { return m_fields.value(key); }
+
+ signals:
+  // A valid edit of the session; `what` names the change for the undo stack.
+  void edited(const dplda::SessionState& next, const QString& what);
+  void loadCorpusRequested();
+
+ private:
+  void addRow(QFormLayout* form, const QString& key, const QString& label, QWidget* w, const QString& tip);
+  void commit(const QString& key, const QString& what);  // reads the widgets, validates, emits
+  SessionState fromWidgets(QString* seedError, QString* seedKey) const;
+
+  SessionState m_state;
+  bool m_updating = false;
+  QMap<QString, QWidget*> m_fields;
+  QMap<QString, QLabel*> m_errors;
+  QComboBox* m_source = nullptr;
+  QLineEdit* m_path = nullptr;
+  QPushButton* m_browse = nullptr;
+  QSpinBox* m_vocab = nullptr;
+  QSpinBox* m_topics = nullptr;
+  QSpinBox* m_docs = nullptr;
+  QDoubleSpinBox* m_alpha0 = nullptr;
+  QComboBox* m_prior = nullptr;
+  QDoubleSpinBox* m_beta = nullptr;
+  QDoubleSpinBox* m_length = nullptr;
+  QCheckBox* m_fixed = nullptr;
+  QLineEdit* m_seed = nullptr;
+  QComboBox* m_decomposer = nullptr;
+  QLineEdit* m_initSeed = nullptr;
+  QSpinBox* m_trials = nullptr;
+  QCheckBox* m_compare = nullptr;
+  QDoubleSpinBox* m_maxLength = nullptr;
+  QWidget* m_syntheticBox = nullptr;
+};
+
+}  // namespace dplda

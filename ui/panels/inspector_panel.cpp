@@ -1,0 +1,187 @@
+#include "ui/panels/inspector_panel.h"
+
+#include <cmath>
+
+#include "core/privacy/budget.h"
+#include "core/privacy/sensitivity.h"
+#include "ui/common/palette.h"
+#include "ui/worker/run_worker.h"
+
+namespace dplda {
+
+namespace {
+QString g(double v) { return std::isfinite(v) ? QString::number(v, 'g', 4) : QString("—"); }
+QString nn(Node n) { return QString::fromLatin1(nodeName(n)); }
+QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+
+QString preconditionsHtml(const std::vector<Precondition>& pre) {
+  if (pre.empty()) return QObject::tr("<p>Preconditions: none.</p>");
+  QString h = QObject::tr("<p>Preconditions:</p><ul>");
+  for (const Precondition& p : pre) {
+    h += QString("<li><span style='color:%1'>%2</span> %3 <small>%4</small></li>")
+             .arg((p.holds ? privateColor() : leakColor()).name(), p.holds ? "✔" : "✘", esc(p.name), esc(p.detail));
+  }
+  return h + "</ul>";
+}
+
+// What each node holds, beyond the one-line description of core.
+QString nodeDetail(Node n) {
+  switch (n) {
+    case Node::D: return QObject::tr("The documents: one row of word counts per document. Neighbouring corpora differ in one document.");
+    case Node::M2: return QObject::tr("M̂₂, the unbiased second moment (d×d). Sensitivity Δ₂ = (2 + 4a)/N shrinks with N.");
+    case Node::M3: return QObject::tr("M̂₃, the third moment; only its whitened image T̂ is formed unless d is small.");
+    case Node::W: return QObject::tr("W = U Σ^(−1/2) from the top-k eigenpairs of M̂₂: WᵀM̂₂W = I. Unstable when σ_k is small.");
+    case Node::T: return QObject::tr("T̂ = M̂₃(W, W, W), a k×k×k symmetric tensor computed from the documents directly.");
+    case Node::Wplus: return QObject::tr("W⁺ = U Σ^(1/2), the unwhitening matrix.");
+    case Node::TD: return QObject::tr("The robust eigenpairs (λᵢ, vᵢ) of T̂. Their stability depends on the tensor eigengap γ_s.");
+    case Node::U: return QObject::tr("Unwhitened topics μᵢ and weights αᵢ.");
+    case Node::OUT: return QObject::tr("The output: topics projected onto the probability simplex.");
+  }
+  return {};
+}
+}  // namespace
+
+InspectorPanel::InspectorPanel(QWidget* parent) : QTextBrowser(parent) {
+  setOpenExternalLinks(false);
+  setMinimumWidth(260);
+  render();
+}
+
+void InspectorPanel::setSession(const SessionState& state) {
+  const bool lessonChanged = state.lessonText != m_state.lessonText;
+  m_state = state;
+  if (lessonChanged && !state.lessonText.isEmpty()) m_lessonFirst = true;
+  render();
+}
+
+void InspectorPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome) {
+  m_outcome = std::move(outcome);
+  render();
+}
+
+void InspectorPanel::showEdge(int edge) {
+  if (edge < 0 || edge >= kEdgeCount) return;
+  m_edge = edge;
+  m_node.reset();
+  m_lessonFirst = false;
+  render();
+}
+
+void InspectorPanel::showNode(Node node) {
+  m_node = node;
+  m_edge = -1;
+  m_lessonFirst = false;
+  render();
+}
+
+void InspectorPanel::showLesson() {
+  m_lessonFirst = true;
+  render();
+}
+
+QString InspectorPanel::edgeHtml(int e) const {
+  const EdgeInfo& info = edge(e);
+  QString h = QString("<h3>e%1: %2 → %3</h3><p>%4.</p>")
+                  .arg(e).arg(nn(info.from), nn(info.to), QString(info.operation).toHtmlEscaped());
+  const bool noisy = contains(m_state.edges, e);
+  if (!noisy) {
+    h += tr("<p><b>Noise-free.</b> Click the edge to add noise: %1 then receives a differentially private "
+            "release of %2.</p>").arg(nn(info.to), nn(info.from));
+  } else {
+    h += tr("<p><b style='color:%1'>Noisy.</b> %2 receives a private release of %3's value, calibrated to "
+            "the sensitivity of %3.</p>").arg(noiseColor().darker(130).name(), nn(info.to), nn(info.from));
+  }
+  // The ledger entry of the last run that releases this edge's source.
+  const LedgerEntry* entry = nullptr;
+  if (m_outcome && m_outcome->priv) {
+    for (const LedgerEntry& l : m_outcome->priv->ledger) {
+      for (int x : l.edges)
+        if (x == e) entry = &l;
+    }
+  }
+  if (entry) {
+    h += QString("<p><b>%1</b></p>").arg(esc(entry->release));
+    h += tr("<p>Sensitivity: %1<br>value <b>%2</b> (%3 bounds)</p>")
+             .arg(esc(entry->sensitivityFormula), g(entry->sensitivity), esc(entry->bounds));
+    h += tr("<p>Mechanism %1: noise scale σ = <b>%2</b><br>share ε = %3, δ = %4%5</p>")
+             .arg(esc(entry->mechanism), g(entry->sigma), g(entry->epsilon), g(entry->delta),
+                  entry->spent ? QString() : tr(" <i>(not spent)</i>"));
+    h += preconditionsHtml(entry->preconditions);
+    if (!entry->note.empty()) h += QString("<p><small>%1</small></p>").arg(esc(entry->note));
+  } else if (hasSensitivityBound(info.from)) {
+    // Before a run: the formula, evaluated where it needs only public values.
+    SensitivityInputs in;
+    in.docCount = m_outcome ? m_outcome->docCount : m_state.generator.docCount;
+    in.topicCount = m_state.topicCount();
+    in.alpha0 = m_state.alpha0();
+    in.maxLength = m_state.maxLength;
+    const SensitivityBound b = sensitivityOf(info.from, in, m_state.bounds);
+    h += tr("<p>Sensitivity of %1: %2<br>%3</p>")
+             .arg(nn(info.from), esc(b.formula),
+                  b.local ? tr("local: needs the private lower bounds σ̃_k / γ̃_s of a run")
+                          : tr("value %1").arg(g(b.value)));
+  } else {
+    h += tr("<p>%1 has no sensitivity bound: it cannot be released.</p>").arg(nn(info.from));
+  }
+  return h;
+}
+
+QString InspectorPanel::nodeHtml(Node n) const {
+  const NodeInfo& info = nodeInfo(n);
+  QString h = QString("<h3>%1</h3><p>%2</p><p>%3</p>")
+                  .arg(QString::fromLatin1(info.name), QString(info.description).toHtmlEscaped(), nodeDetail(n));
+  if (!m_outcome || !m_outcome->status.isOk()) return h;
+  const RunOutcome& o = *m_outcome;
+  switch (n) {
+    case Node::D:
+      h += tr("<p>%1 documents, vocabulary %2, %3 non-zeros, longest %4 tokens%5.</p>")
+               .arg(o.docCount).arg(o.vocabSize).arg(o.nnz).arg(o.maxLength)
+               .arg(o.droppedDocuments ? tr(", %1 short documents dropped").arg(o.droppedDocuments) : QString());
+      break;
+    case Node::M2:
+    case Node::W:
+    case Node::Wplus: {
+      QStringList v;
+      for (Eigen::Index i = 0; i < o.eigenvalues.size(); ++i) v << g(o.eigenvalues[i]);
+      h += tr("<p>σ₁…σ_{k+1} of M̂₂: %1</p>").arg(v.join(", "));
+      if (o.priv && o.priv->diagnostics.sigmaKTilde)
+        h += tr("<p>σ̃_k (private lower bound) = %1</p>").arg(g(*o.priv->diagnostics.sigmaKTilde));
+      break;
+    }
+    case Node::T:
+    case Node::TD: {
+      QStringList v;
+      for (Eigen::Index i = 0; i < o.tensorLambda.size(); ++i) v << g(o.tensorLambda[i]);
+      h += tr("<p>λ of T̂: %1<br>γ_s = %2</p>").arg(v.join(", "), g(o.gammaS));
+      if (o.priv && o.priv->diagnostics.gammaSTilde)
+        h += tr("<p>γ̃_s (private lower bound) = %1</p>").arg(g(*o.priv->diagnostics.gammaSTilde));
+      break;
+    }
+    case Node::U:
+    case Node::OUT:
+      if (o.error) h += tr("<p>Error vs truth: ℓ₂ %1, ℓ₁ %2, α %3</p>").arg(g(o.error->l2Mean), g(o.error->l1Mean), g(o.error->alphaError));
+      if (o.utilityLoss) h += tr("<p>Utility loss vs non-private: ℓ₂ %1</p>").arg(g(o.utilityLoss->l2Mean));
+      if (o.priv && !o.priv->released)
+        h += QString("<p style='color:%1'>%2</p>").arg(leakColor().name(), esc(o.priv->status.message()));
+      break;
+    default: break;
+  }
+  return h;
+}
+
+void InspectorPanel::render() {
+  QString h;
+  const QString lesson = m_state.lessonText.isEmpty()
+                             ? QString()
+                             : QString("<h2>%1</h2>%2<hr>").arg(m_state.lessonTitle.toHtmlEscaped(),
+                                                               QString(m_state.lessonText).toHtmlEscaped().replace("\n\n", "<p>"));
+  if (m_lessonFirst) h += lesson;
+  if (m_edge >= 0) h += edgeHtml(m_edge);
+  else if (m_node) h += nodeHtml(*m_node);
+  else h += tr("<h3>Inspector</h3><p>Click an edge to toggle noise on it; select a node or edge "
+               "(Tab, arrows) to see what it computes, its sensitivity and noise.</p>");
+  if (!m_lessonFirst && !lesson.isEmpty()) h += "<hr>" + lesson;
+  setHtml(h);
+}
+
+}  // namespace dplda

@@ -1,0 +1,345 @@
+#include "ui/panels/results_panel.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "ui/common/palette.h"
+#include "ui/plots/diagnostics_plot.h"
+#include "ui/plots/error_epsilon_plot.h"
+#include "ui/plots/topics_plot.h"
+#include "ui/worker/run_worker.h"
+
+namespace dplda {
+
+namespace {
+QString g(double v) { return std::isfinite(v) ? QString::number(v, 'g', 4) : QString("—"); }
+
+QTableWidget* makeTable(const QStringList& header) {
+  auto* t = new QTableWidget(0, header.size());
+  t->setHorizontalHeaderLabels(header);
+  t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  t->setSelectionBehavior(QAbstractItemView::SelectRows);
+  t->verticalHeader()->hide();
+  t->horizontalHeader()->setStretchLastSection(true);
+  t->setWordWrap(false);
+  return t;
+}
+
+void setCell(QTableWidget* t, int row, int col, const QString& text, const QColor& color = QColor()) {
+  auto* item = new QTableWidgetItem(text);
+  item->setToolTip(text);
+  if (color.isValid()) item->setForeground(color);
+  t->setItem(row, col, item);
+}
+
+QString historyText(const QJsonObject& s) {
+  const double err = s.value("error").toDouble(NAN);
+  return QObject::tr("#%1  %2  ε %3  →  %4 %5%6")
+      .arg(s.value("run").toInt())
+      .arg(s.value("label").toString(), g(s.value("epsilon").toDouble()),
+           s.value("error_kind").toString(), g(err),
+           s.value("released").toBool() ? QString() : QObject::tr("  (nothing released)"));
+}
+}  // namespace
+
+ResultsPanel::ResultsPanel(QWidget* parent) : QTabWidget(parent) {
+  // Error vs ε
+  auto* errTab = new QWidget;
+  auto* ev = new QVBoxLayout(errTab);
+  ev->setContentsMargins(2, 2, 2, 2);
+  m_errorPlot = new ErrorVsEpsilonPlot;
+  m_errorPlot->setTitle(tr("Error vs total ε"));
+  m_errorNote = new QLabel;
+  m_errorNote->setWordWrap(true);
+  m_errorNote->setStyleSheet("color: gray;");
+  ev->addWidget(m_errorPlot, 1);
+  ev->addWidget(m_errorNote);
+  addTab(errTab, tr("Error vs ε"));
+
+  // Diagnostics
+  auto* diag = new QSplitter(Qt::Horizontal);
+  m_spectrum = new EigenSpectrumPlot;
+  m_spectrum->setTitle(tr("Eigenvalues of M̂₂"));
+  m_diag = makeTable({tr("quantity"), tr("value"), tr("meaning")});
+  diag->addWidget(m_spectrum);
+  diag->addWidget(m_diag);
+  diag->setStretchFactor(0, 3);
+  diag->setStretchFactor(1, 2);
+  addTab(diag, tr("Diagnostics"));
+
+  // Topics
+  auto* topicsTab = new QWidget;
+  auto* tv = new QVBoxLayout(topicsTab);
+  tv->setContentsMargins(2, 2, 2, 2);
+  auto* row = new QHBoxLayout;
+  m_topicSpin = new QSpinBox;
+  m_topicSpin->setRange(1, 1);
+  m_topicSpin->setPrefix(tr("topic "));
+  m_topicNote = new QLabel;
+  m_topicNote->setStyleSheet("color: gray;");
+  row->addWidget(m_topicSpin);
+  row->addWidget(m_topicNote, 1);
+  tv->addLayout(row);
+  m_topics = new TopicsPlot;
+  tv->addWidget(m_topics, 1);
+  addTab(topicsTab, tr("Topics"));
+  connect(m_topicSpin, &QSpinBox::valueChanged, this, [this](int v) { m_topics->setCurrentTopic(v - 1); });
+  connect(m_topics, &TopicsPlot::currentTopicChanged, this, [this](int t) {
+    QSignalBlocker b(m_topicSpin);
+    m_topicSpin->setValue(t + 1);
+  });
+
+  // Ledger
+  auto* ledgerTab = new QWidget;
+  auto* lv = new QVBoxLayout(ledgerTab);
+  lv->setContentsMargins(2, 2, 2, 2);
+  m_ledger = makeTable({tr("release"), tr("node"), tr("mechanism"), tr("sensitivity"), tr("ε"), tr("δ"), tr("σ"),
+                        tr("spent"), tr("preconditions")});
+  m_ledgerNote = new QLabel;
+  m_ledgerNote->setWordWrap(true);
+  lv->addWidget(m_ledger, 1);
+  lv->addWidget(m_ledgerNote);
+  addTab(ledgerTab, tr("Ledger"));
+
+  // History
+  auto* histTab = new QWidget;
+  auto* hv = new QVBoxLayout(histTab);
+  hv->setContentsMargins(2, 2, 2, 2);
+  auto* hnote = new QLabel(tr("Tick a run to pin it: pinned runs stay on the error-vs-ε plot and are saved "
+                              "with the session."));
+  hnote->setWordWrap(true);
+  m_history = new QListWidget;
+  hv->addWidget(hnote);
+  hv->addWidget(m_history, 1);
+  addTab(histTab, tr("History"));
+  connect(m_history, &QListWidget::itemChanged, this, [this] {
+    if (m_updatingHistory) return;
+    QJsonArray pinned;
+    for (int i = 0; i < m_history->count(); ++i) {
+      QListWidgetItem* it = m_history->item(i);
+      if (it->checkState() == Qt::Checked) pinned.append(it->data(Qt::UserRole).toJsonObject());
+    }
+    m_pinned = pinned;
+    refreshPinnedCurves();
+    emit pinnedEdited(pinned, tr("pin or unpin a run"));
+  });
+}
+
+PlotWidget* ResultsPanel::currentPlot() const {
+  switch (currentIndex()) {
+    case 0: return m_errorPlot;
+    case 1: return m_spectrum;
+    case 2: return m_topics;
+    default: return nullptr;
+  }
+}
+
+void ResultsPanel::setStale(bool stale) {
+  for (PlotWidget* p : {static_cast<PlotWidget*>(m_errorPlot), static_cast<PlotWidget*>(m_spectrum),
+                        static_cast<PlotWidget*>(m_topics)})
+    p->setStale(stale);
+  const QString style = stale ? "color: gray;" : QString();
+  m_ledger->setStyleSheet(style);
+  m_diag->setStyleSheet(style);
+}
+
+void ResultsPanel::setMetadata(const QJsonObject& metadata) {
+  m_errorPlot->setMetadata(metadata);
+  m_spectrum->setMetadata(metadata);
+  m_topics->setMetadata(metadata);
+}
+
+QJsonObject ResultsPanel::summarize(const RunOutcome& o) {
+  const SessionState& s = o.session;
+  double err = NAN;
+  QString kind;
+  if (o.error) { err = o.error->l2Mean; kind = "ℓ₂ error"; }
+  else if (o.utilityLoss) { err = o.utilityLoss->l2Mean; kind = "utility loss"; }
+  return QJsonObject{{"run", static_cast<qint64>(o.id)},
+                     {"label", edgeSetLabel(s.edges)},
+                     {"edges", QString::fromStdString(edgeSetToString(s.edges))},
+                     {"epsilon", s.epsilon},
+                     {"delta", s.delta},
+                     {"error", std::isfinite(err) ? QJsonValue(err) : QJsonValue()},
+                     {"error_kind", kind},
+                     {"released", o.priv && o.priv->released},
+                     {"noise", o.priv ? QString::fromStdString(o.priv->noiseSource) : QString()}};
+}
+
+void ResultsPanel::addHistory(const QJsonObject& summary) {
+  m_updatingHistory = true;
+  auto* item = new QListWidgetItem(historyText(summary));
+  item->setData(Qt::UserRole, summary);
+  item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+  item->setCheckState(Qt::Unchecked);
+  item->setToolTip(summary.value("noise").toString());
+  m_history->insertItem(0, item);
+  while (m_history->count() > 200) {  // keep pinned ones
+    QListWidgetItem* last = m_history->item(m_history->count() - 1);
+    if (last->checkState() == Qt::Checked) break;
+    delete m_history->takeItem(m_history->count() - 1);
+  }
+  m_updatingHistory = false;
+}
+
+void ResultsPanel::setPinned(const QJsonArray& pinned) {
+  m_pinned = pinned;
+  m_updatingHistory = true;
+  for (int i = 0; i < m_history->count(); ++i) {
+    QListWidgetItem* it = m_history->item(i);
+    it->setCheckState(pinned.contains(it->data(Qt::UserRole).toJsonObject()) ? Qt::Checked : Qt::Unchecked);
+  }
+  for (const QJsonValue& v : pinned) {  // pinned runs of a loaded session that are not in the history
+    bool found = false;
+    for (int i = 0; i < m_history->count() && !found; ++i)
+      found = m_history->item(i)->data(Qt::UserRole).toJsonObject() == v.toObject();
+    if (!found) {
+      auto* item = new QListWidgetItem(historyText(v.toObject()));
+      item->setData(Qt::UserRole, v.toObject());
+      item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+      item->setCheckState(Qt::Checked);
+      m_history->addItem(item);
+    }
+  }
+  m_updatingHistory = false;
+  refreshPinnedCurves();
+}
+
+void ResultsPanel::refreshPinnedCurves() {
+  for (const QString& key : m_pinnedKeys) m_errorPlot->removeCurve(key);
+  m_pinnedKeys.clear();
+  int i = 0;
+  for (const QJsonValue& v : m_pinned) {
+    const QJsonObject s = v.toObject();
+    const double eps = s.value("epsilon").toDouble(NAN);
+    const double err = s.value("error").toDouble(NAN);
+    if (!(eps > 0) || !std::isfinite(err) || s.value("edges").toString().isEmpty()) continue;
+    const QString key = QString("pinned-%1").arg(i++);
+    if (m_errorPlot->setCurve(key, tr("pinned #%1 %2").arg(s.value("run").toInt()).arg(s.value("label").toString()),
+                              {eps}, {err}, {}, {}, 6 + i))
+      m_pinnedKeys << key;
+  }
+}
+
+void ResultsPanel::showOutcome(const RunOutcome& o) {
+  setStale(false);
+  const SessionState& s = o.session;
+  // Diagnostics
+  QVector<double> sig(o.eigenvalues.data(), o.eigenvalues.data() + o.eigenvalues.size());
+  QString err;
+  if (!m_spectrum->setSpectrum(sig, std::min<int>(s.topicCount(), sig.size()), &err)) m_spectrum->clearSpectrum();
+  struct Row {
+    QString name, value, meaning;
+  };
+  QVector<Row> rows;
+  const int k = s.topicCount();
+  if (o.eigenvalues.size() >= k) rows.push_back({"σ_k(M̂₂)", g(o.eigenvalues[k - 1]), tr("k-th eigenvalue (non-private, shown for teaching)")});
+  if (o.eigenvalues.size() > k) rows.push_back({"σ_k − σ_{k+1}", g(o.eigenvalues[k - 1] - o.eigenvalues[k]), tr("eigengap of M̂₂")});
+  if (o.priv && o.priv->diagnostics.sigmaKTilde) rows.push_back({"σ̃_k", g(*o.priv->diagnostics.sigmaKTilde), tr("Procedure 1 private lower bound")});
+  rows.push_back({"γ_s", g(o.gammaS), tr("tensor eigengap (non-private)")});
+  if (o.priv && o.priv->diagnostics.gammaSTilde) rows.push_back({"γ̃_s", g(*o.priv->diagnostics.gammaSTilde), tr("Procedure 1 private lower bound")});
+  if (o.baselineError) rows.push_back({tr("non-private error"), g(o.baselineError->l2Mean), tr("mean ℓ₂ vs truth")});
+  if (o.error) rows.push_back({tr("private error"), g(o.error->l2Mean), tr("mean ℓ₂ vs truth")});
+  if (o.utilityLoss) rows.push_back({tr("utility loss"), g(o.utilityLoss->l2Mean), tr("mean ℓ₂ vs non-private output")});
+  if (o.priv) {
+    for (const Precondition& p : o.priv->diagnostics.preconditions)
+      rows.push_back({QString::fromStdString(p.name), p.holds ? tr("holds") : tr("FAILS"), QString::fromStdString(p.detail)});
+  }
+  m_diag->setRowCount(rows.size());
+  for (int r = 0; r < rows.size(); ++r) {
+    const QColor c = rows[r].value == tr("FAILS") ? leakColor() : QColor();
+    setCell(m_diag, r, 0, rows[r].name);
+    setCell(m_diag, r, 1, rows[r].value, c);
+    setCell(m_diag, r, 2, rows[r].meaning);
+  }
+  m_diag->resizeColumnsToContents();
+
+  // Topics: the private output when released, else the non-private one.
+  const bool released = o.priv && o.priv->released && o.priv->output;
+  const Eigen::MatrixXd& est = released ? o.priv->output->topics : o.nonPrivate.topics;
+  auto columns = [](const Eigen::MatrixXd& m) {
+    QVector<QVector<double>> out;
+    for (Eigen::Index c = 0; c < m.cols(); ++c) out.push_back(QVector<double>(m.col(c).data(), m.col(c).data() + m.rows()));
+    return out;
+  };
+  QVector<QVector<double>> truth;
+  QVector<int> matching;
+  if (o.truth && o.truth->vocabSize() == est.rows()) {
+    truth = columns(o.truth->topics);
+    if (released && o.error) matching = QVector<int>(o.error->matching.begin(), o.error->matching.end());
+    else if (o.baselineError) matching = QVector<int>(o.baselineError->matching.begin(), o.baselineError->matching.end());
+  }
+  if (est.cols() > 0 && m_topics->setTopics(truth, columns(est), matching, o.words, 12, &err)) {
+    m_topicSpin->setRange(1, std::max(1, m_topics->topicCount()));
+    m_topics->setTitle(released ? tr("True vs private topic") : tr("True vs non-private topic"));
+  } else {
+    m_topics->clearTopics();
+  }
+  m_topicNote->setText(released ? tr("recovered from the private run (%1)").arg(edgeSetLabel(s.edges))
+                                : (s.edges ? tr("nothing released: showing the non-private output")
+                                           : tr("non-private output")) +
+                                      (o.truthNote.isEmpty() ? QString() : "; " + o.truthNote));
+
+  // Ledger
+  const auto& ledger = o.priv ? o.priv->ledger : std::vector<LedgerEntry>{};
+  m_ledger->setRowCount(static_cast<int>(ledger.size()));
+  for (int r = 0; r < static_cast<int>(ledger.size()); ++r) {
+    const LedgerEntry& e = ledger[r];
+    QStringList pre;
+    bool allHold = true;
+    for (const Precondition& p : e.preconditions) {
+      pre << QString("%1 %2").arg(p.holds ? "✔" : "✘", QString::fromStdString(p.name));
+      allHold = allHold && p.holds;
+    }
+    setCell(m_ledger, r, 0, QString::fromStdString(e.release));
+    setCell(m_ledger, r, 1, QString::fromStdString(e.node));
+    setCell(m_ledger, r, 2, QString::fromStdString(e.mechanism));
+    setCell(m_ledger, r, 3, g(e.sensitivity));
+    m_ledger->item(r, 3)->setToolTip(QString::fromStdString(e.sensitivityFormula));
+    setCell(m_ledger, r, 4, g(e.epsilon));
+    setCell(m_ledger, r, 5, g(e.delta));
+    setCell(m_ledger, r, 6, g(e.sigma));
+    setCell(m_ledger, r, 7, e.spent ? tr("yes") : tr("no"));
+    setCell(m_ledger, r, 8, pre.join("; "), allHold ? QColor() : leakColor());
+  }
+  m_ledger->resizeColumnsToContents();
+  QString note;
+  if (o.priv) {
+    note = tr("Spent ε %1, δ %2 of (%3, %4) by basic composition. Noise: %5.")
+               .arg(g(o.priv->epsilonSpent), g(o.priv->deltaSpent), g(s.epsilon), g(s.delta),
+                    QString::fromStdString(o.priv->noiseSource));
+    if (!o.priv->released) note += " <b>" + QString::fromStdString(o.priv->status.message()).toHtmlEscaped() + "</b>";
+    for (const auto& w : o.priv->warnings) note += "<br>⚠ " + QString::fromStdString(w).toHtmlEscaped();
+  }
+  m_ledgerNote->setText(note);
+  addHistory(summarize(o));
+}
+
+void ResultsPanel::showSweep(const SweepOutcome& sw) {
+  m_errorPlot->setStale(false);
+  for (const QString& key : m_errorPlot->curveKeys())
+    if (!m_pinnedKeys.contains(key)) m_errorPlot->removeCurve(key);
+  QString err;
+  for (const SweepCurve& c : sw.curves) {
+    if (!m_errorPlot->setCurve(c.key, c.label, c.eps, c.median, c.lower, c.upper, c.style, &err)) continue;
+  }
+  m_errorPlot->setErrorLabel(sw.errorLabel);
+  if (std::isfinite(sw.baseline) && sw.baseline > 0) m_errorPlot->setBaseline(tr("non-private"), sw.baseline);
+  else m_errorPlot->clearBaseline();
+  refreshPinnedCurves();
+  QStringList fails;
+  for (const SweepCurve& c : sw.curves)
+    if (c.failures) fails << tr("%1: %2 trials released nothing").arg(c.label).arg(c.failures);
+  m_errorNote->setText(tr("Median of %1 trials per ε, band min–max. %2.%3")
+                           .arg(sw.trials).arg(sw.noiseNote, fails.isEmpty() ? QString() : " " + fails.join("; ")));
+  m_errorPlot->resetView();
+}
+
+}  // namespace dplda

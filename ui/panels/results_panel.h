@@ -1,0 +1,72 @@
+#pragma once
+// The bottom dock: results tabs — error vs ε, diagnostics (eigen spectrum with the k-th gap and
+// a table of σ_k, σ̃_k, γ_s, γ̃_s), topics (true vs recovered, matched), the privacy ledger and
+// the run history (pin runs to compare them on the error-vs-ε plot).
+#include <QJsonArray>
+#include <QTabWidget>
+#include <memory>
+
+#include "ui/session/session.h"
+
+class QListWidget;
+class QSpinBox;
+class QTableWidget;
+class QLabel;
+
+namespace dplda {
+
+class EigenSpectrumPlot;
+class ErrorVsEpsilonPlot;
+class PlotWidget;
+class TopicsPlot;
+struct RunOutcome;
+struct SweepOutcome;
+
+class ResultsPanel : public QTabWidget {
+  Q_OBJECT
+
+ public:
+  explicit ResultsPanel(QWidget* parent = nullptr);
+
+  void setStale(bool stale);  // every plot: results of old parameters are veiled at once
+  void showOutcome(const RunOutcome& outcome);
+  void showSweep(const SweepOutcome& sweep);
+  void setMetadata(const QJsonObject& metadata);
+  // Pinned run summaries (stored in the session); shown as points on the error-vs-ε plot.
+  void setPinned(const QJsonArray& pinned);
+
+  ErrorVsEpsilonPlot* errorPlot() const { return m_errorPlot; }
+  EigenSpectrumPlot* spectrumPlot() const { return m_spectrum; }
+  TopicsPlot* topicsPlot() const { return m_topics; }
+  QTableWidget* ledgerTable() const { return m_ledger; }
+  QTableWidget* diagnosticsTable() const { return m_diag; }
+  QListWidget* historyList() const { return m_history; }
+  PlotWidget* currentPlot() const;  // the plot of the visible tab, or null
+
+  // A summary of a run for the history and for pinning.
+  static QJsonObject summarize(const RunOutcome& outcome);
+
+ signals:
+  // The user (un)pinned a history entry; the main window stores the new list in the session.
+  void pinnedEdited(const QJsonArray& pinned, const QString& what);
+
+ private:
+  void addHistory(const QJsonObject& summary);
+  void refreshPinnedCurves();
+
+  ErrorVsEpsilonPlot* m_errorPlot = nullptr;
+  QLabel* m_errorNote = nullptr;
+  EigenSpectrumPlot* m_spectrum = nullptr;
+  QTableWidget* m_diag = nullptr;
+  TopicsPlot* m_topics = nullptr;
+  QSpinBox* m_topicSpin = nullptr;
+  QLabel* m_topicNote = nullptr;
+  QTableWidget* m_ledger = nullptr;
+  QLabel* m_ledgerNote = nullptr;
+  QListWidget* m_history = nullptr;
+  QJsonArray m_pinned;
+  QStringList m_pinnedKeys;
+  bool m_updatingHistory = false;
+};
+
+}  // namespace dplda

@@ -1,0 +1,70 @@
+#pragma once
+// A session: every parameter of the explorer (corpus source, generator with its seed, model
+// options, edge set, budget, mechanism, noise seed, sweep settings), pinned runs and the text
+// of a lesson. Saved as JSON; seeds are written as decimal strings so 64-bit values survive.
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QMap>
+#include <QString>
+#include <cstdint>
+#include <optional>
+
+#include "core/common/status.h"
+#include "core/corpus/synthetic_generator.h"
+#include "core/graph/computation_graph.h"
+#include "core/privacy/mechanisms.h"
+#include "core/privacy/sensitivity.h"
+
+namespace dplda {
+
+struct SessionState {
+  enum class Source { Synthetic, Uci };
+  Source source = Source::Synthetic;
+  QString corpusPath;        // UCI folder (or docword file) when source == Uci
+  GeneratorParams generator; // d, k, N, α0, prior, β, length, seed; k and α0 also drive the fit
+  QString decomposer = "robust";
+  std::uint64_t initSeed = 1;
+
+  EdgeSet edges = presetEdges(Preset::Config2);
+  double epsilon = 1.0;
+  double delta = 1e-5;
+  Mechanism mechanism = Mechanism::AnalyticGaussian;
+  BoundSet bounds = BoundSet::Sound;
+  bool shareReleases = false;
+  std::optional<std::uint64_t> noiseSeed;  // empty: secure noise
+  double maxLength = 200.0;
+
+  int trials = 3;               // per ε in the error-vs-ε sweep
+  bool comparePresets = false;  // sweep configurations 1-4 instead of {none, current}
+
+  QJsonArray pinned;  // pinned run summaries (see RunSummary in the history panel)
+  QString lessonTitle, lessonText;
+
+  int topicCount() const { return generator.topicCount; }
+  double alpha0() const { return generator.alpha0; }
+};
+
+bool operator==(const SessionState& a, const SessionState& b);
+inline bool operator!=(const SessionState& a, const SessionState& b) { return !(a == b); }
+
+// Field-level validation: key = field name ("vocab", "topics", "docs", "alpha0", "beta",
+// "length", "epsilon", "delta", "corpus", "max_length", "trials", "decomposer"), value = a
+// message naming the parameter and its value. Empty when the session can run.
+QMap<QString, QString> validateSession(const SessionState& s);
+
+QJsonObject sessionToJson(const SessionState& s);
+// Missing keys keep their defaults (lesson presets list only what they change); wrong types
+// and out-of-range values give BadInput naming the key and value.
+Result<SessionState> sessionFromJson(const QJsonObject& json);
+
+Status saveSession(const SessionState& s, const QString& path);
+Result<SessionState> loadSession(const QString& path);
+
+QString seedToText(std::uint64_t seed);
+// Decimal digits only, fits in 64 bits; message names `what` and the text.
+Result<std::uint64_t> parseSeed(const QString& text, const QString& what);
+
+// Short human description of the edge set: "config 2", "input perturbation", "none", "custom {e1,e5}".
+QString edgeSetLabel(EdgeSet edges);
+
+}  // namespace dplda

@@ -1,0 +1,143 @@
+#pragma once
+// Runs off the GUI thread (after Avogadro's calcworker): a RunWorker lives on its own QThread
+// and receives a by-value snapshot of the session; results come back through queued signals.
+// Every run carries an id; the RunController (GUI side) cancels the previous run through its
+// dplda::Feedback when a new one starts and drops any result whose id is not the current one.
+#include <Eigen/Dense>
+#include <QObject>
+#include <QStringList>
+#include <QThread>
+#include <QVector>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "core/common/feedback.h"
+#include "core/corpus/corpus.h"
+#include "core/eval/metrics.h"
+#include "core/pipeline/private_run.h"
+#include "core/pipeline/spectral_pipeline.h"
+#include "ui/session/session.h"
+
+namespace dplda {
+
+struct RunRequest {
+  quint64 id = 0;
+  SessionState session;
+  bool sweep = true;  // also run the error-vs-ε sweep after the main run
+};
+
+// The main run: corpus, non-private spectral model, the private run of the session's edge set.
+struct RunOutcome {
+  quint64 id = 0;
+  Status status;   // ok, or why there is nothing to show (bad corpus, invalid options, cancelled)
+  QString failedStage;  // "corpus", "model" or "privacy" when status is not ok
+  SessionState session;  // the snapshot this outcome was computed from
+  int docCount = 0, vocabSize = 0, droppedDocuments = 0;
+  long long nnz = 0;
+  double maxLength = 0;
+  std::optional<LdaModel> truth;
+  QString truthNote;      // e.g. why a truth.json was ignored
+  QStringList words;      // vocabulary (d names)
+  Eigen::VectorXd eigenvalues;     // σ_1..σ_{k+1} of M̂2 (non-private)
+  Eigen::VectorXd tensorLambda;    // robust eigenvalues of T̂ (non-private)
+  double gammaS = 0;
+  UnwhitenedTopics nonPrivate;     // the non-private output (OUT)
+  std::optional<PrivateRunResult> priv;
+  std::optional<TopicErrors> error;          // private output vs truth
+  std::optional<TopicErrors> baselineError;  // non-private output vs truth
+  std::optional<TopicErrors> utilityLoss;    // private vs non-private output
+  std::vector<StageTiming> timings;
+  double milliseconds = 0;
+};
+
+struct SweepCurve {
+  QString key, label;
+  int style = 0;
+  QVector<double> eps, median, lower, upper;  // band: min..max over the trials that released
+  int failures = 0;                            // trials that released nothing
+};
+
+struct SweepOutcome {
+  quint64 id = 0;
+  Status status;
+  QVector<SweepCurve> curves;
+  double baseline = std::numeric_limits<double>::quiet_NaN();  // non-private error
+  QString errorLabel;   // what the y axis measures
+  QString noiseNote;    // where the sweep's noise came from
+  int trials = 0;
+};
+
+// Lives on the worker thread. Keeps the last corpus and pipeline so that a change of ε, edges
+// or mechanism recomputes only the private part.
+class RunWorker : public QObject {
+  Q_OBJECT
+
+ public:
+  void process(const RunRequest& request, const std::shared_ptr<Feedback>& feedback);
+
+  // The ε grid of the sweep (log-spaced, SPEC §13's range extended to 10).
+  static QVector<double> sweepEpsilons();
+
+ signals:
+  void progress(quint64 id, double fraction, const QString& stage);
+  void runFinished(std::shared_ptr<const dplda::RunOutcome> outcome);
+  void sweepFinished(std::shared_ptr<const dplda::SweepOutcome> outcome);
+  void done(quint64 id);
+
+ private:
+  Status prepareCorpus(const SessionState& s, Feedback* fb, RunOutcome& out);
+  std::shared_ptr<SweepOutcome> sweep(const RunRequest& request, const RunOutcome& main, Feedback* fb);
+
+  QString m_corpusKey;
+  std::shared_ptr<const Corpus> m_corpus;
+  std::optional<LdaModel> m_truth;
+  QString m_truthNote;
+  SpectralPipeline m_pipeline;
+  bool m_pipelineHasCorpus = false;
+};
+
+// GUI side: owns the thread, hands out run ids, cancels superseded runs and forwards only
+// the current run's results.
+class RunController : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit RunController(QObject* parent = nullptr);
+  ~RunController() override;
+
+  // Starts a run of `session` (cancelling the one in flight) and returns its id.
+  quint64 start(const SessionState& session, bool sweep = true);
+  void cancel();
+  bool isBusy() const { return m_busy; }
+  quint64 currentId() const { return m_currentId; }
+  int droppedResults() const { return m_dropped; }  // superseded results not forwarded
+
+ signals:
+  void started(quint64 id);
+  void progressChanged(quint64 id, double fraction, const QString& stage);
+  void runReady(std::shared_ptr<const dplda::RunOutcome> outcome);
+  void sweepReady(std::shared_ptr<const dplda::SweepOutcome> outcome);
+  void busyChanged(bool busy);
+  void cancelled(quint64 id);
+
+ private:
+  void onRunFinished(std::shared_ptr<const RunOutcome> outcome);
+  void onSweepFinished(std::shared_ptr<const SweepOutcome> outcome);
+  void onDone(quint64 id);
+  void setBusy(bool busy);
+
+  QThread m_thread;
+  RunWorker* m_worker = nullptr;
+  quint64 m_nextId = 1;
+  quint64 m_currentId = 0;
+  std::shared_ptr<Feedback> m_feedback;
+  bool m_busy = false;
+  int m_dropped = 0;
+};
+
+}  // namespace dplda
+
+Q_DECLARE_METATYPE(std::shared_ptr<const dplda::RunOutcome>)
+Q_DECLARE_METATYPE(std::shared_ptr<const dplda::SweepOutcome>)
