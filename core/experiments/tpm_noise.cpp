@@ -53,14 +53,6 @@ void normaliseColumns(Eigen::MatrixXd& next, const Eigen::MatrixXd& previous) {
   }
 }
 
-// Adds x to every permutation of (i, j, l) once (repeated indices give fewer distinct entries).
-void addSymmetricEntry(Tensor3& t, int i, int j, int l, double x) {
-  std::array<std::array<int, 3>, 6> perms{{{i, j, l}, {i, l, j}, {j, i, l}, {j, l, i}, {l, i, j}, {l, j, i}}};
-  std::sort(perms.begin(), perms.end());
-  const auto last = std::unique(perms.begin(), perms.end());
-  for (auto p = perms.begin(); p != last; ++p) t((*p)[0], (*p)[1], (*p)[2]) += x;
-}
-
 std::string describe(double x) { return shortNumber(x); }
 
 }  // namespace
@@ -159,11 +151,12 @@ Result<OperatorNormResult> tensorOperatorNorm(const Tensor3& E, RandomSource& rn
       const double fc = cand.col(c).dot(Gc.col(c));
       ++iterations[s];
       const double scale = std::max(std::abs(f[s]), 1e-300);
-      if (fc >= f[s] - 1e-15 * scale) {  // ascent: accept
+      if (fc >= f[s] - 1e-15 * scale) {  // ascent: accept, and try a larger step next time
         const double change = std::abs(fc - f[s]);
         U.col(s) = cand.col(c);
         G.col(s) = Gc.col(c);
         f[s] = fc;
+        shift[s] = shift[s] < 1e-3 * scale ? 0.0 : 0.5 * shift[s];
         if (change <= o.tolerance * std::max(std::abs(fc), 1e-300)) {
           converged[s] = true;
           continue;
@@ -201,9 +194,9 @@ Tensor3 tpmNoiseTensor(TpmNoiseModel model, int d, RandomSource& rng) {
       for (int i = 0; i < d; ++i)
         for (int j = i; j < d; ++j)
           for (int l = j; l < d; ++l) {
-            const int distinct = 1 + (j != i) + (l != j);
-            const double sd = distinct == 3 ? sdDistinct : distinct == 2 ? sdPair : 1.0;
-            addSymmetricEntry(e, i, j, l, sd * standardNormal(rng));
+            const bool ij = i == j, jl = j == l;
+            const double x = (ij && jl ? 1.0 : ij || jl ? sdPair : sdDistinct) * standardNormal(rng);
+            e(i, j, l) = e(i, l, j) = e(j, i, l) = e(j, l, i) = e(l, i, j) = e(l, j, i) = x;
           }
       break;
     }
@@ -224,7 +217,8 @@ Tensor3 tpmNoiseTensor(TpmNoiseModel model, int d, RandomSource& rng) {
 }
 
 Result<TensorEigenpairs> leadingTensorEigenpairs(const Tensor3& input, int components, const PowerMethodOptions& o,
-                                                 RandomSource& rng, Feedback* feedback) {
+                                                 RandomSource& rng, Eigen::MatrixXd* inExtractionOrder,
+                                                 Feedback* feedback) {
   const int d = input.dim();
   if (d < 1) return invalidArgument("the tensor to decompose is empty");
   if (components < 1 || components > d) {
@@ -286,6 +280,7 @@ Result<TensorEigenpairs> leadingTensorEigenpairs(const Tensor3& input, int compo
       V.col(i) = -V.col(i);
     }
   }
+  if (inExtractionOrder) *inExtractionOrder = V;
   std::vector<int> order(r);
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return lambda[a] > lambda[b]; });

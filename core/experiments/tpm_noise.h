@@ -48,7 +48,7 @@ struct OperatorNormOptions {
   int keep = 2;               // starts continued to convergence after the first phase
   int firstPhase = 30;        // iterations of the first phase
   int maxIterations = 2000;   // total per start
-  double tolerance = 1e-12;   // stop when the value changes by less than tolerance × value
+  double tolerance = 1e-10;   // stop when the value changes by less than tolerance × value
 };
 struct OperatorNormResult {
   double value = 0.0;   // max over starts of E(u,u,u) at the ascent's end point
@@ -57,8 +57,10 @@ struct OperatorNormResult {
   bool converged = false;
 };
 // Maximises E(u,u,u) over the unit sphere from `restarts` random starts by the iteration
-// u ← normalise(E(I,u,u) + α u), where the shift α starts at 0 and is raised (α ← max(2α, ‖E(I,u,u)‖))
-// whenever a step would decrease E(u,u,u): a monotone ascent that ends at a local maximum.
+// u ← normalise(E(I,u,u) + α u). A step that would decrease E(u,u,u) is refused and the shift α
+// raised (α ← max(2α, ‖E(I,u,u)‖): a shorter, safer step); after an accepted step α is halved
+// (to 0 once small), so the ascent takes the plain power step whenever that ascends. The values
+// never decrease, so every start ends at a local maximum.
 // The result is a lower bound on ‖E‖op that equals it when some start reaches the global maximum.
 Result<OperatorNormResult> tensorOperatorNorm(const Tensor3& E, RandomSource& rng,
                                               const OperatorNormOptions& options = {});
@@ -73,9 +75,11 @@ Tensor3 tpmNoiseTensor(TpmNoiseModel model, int d, RandomSource& rng);
 // deflations: the same steps, in the same order, with the same random draws as
 // RobustPowerMethod, which always extracts T.dim() components (too many for a d x d x d tensor
 // with a rank-3 signal). With options.restarts = 0, L = max(10, 2⌈r ln r⌉) for r = components.
-// Returns the components sorted by λ descending (λ made positive by flipping v).
+// Returns the components sorted by λ descending (λ made positive by flipping v); when
+// inExtractionOrder is given it receives the same vectors in the order they were found.
 Result<TensorEigenpairs> leadingTensorEigenpairs(const Tensor3& T, int components, const PowerMethodOptions& options,
-                                                 RandomSource& rng, Feedback* feedback = nullptr);
+                                                 RandomSource& rng, Eigen::MatrixXd* inExtractionOrder = nullptr,
+                                                 Feedback* feedback = nullptr);
 
 // The largest over matchings of min_i v̂_{π(i)}ᵀ v_i for the true columns of `truth` and the
 // recovered columns of `recovered` (at least as many as truth; ≤ 8 true columns).

@@ -14,6 +14,17 @@ Eigen::Index blockRows(Eigen::Index width) {
   return std::clamp<Eigen::Index>((Eigen::Index{1} << 23) / std::max<Eigen::Index>(width, 1), 64, 4096);
 }
 
+// Work is split into a fixed number of lanes, each summing its own blocks in order, and the
+// lanes are added in order: the result is bit-identical whatever the number of threads.
+constexpr int kLanes = 4;
+
+// Threads only pay off above ~1e6 multiply-adds; small corpora stay on the calling thread.
+template <class F>
+void forEachLane(double work, F&& f) {
+#pragma omp parallel for schedule(static, 1) if (work > 1e6)
+  for (int lane = 0; lane < kLanes; ++lane) f(lane);
+}
+
 std::string formatBytes(double bytes) {
   std::ostringstream out;
   out.precision(3);
@@ -89,19 +100,24 @@ Result<Eigen::MatrixXd> SecondMomentOperator::toDense(Feedback* feedback) const 
   const SparseCounts& C = *m_counts;
   const Eigen::Index N = C.rows(), d = C.cols();
   const Eigen::Index nb = blockRows(d);
-  Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(d, d);
-  Eigen::MatrixXd block(d, nb);
-  for (Eigen::Index start = 0; start < N; start += nb) {
-    if (isCanceled(feedback)) return cancelled();
-    reportProgress(feedback, static_cast<double>(start) / static_cast<double>(N));
-    const Eigen::Index rows = std::min(nb, N - start);
-    block.leftCols(rows).setZero();
-    for (Eigen::Index r = 0; r < rows; ++r) {
-      const double s = std::sqrt(m_docWeights[start + r]);
-      for (SparseCounts::InnerIterator it(C, start + r); it; ++it) block(it.col(), r) = s * it.value();
+  const Eigen::Index blocks = (N + nb - 1) / nb;
+  std::vector<Eigen::MatrixXd> lanes(kLanes, Eigen::MatrixXd::Zero(d, d));
+  forEachLane(static_cast<double>(N) * d * d, [&](int lane) {
+    Eigen::MatrixXd block(d, nb);
+    for (Eigen::Index b = lane; b < blocks; b += kLanes) {
+      if (isCanceled(feedback)) return;
+      const Eigen::Index start = b * nb, rows = std::min(nb, N - start);
+      block.leftCols(rows).setZero();
+      for (Eigen::Index r = 0; r < rows; ++r) {
+        const double s = std::sqrt(m_docWeights[start + r]);
+        for (SparseCounts::InnerIterator it(C, start + r); it; ++it) block(it.col(), r) = s * it.value();
+      }
+      lanes[lane].selfadjointView<Eigen::Lower>().rankUpdate(block.leftCols(rows));
     }
-    gram.selfadjointView<Eigen::Lower>().rankUpdate(block.leftCols(rows));
-  }
+  });
+  if (isCanceled(feedback)) return cancelled();
+  Eigen::MatrixXd gram = lanes[0];
+  for (int lane = 1; lane < kLanes; ++lane) gram += lanes[lane];
   Eigen::MatrixXd out = gram.selfadjointView<Eigen::Lower>();
   out.diagonal() -= m_diagonal;
   out.noalias() -= m_rankOneWeight * m_sum1 * m_sum1.transpose();
@@ -248,17 +264,22 @@ Result<Tensor3> whitenedThirdMoment(const Corpus& corpus, double alpha0, const E
   auto accumulate = [&](const Eigen::MatrixXd& X, const Eigen::MatrixXd& Zw, Eigen::MatrixXd& R) -> bool {
     const Eigen::Index rowsTotal = X.rows();
     const Eigen::Index nb = blockRows(np);
-    Eigen::MatrixXd K(nb, np);
-    for (Eigen::Index start = 0; start < rowsTotal; start += nb) {
-      if (isCanceled(feedback)) return false;
-      const Eigen::Index rows = std::min(nb, rowsTotal - start);
-      for (Eigen::Index p = 0; p < np; ++p) {
-        K.col(p).head(rows) = X.col(pairs[p].first).segment(start, rows).cwiseProduct(
-            X.col(pairs[p].second).segment(start, rows));
+    const Eigen::Index blocks = (rowsTotal + nb - 1) / nb;
+    std::vector<Eigen::MatrixXd> lanes(kLanes, Eigen::MatrixXd::Zero(k, np));
+    forEachLane(static_cast<double>(rowsTotal) * np * k, [&](int lane) {
+      Eigen::MatrixXd K(nb, np);
+      for (Eigen::Index b = lane; b < blocks; b += kLanes) {
+        if (isCanceled(feedback)) return;
+        const Eigen::Index start = b * nb, rows = std::min(nb, rowsTotal - start);
+        for (Eigen::Index p = 0; p < np; ++p) {
+          K.col(p).head(rows) = X.col(pairs[p].first).segment(start, rows).cwiseProduct(
+              X.col(pairs[p].second).segment(start, rows));
+        }
+        lanes[lane].noalias() += Zw.middleRows(start, rows).transpose() * K.topRows(rows);
       }
-      R.noalias() += Zw.middleRows(start, rows).transpose() * K.topRows(rows);
-    }
-    return true;
+    });
+    for (const auto& lane : lanes) R += lane;
+    return !isCanceled(feedback);
   };
 
   Eigen::MatrixXd R = Eigen::MatrixXd::Zero(k, np);

@@ -1,6 +1,7 @@
 // The moment estimators: exact unbiasedness (by averaging), the whitened tensor against the
 // explicit M̂3, the matrix-free operator against the dense M̂2, and the memory guard.
 #include <QtTest>
+#include <omp.h>
 
 #include "core/moments/moments.h"
 #include "core/whitening/whitening.h"
@@ -153,6 +154,23 @@ class TestMoments : public QObject {
     Eigen::MatrixXd nanW = Eigen::MatrixXd::Identity(10, 2);
     nanW(0, 0) = std::nan("");
     QCOMPARE(whitenedThirdMoment(c, 1.0, nanW).status().code(), StatusCode::NumericalFailure);
+  }
+
+  void resultsDoNotDependOnThreadCount() {
+    // The passes run in fixed lanes summed in order: 1 and 3 threads must agree bit for bit.
+    const LdaModel model = randomModel(40, 4, 1.0, 0.2, 6);
+    const Corpus c = sampleCorpus(model, 30000, 3, 30, 2);
+    const Eigen::MatrixXd W = Eigen::MatrixXd::Random(40, 4);
+    const int before = omp_get_max_threads();
+    omp_set_num_threads(1);
+    const Eigen::MatrixXd m2One = secondMomentDense(c, 1.0).value();
+    const Tensor3 tOne = whitenedThirdMoment(c, 1.0, W).value();
+    omp_set_num_threads(3);
+    const Eigen::MatrixXd m2Three = secondMomentDense(c, 1.0).value();
+    const Tensor3 tThree = whitenedThirdMoment(c, 1.0, W).value();
+    omp_set_num_threads(before);
+    QVERIFY(m2One == m2Three);
+    QVERIFY(std::equal(tOne.data(), tOne.data() + tOne.size(), tThree.data()));
   }
 
   void cancellationStopsTheTensor() {
