@@ -222,70 +222,106 @@ Result<Tensor3> whitenedThirdMoment(const Corpus& corpus, double alpha0, const E
 
   // Every term of SPEC §3 mapped through W collapses into T̂ = sym(R) with
   //   R = Σ_n h_n y_n^⊗3 + Σ_i w_i⊗w_i⊗v_i + P⊗s + γ3 s^⊗3,
-  // where y_n = Wᵀc_n, w_i = row i of W, s = Σ_n y_n/l_n, and (a, b below)
+  // where y_n = Wᵀc_n, w_i = row i of W, s = Σ_n y_n/l_n, and
   //   h_n = e_n − 3β2 f_n + 2γ3/l³,  e_n = 1/(N l(l−1)(l−2)),  f_n = 1/(l²(l−1)),
   //   v_i = Σ_n q_n c_n(i) y_n + 2 g_i w_i,  q_n = −3e_n + 3β2 f_n,  g_i = Σ_n e_n c_n(i),
   //   P = 3β2 (Σ_n y yᵀ/(l(l−1)) − Wᵀdiag(Σ_n c_n/(l(l−1)))W) − 3γ3 Σ_n y yᵀ/l²,
   //   β2 = b/(N(N−1)), γ3 = c/(N(N−1)(N−2)).
-  // R is symmetric in its first two indices, so only pairs i ≤ j are accumulated, as
-  // GEMMs over blocks of documents and of words.
+  // R is symmetric in its first two indices, so only pairs i ≤ j are kept. One pass over the
+  // documents, in blocks: y for the block (sparse rows times W), then GEMMs for the block's
+  // contributions and a scatter of q_n c_n(i) y_n into v_i.
   const SparseCounts& C = corpus.counts;
   const Eigen::Index N = C.rows(), d = C.cols(), k = W.cols();
   const double Nd = static_cast<double>(N);
   const MomentConstants mc = MomentConstants::fromAlpha0(alpha0);
   const double beta2 = mc.b / (Nd * (Nd - 1.0));
   const double gamma3 = mc.c / (Nd * (Nd - 1.0) * (Nd - 2.0));
-  const Eigen::ArrayXd l = corpus.lengths.array();
-  const Eigen::ArrayXd e = 1.0 / (Nd * l * (l - 1.0) * (l - 2.0));
-  const Eigen::ArrayXd f = 1.0 / (l * l * (l - 1.0));
-  const Eigen::VectorXd h = (e - 3.0 * beta2 * f + 2.0 * gamma3 / (l * l * l)).matrix();
-  const Eigen::VectorXd q = (-3.0 * e + 3.0 * beta2 * f).matrix();
-
-  const Eigen::MatrixXd Y = C * W;  // N x k
-  if (isCanceled(feedback)) return cancelled();
-  const Eigen::VectorXd s = Y.transpose() * corpus.lengths.cwiseInverse();
-  const Eigen::VectorXd pairInv = (1.0 / (l * (l - 1.0))).matrix();
-  const Eigen::VectorXd wordPair = C.transpose() * pairInv;
-  const Eigen::MatrixXd A2 = Y.transpose() * pairInv.asDiagonal() * Y - W.transpose() * wordPair.asDiagonal() * W;
-  const Eigen::MatrixXd A1 = Y.transpose() * (1.0 / (l * l)).matrix().asDiagonal() * Y;
-  const Eigen::MatrixXd P = 3.0 * beta2 * A2 - 3.0 * gamma3 * A1;
-  const Eigen::VectorXd g = C.transpose() * e.matrix();
-  const Eigen::MatrixXd V = C.transpose() * (q.asDiagonal() * Y) + 2.0 * g.asDiagonal() * W;  // d x k
-
-  // Pair index p(i, j) for i <= j.
   const Eigen::Index np = k * (k + 1) / 2;
   std::vector<std::pair<int, int>> pairs;
   pairs.reserve(np);
   for (int i = 0; i < k; ++i)
     for (int j = i; j < k; ++j) pairs.emplace_back(i, j);
-
-  // R(l, p): contributions from rows of a k-column matrix X with weights given by rows of Z:
-  // R += Zᵀ K(X), K(X)(r, p) = X(r, i) X(r, j).
-  auto accumulate = [&](const Eigen::MatrixXd& X, const Eigen::MatrixXd& Zw, Eigen::MatrixXd& R) -> bool {
-    const Eigen::Index rowsTotal = X.rows();
-    const Eigen::Index nb = blockRows(np);
-    const Eigen::Index blocks = (rowsTotal + nb - 1) / nb;
-    std::vector<Eigen::MatrixXd> lanes(kLanes, Eigen::MatrixXd::Zero(k, np));
-    forEachLane(static_cast<double>(rowsTotal) * np * k, [&](int lane) {
-      Eigen::MatrixXd K(nb, np);
-      for (Eigen::Index b = lane; b < blocks; b += kLanes) {
-        if (isCanceled(feedback)) return;
-        const Eigen::Index start = b * nb, rows = std::min(nb, rowsTotal - start);
-        for (Eigen::Index p = 0; p < np; ++p) {
-          K.col(p).head(rows) = X.col(pairs[p].first).segment(start, rows).cwiseProduct(
-              X.col(pairs[p].second).segment(start, rows));
-        }
-        lanes[lane].noalias() += Zw.middleRows(start, rows).transpose() * K.topRows(rows);
-      }
-    });
-    for (const auto& lane : lanes) R += lane;
-    return !isCanceled(feedback);
+  // K(r, p) = X(r, i) X(r, j) for the pair p = (i, j).
+  auto pairProducts = [&](const Eigen::MatrixXd& X, Eigen::Index rows, Eigen::MatrixXd& K) {
+    for (Eigen::Index p = 0; p < np; ++p)
+      K.col(p).head(rows) = X.col(pairs[p].first).head(rows).cwiseProduct(X.col(pairs[p].second).head(rows));
   };
 
-  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(k, np);
-  if (!accumulate(Y, h.asDiagonal() * Y, R)) return cancelled();
+  struct Lane {
+    Eigen::MatrixXd R, A1, A2;              // R(l, p); Σ y yᵀ/l²; Σ y yᵀ/(l(l−1))
+    Eigen::VectorXd s;                      // Σ y/l
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> V;  // Σ_n q_n c_n(i) y_n
+    Eigen::VectorXd g, wordPair;            // Σ e_n c_n(i); Σ c_n(i)/(l(l−1))
+  };
+  std::vector<Lane> lanes(kLanes);
+  const Eigen::Index nb = std::min<Eigen::Index>(blockRows(np), 1024);
+  const Eigen::Index blocks = (N + nb - 1) / nb;
+  forEachLane(static_cast<double>(N) * np * k, [&](int laneIndex) {
+    Lane& lane = lanes[laneIndex];
+    lane.R = Eigen::MatrixXd::Zero(k, np);
+    lane.A1 = lane.A2 = Eigen::MatrixXd::Zero(k, k);
+    lane.s = Eigen::VectorXd::Zero(k);
+    lane.V = Eigen::MatrixXd::Zero(d, k);
+    lane.g = lane.wordPair = Eigen::VectorXd::Zero(d);
+    Eigen::MatrixXd Y(nb, k), HY(nb, k), K(nb, np);
+    Eigen::VectorXd invL(nb), invL2(nb), pairInv(nb);
+    for (Eigen::Index b = laneIndex; b < blocks; b += kLanes) {
+      if (isCanceled(feedback)) return;
+      const Eigen::Index start = b * nb, rows = std::min(nb, N - start);
+      Y.topRows(rows).noalias() = C.middleRows(start, rows) * W;
+      for (Eigen::Index r = 0; r < rows; ++r) {
+        const double l = corpus.lengths[start + r];
+        const double e = 1.0 / (Nd * l * (l - 1.0) * (l - 2.0));
+        const double f = 1.0 / (l * l * (l - 1.0));
+        const double h = e - 3.0 * beta2 * f + 2.0 * gamma3 / (l * l * l);
+        const double q = -3.0 * e + 3.0 * beta2 * f;
+        invL[r] = 1.0 / l;
+        invL2[r] = 1.0 / (l * l);
+        pairInv[r] = 1.0 / (l * (l - 1.0));
+        HY.row(r) = h * Y.row(r);
+        for (SparseCounts::InnerIterator it(C, start + r); it; ++it) {
+          const Eigen::Index i = it.col();
+          const double c = it.value();
+          lane.V.row(i).noalias() += (q * c) * Y.row(r);
+          lane.g[i] += e * c;
+          lane.wordPair[i] += c * pairInv[r];
+        }
+      }
+      const auto Yb = Y.topRows(rows);
+      lane.s.noalias() += Yb.transpose() * invL.head(rows);
+      lane.A1.noalias() += Yb.transpose() * invL2.head(rows).asDiagonal() * Yb;
+      lane.A2.noalias() += Yb.transpose() * pairInv.head(rows).asDiagonal() * Yb;
+      pairProducts(Y, rows, K);
+      lane.R.noalias() += HY.topRows(rows).transpose() * K.topRows(rows);
+    }
+  });
+  if (isCanceled(feedback)) return cancelled();
   reportProgress(feedback, 0.8);
-  if (!accumulate(W, V, R)) return cancelled();
+  Lane total = lanes[0];
+  for (int i = 1; i < kLanes; ++i) {
+    total.R += lanes[i].R;
+    total.A1 += lanes[i].A1;
+    total.A2 += lanes[i].A2;
+    total.s += lanes[i].s;
+    total.V += lanes[i].V;
+    total.g += lanes[i].g;
+    total.wordPair += lanes[i].wordPair;
+  }
+  Eigen::MatrixXd& R = total.R;
+  const Eigen::VectorXd& s = total.s;
+  const Eigen::MatrixXd P =
+      3.0 * beta2 * (total.A2 - W.transpose() * total.wordPair.asDiagonal() * W) - 3.0 * gamma3 * total.A1;
+  const Eigen::MatrixXd V = Eigen::MatrixXd(total.V) + 2.0 * total.g.asDiagonal() * W;  // d x k
+  // Σ_i w_i⊗w_i⊗v_i, blocked over words.
+  {
+    Eigen::MatrixXd Wb(nb, k), K(nb, np);
+    for (Eigen::Index start = 0; start < d; start += nb) {
+      const Eigen::Index rows = std::min(nb, d - start);
+      Wb.topRows(rows) = W.middleRows(start, rows);
+      pairProducts(Wb, rows, K);
+      R.noalias() += V.middleRows(start, rows).transpose() * K.topRows(rows);
+    }
+  }
   for (Eigen::Index p = 0; p < np; ++p) {
     const auto [i, j] = pairs[p];
     R.col(p) += (P(i, j) + gamma3 * s[i] * s[j]) * s;
