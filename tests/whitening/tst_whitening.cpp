@@ -40,7 +40,11 @@ class TestWhitening : public QObject {
     QVERIFY(lanczos.method.find("Spectra") != std::string::npos);
     QVERIFY(lanczos.operatorProducts > 0);
     const Eigen::MatrixXd M2 = op.toDense().value();
-    const EigenpairsTopK dense = topEigenpairs(M2, 6).value();
+    const EigenpairsTopK dense = topEigenpairs(M2, 6).value();  // d above the limit: dense products
+    QVERIFY(dense.method.find("dense products") != std::string::npos);
+    // The reference: the full dense decomposition.
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> full(M2);
+    QVERIFY(relativeError(dense.values, full.eigenvalues().tail(7).reverse()) < 1e-9);
     QVERIFY(relativeError(lanczos.values, dense.values) < 1e-9);
     const Eigen::MatrixXd residual = M2 * lanczos.vectors - lanczos.vectors * lanczos.values.head(6).asDiagonal();
     QVERIFY(residual.norm() < 1e-9 * M2.norm());
