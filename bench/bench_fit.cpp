@@ -26,6 +26,10 @@
 #include <string>
 #include <vector>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include "core/corpus/truth_io.h"
 #include "core/corpus/uci_io.h"
 #include "core/eval/metrics.h"
@@ -51,6 +55,15 @@ double processCpuMs() {
   timespec ts{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
+}
+
+// Threads the OpenMP parts of the core may use (1 without OpenMP).
+int maxThreads() {
+#ifdef _OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
 }
 
 // Peak resident set of this process so far (Linux reports ru_maxrss in KiB).
@@ -203,7 +216,9 @@ int main(int argc, char** argv) {
        << ",\"vocab\":" << corpus->vocabSize() << ",\"nnz\":" << corpus->nnz()
        << ",\"dropped_docs\":" << corpus->droppedDocuments << ",\"topics\":" << args.topics
        << ",\"alpha0\":" << jsonNumber(args.alpha0) << ",\"decomposer\":" << jsonString(model.eigenpairs.method)
-       << ",\"eigen_method\":" << jsonString(model.eigen.method) << ",\"repeats\":" << args.repeats
+       << ",\"eigen_method\":" << jsonString(model.eigen.method)
+       << ",\"eigen_operator_products\":" << model.eigen.operatorProducts << ",\"threads\":" << maxThreads()
+       << ",\"repeats\":" << args.repeats
        << ",\"load_ms\":" << jsonNumber(loadMs) << ",\"fit_ms\":{\"median\":" << jsonNumber(median(fitMs))
        << ",\"min\":" << jsonNumber(*std::min_element(fitMs.begin(), fitMs.end()))
        << ",\"max\":" << jsonNumber(*std::max_element(fitMs.begin(), fitMs.end()))

@@ -29,6 +29,7 @@
 #include "ui/panels/generator_panel.h"
 #include "ui/panels/inspector_panel.h"
 #include "ui/panels/results_panel.h"
+#include "ui/plots/error_epsilon_plot.h"
 #include "ui/plots/plot_widget.h"
 
 // Q_INIT_RESOURCE must be used outside any namespace; the resources live in the static dplda_ui.
@@ -74,7 +75,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   scroll->setWidget(m_generator);
   scroll->setWidgetResizable(true);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  auto* left = new QDockWidget(tr("Corpus && model"), this);
+  auto* left = new QDockWidget(tr("Corpus & model"), this);
   left->setObjectName("GeneratorDock");
   left->setWidget(scroll);
   left->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
@@ -97,7 +98,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   m_progress->hide();
   m_cancel = new QPushButton(tr("Cancel (Esc)"));
   m_cancel->hide();
+  m_stage = new QLabel;
+  m_stage->hide();
   statusBar()->addWidget(m_status, 1);
+  statusBar()->addPermanentWidget(m_stage);
   statusBar()->addPermanentWidget(m_progress);
   statusBar()->addPermanentWidget(m_cancel);
 
@@ -138,11 +142,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(m_runner, &RunController::sweepReady, this, &MainWindow::onSweepReady);
   connect(m_runner, &RunController::progressChanged, this, [this](quint64, double f, const QString& stage) {
     m_progress->setValue(static_cast<int>(std::lround(f * 1000)));
-    m_status->setText(tr("%1 … %2%").arg(stage).arg(static_cast<int>(f * 100)));
+    m_stage->setText(tr("%1 … %2%").arg(stage).arg(static_cast<int>(f * 100)));
   });
   connect(m_runner, &RunController::busyChanged, this, [this](bool busy) {
     m_progress->setVisible(busy);
     m_cancel->setVisible(busy);
+    m_stage->setVisible(busy);
     m_cancelAction->setEnabled(busy);
     if (busy) m_progress->setValue(0);
   });
@@ -460,8 +465,9 @@ void MainWindow::onRunReady(std::shared_ptr<const RunOutcome> o) {
   if (o->priv) {
     for (const LedgerEntry& e : o->priv->ledger) {
       for (int edge : e.edges) {
-        m_canvas->setEdgeCaption(edge, QString("ε %1 · σ %2").arg(QString::number(e.epsilon, 'g', 2),
-                                                                 QString::number(e.sigma, 'g', 2)));
+        const QString sigma = std::isfinite(e.sigma) && e.spent ? tr("σ %1").arg(QString::number(e.sigma, 'g', 2))
+                                                                : tr("not released");
+        m_canvas->setEdgeCaption(edge, QString("ε %1 · %2").arg(QString::number(e.epsilon, 'g', 2), sigma));
       }
     }
     if (!o->priv->released) m_canvas->setNodeState(Node::OUT, NodeState::Failed);
@@ -471,14 +477,16 @@ void MainWindow::onRunReady(std::shared_ptr<const RunOutcome> o) {
   m_inspector->setOutcome(o);
   QString summary;
   if (o->priv && !o->priv->released) {
-    summary = tr("Run %1: nothing released — %2").arg(o->id).arg(QString::fromStdString(o->priv->status.message()));
+    summary = tr("Run %1: %2").arg(o->id).arg(QString::fromStdString(o->priv->status.message()));
   } else {
     summary = tr("Run %1 (%2): %3 docs").arg(o->id).arg(edgeSetLabel(o->session.edges)).arg(o->docCount);
     if (o->error) summary += tr(", ℓ₂ error %1").arg(o->error->l2Mean, 0, 'g', 3);
     if (o->baselineError) summary += tr(" (non-private %1)").arg(o->baselineError->l2Mean, 0, 'g', 3);
     summary += tr(" in %1 ms; sweeping ε…").arg(o->milliseconds, 0, 'f', 0);
   }
-  setStatus(summary, o->priv && !o->priv->released);
+  m_summary = summary;
+  m_summaryIsError = o->priv && !o->priv->released;
+  setStatus(summary, m_summaryIsError);
   emit runShown(o->id);
 }
 
@@ -487,9 +495,9 @@ void MainWindow::onSweepReady(std::shared_ptr<const SweepOutcome> o) {
   m_shownSweep = o->id;
   m_results->showSweep(*o);
   m_results->errorPlot()->setMetadata(plotMetadata(o->id, o->noiseNote));
-  QString text = m_status->text();
-  text.replace(tr("; sweeping ε…"), tr("; sweep done."));
-  m_status->setText(text);
+  QString text = m_summary;
+  text.replace(tr("; sweeping ε…"), tr("; ε sweep done."));
+  setStatus(text, m_summaryIsError);
   emit sweepShown(o->id);
 }
 

@@ -90,6 +90,9 @@ class MainWindow : public QMainWindow {
   InspectorPanel* m_inspector = nullptr;
   ResultsPanel* m_results = nullptr;
   QLabel* m_status = nullptr;
+  QLabel* m_stage = nullptr;  // the running stage, next to the progress bar
+  QString m_summary;          // the last run's one-line summary
+  bool m_summaryIsError = false;
   QProgressBar* m_progress = nullptr;
   QPushButton* m_cancel = nullptr;
   QMenu* m_recentMenu = nullptr;

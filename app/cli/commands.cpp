@@ -59,6 +59,15 @@ Commands:
       Fits spectral LDA, privately when an edge set is given (noise from the kernel's secure
       generator unless --noise-seed asks for reproducible noise); prints a summary and the
       privacy ledger, and writes JSON.
+  dplda sweep --preset figure2|figure2-small-corpus|figure2-alpha|figure4|tpm-noise --out DIR
+                 [--trials T] [--formats png,pdf,svg|none] [--bounds sound|printed] [--threads N] [--seed S]
+  dplda sweep --corpus DIR --topics K[,K2..] --out DIR [--truth FILE] [--alpha0 A[,A2..]]
+                 [--configs none,1,2,3,4|e5+e6,...] [--epsilons LO:HI:COUNT|E1,E2,..] [--delta D]
+                 [--trials T] [--mechanism M] [--bounds sound|printed] [--decomposer D] [--share-releases]
+                 [--max-length L] [--formats ...] [--threads N] [--seed S]
+      Repeated private runs over a grid of epsilons (log-spaced) and configurations, with seeded
+      noise and common random numbers; writes DIR/results.csv, summary.csv, timings.csv, the
+      figures (DIR/figures, with their CSV data) and DIR/report.md. Progress goes to stderr.
 
 Exit status: 0 success, 2 usage error, 3 bad input, 4 the computation failed.
 )";

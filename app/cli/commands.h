@@ -24,6 +24,7 @@ void require(const Status& status);
 int generateCommand(const std::vector<std::string>& args);
 int importTextCommand(const std::vector<std::string>& args);
 int runCommand(const std::vector<std::string>& args);
+int sweepCommand(const std::vector<std::string>& args);
 
 std::string usageText();
 

@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
     if (command == "generate") return generateCommand(args);
     if (command == "import-text") return importTextCommand(args);
     if (command == "run") return runCommand(args);
+    if (command == "sweep") return sweepCommand(args);
     throw UsageError("unknown command '" + command + "' (try dplda --help)");
   } catch (const UsageError& e) {
     std::cerr << "dplda " << command << ": usage error: " << e.what() << "\n";

@@ -180,7 +180,7 @@ SweepRow runTrial(const SweepSpec& spec, const PreparedCase& pc, SpectralPipelin
   row.deltaSpent = res.deltaSpent;
   if (res.diagnostics.sigmaKTilde) row.sigmaKTilde = *res.diagnostics.sigmaKTilde;
   if (res.diagnostics.gammaSTilde) row.gammaSTilde = *res.diagnostics.gammaSTilde;
-  for (const LedgerEntry& e : res.ledger) row.noiseScales.push_back({releaseLabel(e), e.sigma});
+  for (const LedgerEntry& e : res.ledger) row.noiseScales.push_back({releaseLabel(e), e.epsilon, e.delta, e.sigma, e.spent});
   if (row.released) {
     const UnwhitenedTopics& out = *res.output;
     const TopicErrors loss = compareTopics(pc.baseline.topics, pc.baseline.alpha, out.topics, out.alpha);
@@ -333,7 +333,8 @@ Status validateSweepSpec(const SweepSpec& s) {
       truthK = g.topicCount;
     } else {
       const Corpus& corpus = *c.source.corpus;
-      DPLDA_RETURN_IF_ERROR(validateTopicCount(c.topicCount, corpus.vocabSize(), corpus.docCount()));
+      const Status k = validateTopicCount(c.topicCount, corpus.vocabSize(), corpus.docCount());
+      if (!k.isOk()) return Status(k.code(), name + ": " + k.message());
       if (c.source.truth) {
         const Status st = validateLdaModel(*c.source.truth);
         if (!st.isOk()) return Status(st.code(), name + ": the truth is invalid: " + st.message());

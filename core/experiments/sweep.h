@@ -115,10 +115,13 @@ struct SweepCaseInfo {
   double prepareMs = 0.0;  // drawing or copying the corpus plus the non-private pipeline
 };
 
-// One ledger entry's noise scale, e.g. {"M2 (e2)", 1.3e-4}.
+// One ledger entry: the release, its share of the budget and its noise scale,
+// e.g. {"M2 (e2)", 0.0333, 3.3e-6, 1.3e-4}.
 struct NoiseScale {
   std::string release;
+  double epsilon = 0.0, delta = 0.0;
   double sigma = 0.0;  // Gaussian σ or Laplace scale; NaN when it could not be calibrated
+  bool spent = false;  // the release was charged
 };
 
 // One trial of one configuration at one ε on one case. Numbers that do not apply are NaN

@@ -8,6 +8,7 @@
 #include <numeric>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 
 #include "core/experiments/parallel.h"
 #include "core/experiments/sweep.h"
@@ -20,20 +21,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double msSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-// Columns of the result are T(I, u, u) for the columns u of U (as in core/tensor/decomposer.cpp,
-// kept identical so leadingTensorEigenpairs reproduces RobustPowerMethod's arithmetic).
-Eigen::MatrixXd contractTwiceBatch(const Tensor3& T, const Eigen::MatrixXd& U) {
-  const int k = T.dim();
-  Eigen::Map<const Eigen::MatrixXd> slab(T.data(), k, k * k);  // slab(l, i*k+j)
-  const Eigen::MatrixXd P = slab.transpose() * U;               // P(i*k+j, s) = Σ_l T(i,j,l) u_l
-  Eigen::MatrixXd out(k, U.cols());
-  for (Eigen::Index s = 0; s < U.cols(); ++s) {
-    Eigen::Map<const Eigen::MatrixXd> Ps(P.col(s).data(), k, k);  // Ps(j, i)
-    out.col(s).noalias() = Ps.transpose() * U.col(s);
-  }
-  return out;
 }
 
 Eigen::VectorXd randomUnitVector(int k, RandomSource& rng) {
@@ -81,6 +68,10 @@ Result<TpmNoiseModel> parseTpmNoiseModel(const std::string& text) {
   return invalidArgument("noise model \"" + text + "\" is unknown: use gaussian, adversarial or weakly-correlated");
 }
 
+const char* tpmSuccessCriterionName(TpmSuccessCriterion c) {
+  return c == TpmSuccessCriterion::ExtractionOrder ? "extraction-order" : "best-matching";
+}
+
 const char* noiseScalingKey(NoiseScaling s) {
   switch (s) {
     case NoiseScaling::Sigma: return "sigma";
@@ -111,10 +102,57 @@ double scaleNoiseLevel(double sigma, int d, NoiseScaling s) {
   return sigma;
 }
 
+Eigen::MatrixXd DenseTensorOperator::contractTwice(const Eigen::MatrixXd& U) const {
+  // As RobustPowerMethod's batch contraction: one GEMM with the k x k^2 slab, then per column.
+  const int k = m_t.dim();
+  Eigen::Map<const Eigen::MatrixXd> slab(m_t.data(), k, k * k);  // slab(l, i*k+j)
+  const Eigen::MatrixXd P = slab.transpose() * U;                 // P(i*k+j, s) = Σ_l T(i,j,l) u_l
+  Eigen::MatrixXd out(k, U.cols());
+  for (Eigen::Index s = 0; s < U.cols(); ++s) {
+    Eigen::Map<const Eigen::MatrixXd> Ps(P.col(s).data(), k, k);  // Ps(j, i)
+    out.col(s).noalias() = Ps.transpose() * U.col(s);
+  }
+  return out;
+}
+
+TpmTensorOperator::TpmTensorOperator(TpmNoiseModel model, int d, double signalWeight, double noiseScale,
+                                     const Tensor3* gaussianNoise)
+    : m_model(model), m_d(d), m_signal(signalWeight), m_scale(noiseScale), m_dense(gaussianNoise) {
+  if (model == TpmNoiseModel::Gaussian && (!gaussianNoise || gaussianNoise->dim() != d)) {
+    throw std::invalid_argument("TpmTensorOperator: the Gaussian model needs its dense d x d x d noise tensor");
+  }
+}
+
+Eigen::MatrixXd TpmTensorOperator::contractTwice(const Eigen::MatrixXd& U) const {
+  Eigen::MatrixXd out(m_d, U.cols());
+  switch (m_model) {
+    case TpmNoiseModel::Gaussian:
+      out = DenseTensorOperator(*m_dense).contractTwice(U) * m_scale;
+      break;
+    case TpmNoiseModel::Adversarial: {  // E(I,u,u) = v2 ‖u‖² + 2 u (v2ᵀu), v2 = e_2
+      const Eigen::RowVectorXd norms = U.colwise().squaredNorm();
+      out = U.array().rowwise() * (2.0 * m_scale * U.row(1).array());
+      out.row(1) += m_scale * norms;
+      break;
+    }
+    case TpmNoiseModel::WeaklyCorrelated:  // E(I,u,u)_i = u_i² for i >= 4 (0-based i >= 3)
+      out = m_scale * U.array().square();
+      out.topRows(std::min(3, m_d)).setZero();
+      break;
+  }
+  for (int i = 0; i < 3 && i < m_d; ++i) out.row(i) += m_signal * kTpmSignalWeights[i] * U.row(i).array().square().matrix();
+  return out;
+}
+
 Result<OperatorNormResult> tensorOperatorNorm(const Tensor3& E, RandomSource& rng, const OperatorNormOptions& o) {
+  if (E.dim() >= 1 && !E.allFinite()) return numericalFailure("the tensor contains NaN or infinite entries");
+  return tensorOperatorNorm(DenseTensorOperator(E), rng, o);
+}
+
+Result<OperatorNormResult> tensorOperatorNorm(const SymmetricTensorOperator& E, RandomSource& rng,
+                                              const OperatorNormOptions& o) {
   const int d = E.dim();
   if (d < 1) return invalidArgument("the tensor is empty");
-  if (!E.allFinite()) return numericalFailure("the tensor contains NaN or infinite entries");
   if (o.restarts < 1 || o.keep < 1 || o.firstPhase < 0 || o.maxIterations < 1 || !(o.tolerance > 0.0)) {
     return invalidArgument("operator norm options: restarts, keep and maxIterations must be >= 1, firstPhase >= 0 "
                            "and the tolerance > 0");
@@ -122,7 +160,8 @@ Result<OperatorNormResult> tensorOperatorNorm(const Tensor3& E, RandomSource& rn
   const int L = o.restarts;
   Eigen::MatrixXd U(d, L);
   for (int s = 0; s < L; ++s) U.col(s) = randomUnitVector(d, rng);
-  Eigen::MatrixXd G = contractTwiceBatch(E, U);  // G.col(s) = E(I, u_s, u_s)
+  Eigen::MatrixXd G = E.contractTwice(U);  // G.col(s) = E(I, u_s, u_s)
+  if (!G.allFinite()) return numericalFailure("the tensor contains NaN or infinite entries");
   std::vector<double> f(L), shift(L, 0.0);
   std::vector<int> iterations(L, 0);
   std::vector<bool> converged(L, false);
@@ -144,7 +183,7 @@ Result<OperatorNormResult> tensorOperatorNorm(const Tensor3& E, RandomSource& rn
       const double n = v.norm();
       cand.col(c) = (n > 0.0 && std::isfinite(n)) ? Eigen::VectorXd(v / n) : Eigen::VectorXd(U.col(s));
     }
-    const Eigen::MatrixXd Gc = contractTwiceBatch(E, cand);
+    const Eigen::MatrixXd Gc = E.contractTwice(cand);
     std::vector<int> still;
     for (int c = 0; c < m; ++c) {
       const int s = active[c];
@@ -161,7 +200,7 @@ Result<OperatorNormResult> tensorOperatorNorm(const Tensor3& E, RandomSource& rn
           converged[s] = true;
           continue;
         }
-      } else {  // the unshifted step overshot: shift more (a smaller, safer step)
+      } else {  // the step overshot: shift more (a shorter, safer step)
         shift[s] = std::max(2.0 * shift[s], G.col(s).norm());
       }
       still.push_back(s);
@@ -216,15 +255,14 @@ Tensor3 tpmNoiseTensor(TpmNoiseModel model, int d, RandomSource& rng) {
   return e;
 }
 
-Result<TensorEigenpairs> leadingTensorEigenpairs(const Tensor3& input, int components, const PowerMethodOptions& o,
-                                                 RandomSource& rng, Eigen::MatrixXd* inExtractionOrder,
-                                                 Feedback* feedback) {
-  const int d = input.dim();
+Result<LeadingEigenpairs> leadingTensorEigenpairs(const SymmetricTensorOperator& T, int components,
+                                                  const PowerMethodOptions& o, RandomSource& rng,
+                                                  const ExtractionStopRule& stop, Feedback* feedback) {
+  const int d = T.dim();
   if (d < 1) return invalidArgument("the tensor to decompose is empty");
   if (components < 1 || components > d) {
     return invalidArgument("components must be in 1.." + std::to_string(d) + ", got " + std::to_string(components));
   }
-  if (!input.allFinite()) return numericalFailure("the tensor to decompose contains NaN or infinite entries");
   DPLDA_RETURN_IF_ERROR(validatePowerMethodOptions(o));
   const int r = components;
   const int L = o.restarts > 0 ? o.restarts
@@ -232,30 +270,44 @@ Result<TensorEigenpairs> leadingTensorEigenpairs(const Tensor3& input, int compo
   const int R = o.maxIterations;
   const double tol = o.tolerance;
 
-  Tensor3 T = input;
   Eigen::VectorXd lambda(r);
   Eigen::MatrixXd V(d, r);
+  int found = 0;
+  // T(I,u,u) of the deflated tensor T − Σ_{c<found} λ_c v_c⊗v_c⊗v_c.
+  auto contract = [&](const Eigen::MatrixXd& U) {
+    Eigen::MatrixXd G = T.contractTwice(U);
+    for (int c = 0; c < found; ++c) {
+      const Eigen::RowVectorXd p = V.col(c).transpose() * U;
+      G.noalias() -= V.col(c) * (lambda[c] * p.array().square()).matrix();
+    }
+    return G;
+  };
   int iterations = 0;
   bool converged = true;
+  bool stoppedEarly = false;
   for (int comp = 0; comp < r; ++comp) {
     if (isCanceled(feedback)) return cancelled();
     Eigen::MatrixXd U(d, L);
     for (int s = 0; s < L; ++s) U.col(s) = randomUnitVector(d, rng);
     for (int step = 0; step < R; ++step) {
-      Eigen::MatrixXd next = contractTwiceBatch(T, U);
+      Eigen::MatrixXd next = contract(U);
+      if (comp == 0 && step == 0 && !next.allFinite()) {
+        return numericalFailure("the tensor to decompose contains NaN or infinite entries");
+      }
       normaliseColumns(next, U);
       const double change = (next - U).colwise().norm().maxCoeff();
       U.swap(next);
       ++iterations;
       if (change < tol) break;
     }
-    const Eigen::MatrixXd TU = contractTwiceBatch(T, U);
+    // Keep the start with the largest T(u,u,u), then polish it.
+    const Eigen::MatrixXd TU = contract(U);
     Eigen::Index best = 0;
     (U.cwiseProduct(TU)).colwise().sum().maxCoeff(&best);
     Eigen::VectorXd u = U.col(best);
     bool settled = false;
     for (int step = 0; step < R; ++step) {
-      Eigen::VectorXd next = T.contractTwice(u);
+      Eigen::VectorXd next = contract(u);
       const double n = next.norm();
       if (!(n > 0.0) || !std::isfinite(n)) break;
       next /= n;
@@ -268,33 +320,36 @@ Result<TensorEigenpairs> leadingTensorEigenpairs(const Tensor3& input, int compo
       }
     }
     converged = converged && settled;
-    const double lam = T.contractThrice(u);
+    double lam = u.dot(contract(u).col(0));
+    if (lam < 0.0) {  // T(-v,-v,-v) = -T(v,v,v): flip to make λ positive (the deflation term is unchanged)
+      lam = -lam;
+      u = -u;
+    }
     lambda[comp] = lam;
     V.col(comp) = u;
-    if (comp + 1 < r) T.addOuter(-lam, u, u, u);  // deflate
-  }
-  // As RobustPowerMethod: λ made positive, then sorted descending (stable).
-  for (int i = 0; i < r; ++i) {
-    if (lambda[i] < 0.0) {
-      lambda[i] = -lambda[i];
-      V.col(i) = -V.col(i);
+    found = comp + 1;
+    if (stop && found < r && stop(V.leftCols(found))) {
+      stoppedEarly = true;
+      break;
     }
   }
-  if (inExtractionOrder) *inExtractionOrder = V;
-  std::vector<int> order(r);
+  LeadingEigenpairs out;
+  out.found = V.leftCols(found);
+  out.foundLambda = lambda.head(found);
+  out.stoppedEarly = stoppedEarly;
+  std::vector<int> order(found);
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return lambda[a] > lambda[b]; });
-  TensorEigenpairs out;
-  out.lambda.resize(r);
-  out.V.resize(d, r);
-  for (int i = 0; i < r; ++i) {
-    out.lambda[i] = lambda[order[i]];
-    out.V.col(i) = V.col(order[i]);
+  out.sorted.lambda.resize(found);
+  out.sorted.V.resize(d, found);
+  for (int i = 0; i < found; ++i) {
+    out.sorted.lambda[i] = lambda[order[i]];
+    out.sorted.V.col(i) = V.col(order[i]);
   }
-  out.iterations = iterations;
-  out.converged = converged;
-  out.method = "robust tensor power method, first " + std::to_string(r) + " components (L = " + std::to_string(L) +
-               ", R = " + std::to_string(R) + ")";
+  out.sorted.iterations = iterations;
+  out.sorted.converged = converged;
+  out.sorted.method = "robust tensor power method, first " + std::to_string(r) + " components (L = " +
+                      std::to_string(L) + ", R = " + std::to_string(R) + ")";
   return out;
 }
 
@@ -327,9 +382,9 @@ double bestMatchedMinimumOverlap(const Eigen::MatrixXd& truth, const Eigen::Matr
 std::vector<TpmModelLevels> defaultTpmLevels(int count) {
   // Around the transitions seen for d in [25, 200]: Gaussian near c/√d, adversarial near c/d,
   // weakly correlated near c/ln d (seed 004, Appendix A).
-  return {{TpmNoiseModel::Gaussian, logSpaced(0.02, 1.0, count)},
-          {TpmNoiseModel::Adversarial, logSpaced(0.002, 0.3, count)},
-          {TpmNoiseModel::WeaklyCorrelated, logSpaced(0.05, 2.0, count)}};
+  return {{TpmNoiseModel::Gaussian, logSpaced(0.03, 1.5, count)},
+          {TpmNoiseModel::Adversarial, logSpaced(0.003, 0.5, count)},
+          {TpmNoiseModel::WeaklyCorrelated, logSpaced(0.03, 1.0, count)}};
 }
 
 Status validateTpmNoiseSpec(const TpmNoiseSpec& s) {
@@ -378,17 +433,15 @@ Result<TpmNoiseResult> runTpmNoise(const TpmNoiseSpec& spec, Feedback* feedback)
     return deriveSeed(deriveSeed(spec.seed, stream * 100000 + static_cast<std::uint64_t>(d)), static_cast<std::uint64_t>(t));
   };
 
-  // ---- the operator norms of the deterministic noise tensors, once per (model, d) ----
+  // ---- the operator norms of the structured noise tensors, once per (model, d) ----
   std::vector<std::optional<OperatorNormResult>> fixedNorm(M * D);
   std::vector<Status> fixedStatus(M * D);
   parallelFor(M * D, threads, feedback, [&](int i, int) {
     const TpmNoiseModel model = spec.models[i / D].model;
     if (model == TpmNoiseModel::Gaussian) return;
     const int d = spec.dims[i % D];
-    SeededRandom unused(0);
-    const Tensor3 e = tpmNoiseTensor(model, d, unused);
     SeededRandom rng(seedFor(4 + static_cast<int>(model), d, 0));
-    auto n = tensorOperatorNorm(e, rng, spec.operatorNorm);
+    auto n = tensorOperatorNorm(TpmTensorOperator(model, d, 0.0, 1.0), rng, spec.operatorNorm);
     if (n.ok()) fixedNorm[i] = n.value();
     else fixedStatus[i] = n.status();
   });
@@ -406,26 +459,31 @@ Result<TpmNoiseResult> runTpmNoise(const TpmNoiseSpec& spec, Feedback* feedback)
     return ((static_cast<std::size_t>(levelOffset[m]) * D) + static_cast<std::size_t>(di) * spec.models[m].sigmas.size() +
             li) * T + t;
   };
-  // The largest tensors first, so the last tasks are short.
+  // The costly tasks (dense Gaussian noise, large d) first, so the last tasks are short.
   std::vector<std::array<int, 3>> tasks;
   for (int m = 0; m < M; ++m)
     for (int di = 0; di < D; ++di)
       for (int t = 0; t < T; ++t) tasks.push_back({m, di, t});
-  std::stable_sort(tasks.begin(), tasks.end(),
-                   [&](const auto& a, const auto& b) { return spec.dims[a[1]] > spec.dims[b[1]]; });
+  auto cost = [&](const std::array<int, 3>& x) {
+    const double d = spec.dims[x[1]];
+    return spec.models[x[0]].model == TpmNoiseModel::Gaussian ? d * d * d : d;
+  };
+  std::stable_sort(tasks.begin(), tasks.end(), [&](const auto& a, const auto& b) { return cost(a) > cost(b); });
   std::vector<Status> taskStatus(tasks.size());
   std::atomic<long long> done{0};
   const long long totalRuns = static_cast<long long>(result.rows.size());
+  const bool inOrder = spec.criterion == TpmSuccessCriterion::ExtractionOrder;
   parallelFor(static_cast<int>(tasks.size()), threads, feedback, [&](int i, int) {
     const auto [m, di, t] = tasks[i];
     const TpmNoiseModel model = spec.models[m].model;
     const int d = spec.dims[di];
-    SeededRandom noiseRng(seedFor(1, d, t));
-    const Tensor3 raw = tpmNoiseTensor(model, d, noiseRng);
+    std::optional<Tensor3> dense;  // the Gaussian model's raw noise
     OperatorNormResult norm;
     if (model == TpmNoiseModel::Gaussian) {
+      SeededRandom noiseRng(seedFor(1, d, t));
+      dense = tpmNoiseTensor(model, d, noiseRng);
       SeededRandom normRng(seedFor(2, d, t));
-      auto n = tensorOperatorNorm(raw, normRng, spec.operatorNorm);
+      auto n = tensorOperatorNorm(*dense, normRng, spec.operatorNorm);
       if (!n.ok()) {
         taskStatus[i] = n.status();
         return;
@@ -435,14 +493,27 @@ Result<TpmNoiseResult> runTpmNoise(const TpmNoiseSpec& spec, Feedback* feedback)
       norm = *fixedNorm[m * D + di];
     }
     const Eigen::MatrixXd truth = Eigen::MatrixXd::Identity(d, 3);
+    // The smallest overlap of the components found so far, by the criterion (the best partial
+    // matching for BestMatching: necessary for a full one).
+    auto overlapOf = [&](const Eigen::MatrixXd& found) {
+      const int n = static_cast<int>(found.cols());
+      if (inOrder) return (truth.leftCols(n).transpose() * found).diagonal().minCoeff();
+      return bestMatchedMinimumOverlap(found, truth);
+    };
+    const ExtractionStopRule stop = [&](const Eigen::MatrixXd& found) {
+      return overlapOf(found) < spec.successThreshold;
+    };
     for (std::size_t li = 0; li < spec.models[m].sigmas.size(); ++li) {
       if (isCanceled(feedback)) return;
       const auto t0 = Clock::now();
       const double sigma = spec.models[m].sigmas[li];
-      Tensor3 tensor = raw;
-      tensor *= sigma / norm.value;
-      for (int c = 0; c < 3; ++c) tensor(c, c, c) += kTpmSignalWeights[c];
+      const TpmTensorOperator op(model, d, 1.0, sigma / norm.value, dense ? &*dense : nullptr);
       SeededRandom init(seedFor(3, d, t));  // the same starts for every level and model
+      auto pairs = leadingTensorEigenpairs(op, 3, spec.power, init, stop);
+      if (!pairs.ok()) {
+        taskStatus[i] = pairs.status();
+        return;
+      }
       TpmNoiseRow& row = result.rows[rowIndex(m, di, static_cast<int>(li), t)];
       row.modelIndex = m;
       row.dimIndex = di;
@@ -452,14 +523,10 @@ Result<TpmNoiseResult> runTpmNoise(const TpmNoiseSpec& spec, Feedback* feedback)
       row.sigma = sigma;
       row.rawOperatorNorm = norm.value;
       row.operatorNormConverged = norm.converged;
-      auto pairs = leadingTensorEigenpairs(tensor, 3, spec.power, init);
-      if (!pairs.ok()) {
-        taskStatus[i] = pairs.status();
-        return;
-      }
-      row.minOverlap = bestMatchedMinimumOverlap(truth, pairs.value().V);
-      row.success = row.minOverlap >= spec.successThreshold;
-      row.iterations = pairs.value().iterations;
+      row.componentsFound = static_cast<int>(pairs.value().found.cols());
+      row.overlap = overlapOf(pairs.value().found);
+      row.success = row.componentsFound == 3 && row.overlap >= spec.successThreshold;
+      row.iterations = pairs.value().sorted.iterations;
       row.elapsedMs = msSince(t0);
       reportProgress(feedback, static_cast<double>(done.fetch_add(1) + 1) / static_cast<double>(totalRuns));
     }
@@ -487,12 +554,13 @@ Result<TpmNoiseResult> runTpmNoise(const TpmNoiseSpec& spec, Feedback* feedback)
 
 std::string tpmNoiseResultsCsv(const TpmNoiseResult& r) {
   std::ostringstream o;
-  o << "model,d,sigma,trial,raw_operator_norm,operator_norm_converged,success,min_overlap,iterations\n";
+  o << "model,d,sigma,trial,raw_operator_norm,operator_norm_converged,success,overlap,components_found,"
+       "iterations\n";
   for (const TpmNoiseRow& row : r.rows) {
     o << tpmNoiseModelName(r.spec.models[row.modelIndex].model) << ',' << row.d << ',' << csvNumberText(row.sigma)
       << ',' << row.trial << ',' << csvNumberText(row.rawOperatorNorm) << ','
       << (row.operatorNormConverged ? "true" : "false") << ',' << (row.success ? "true" : "false") << ','
-      << csvNumberText(row.minOverlap) << ',' << row.iterations << '\n';
+      << csvNumberText(row.overlap) << ',' << row.componentsFound << ',' << row.iterations << '\n';
   }
   return o.str();
 }

@@ -331,6 +331,12 @@ void ResultsPanel::showSweep(const SweepOutcome& sw) {
     if (!m_errorPlot->setCurve(c.key, c.label, c.eps, c.median, c.lower, c.upper, c.style, &err)) continue;
   }
   m_errorPlot->setErrorLabel(sw.errorLabel);
+  // A log axis when the private errors dwarf the baseline, so both stay readable.
+  double lo = std::isfinite(sw.baseline) && sw.baseline > 0 ? sw.baseline : INFINITY, hi = 0;
+  for (const SweepCurve& c : sw.curves)
+    for (double v : c.median)
+      if (std::isfinite(v) && v > 0) { lo = std::min(lo, v); hi = std::max(hi, v); }
+  m_errorPlot->setLogError(hi > 0 && std::isfinite(lo) && hi / lo > 50);
   if (std::isfinite(sw.baseline) && sw.baseline > 0) m_errorPlot->setBaseline(tr("non-private"), sw.baseline);
   else m_errorPlot->clearBaseline();
   refreshPinnedCurves();

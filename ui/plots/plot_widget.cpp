@@ -14,6 +14,7 @@
 #include <QMessageBox>
 #include <QPageSize>
 #include <QPdfWriter>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QStandardPaths>
 #include <QSvgGenerator>
@@ -417,19 +418,21 @@ void PlotWidget::mouseDoubleClickEvent(QMouseEvent* event) {
 
 void PlotWidget::contextMenuEvent(QContextMenuEvent* event) {
   QMenu menu(this);
-  menu.addAction(tr("Export PNG…"), this, [this] { exportWithDialog(ExportFormat::Png); });
-  menu.addAction(tr("Export PDF…"), this, [this] { exportWithDialog(ExportFormat::Pdf); });
-  menu.addAction(tr("Export SVG…"), this, [this] { exportWithDialog(ExportFormat::Svg); });
-  menu.addAction(tr("Export CSV (data)…"), this, [this] { exportWithDialog(ExportFormat::Csv); });
-  menu.addAction(tr("Copy image"), this, [this] { copyToClipboard(); });
+  const bool exportable = hasData();
+  auto addExport = [&](const QString& text, ExportFormat format) {
+    menu.addAction(text, this, [this, format] { exportWithDialog(format); })->setEnabled(exportable);
+  };
+  addExport(tr("Export PNG…"), ExportFormat::Png);
+  addExport(tr("Export PDF…"), ExportFormat::Pdf);
+  addExport(tr("Export SVG…"), ExportFormat::Svg);
+  addExport(tr("Export CSV (data)…"), ExportFormat::Csv);
+  menu.addAction(tr("Copy image"), this, [this] { copyToClipboard(); })->setEnabled(exportable);
   menu.addSeparator();
   QAction* legendAction = menu.addAction(tr("Show legend"));
   legendAction->setCheckable(true);
   legendAction->setChecked(isLegendShown());
   connect(legendAction, &QAction::toggled, this, [this](bool on) { setLegendShown(on); });
   menu.addAction(tr("Reset view"), this, [this] { resetView(); });
-  for (QAction* a : menu.actions())
-    if (a->text().startsWith(tr("Export")) || a->text() == tr("Copy image")) a->setEnabled(hasData());
   menu.exec(event->globalPos());
 }
 

@@ -38,7 +38,7 @@ class SeriesPlot : public PlotWidget {
   struct Series {
     QString label;
     QVector<double> xs, ys;  // sorted by x
-    QVector<int> sourceIndex; // sourceIndex[i]: position of point i in the caller's xs
+    QVector<int> sourceIndex;  // sourceIndex[i]: position of point i in the caller's xs
     int style = 0;
     QCPGraph* graph = nullptr;
   };

@@ -1,0 +1,119 @@
+#include "core/experiments/presets.h"
+
+#include "core/experiments/table_text.h"
+
+namespace dplda {
+
+namespace {
+
+constexpr std::uint64_t kDefaultSeed = 1;
+
+// The synthetic corpus of seed 002's experiments: d = 50, k = 5, random α = α0·Dir(1), bursty
+// topics (β = 0.1), Poisson(100) document lengths.
+SweepCase syntheticCase(const std::string& label, int N, int k, double alpha0) {
+  GeneratorParams g;
+  g.vocabSize = 50;
+  g.topicCount = k;
+  g.docCount = N;
+  g.alpha0 = alpha0;
+  g.prior = GeneratorParams::Prior::Random;
+  g.beta = 0.1;
+  g.meanLength = 100;
+  SweepCase c;
+  c.label = label;
+  c.source.generator = g;
+  c.source.description = "synthetic LDA (d=50, k=" + std::to_string(k) + ", N=" + std::to_string(N) +
+                         ", alpha0=" + csvNumberText(alpha0) + ", beta=0.1, Poisson(100) lengths)";
+  c.topicCount = k;
+  c.alpha0 = alpha0;
+  return c;
+}
+
+std::vector<SweepConfiguration> presetConfigurations(std::initializer_list<Preset> presets) {
+  std::vector<SweepConfiguration> out;
+  for (Preset p : presets) out.push_back({presetName(p), presetEdges(p)});
+  return out;
+}
+
+SweepSpec figure2Spec(const std::vector<SweepCase>& cases) {
+  SweepSpec s;
+  s.cases = cases;
+  s.configurations = presetConfigurations(
+      {Preset::None, Preset::Config1, Preset::Config2, Preset::Config3, Preset::Config4});
+  s.epsilons = logSpaced(0.1, 2.0, 10);
+  s.delta = 1e-5;
+  s.trials = 10;
+  return s;
+}
+
+}  // namespace
+
+std::vector<std::string> experimentPresetNames() {
+  return {"figure2", "figure2-small-corpus", "figure2-alpha", "figure4", "tpm-noise"};
+}
+
+Result<ExperimentPreset> makeExperimentPreset(const std::string& name, const PresetOverrides& ov) {
+  if (ov.trials && (*ov.trials < 1 || *ov.trials > 100000)) {
+    return invalidArgument("trials must be between 1 and 100000, got " + std::to_string(*ov.trials));
+  }
+  if (ov.threads < 0) return invalidArgument("threads must be >= 0 (0 = all cores), got " + std::to_string(ov.threads));
+  const std::uint64_t seed = ov.seed.value_or(kDefaultSeed);
+  ExperimentPreset p;
+  p.name = name;
+  if (name == "figure2") {
+    p.title = "seed 002, Figure 2: error vs total epsilon (N = 1e5)";
+    p.description = "Error of every configuration against the total privacy budget epsilon in [0.1, 2] "
+                    "(10 log-spaced values, delta = 1e-5, uniform split) on one synthetic corpus with d = 50, "
+                    "k = 5, N = 100000, alpha0 = 1; the non-private spectral output is the baseline.";
+    p.sweep = figure2Spec({syntheticCase("N=100000", 100000, 5, 1.0)});
+  } else if (name == "figure2-small-corpus") {
+    p.title = "seed 002, Figure 2c: error vs total epsilon on a small corpus (N = 1e4)";
+    p.description = "As figure2 with N = 10000 documents: the local bounds and Procedure 1 suffer most.";
+    p.sweep = figure2Spec({syntheticCase("N=10000", 10000, 5, 1.0)});
+  } else if (name == "figure2-alpha") {
+    p.title = "seed 002, Figure 2: small vs large alpha0";
+    p.description = "As figure2 on two corpora drawn with the same seed, alpha0 = 0.1 (documents dominated by one "
+                    "topic) and alpha0 = 10 (much mixing), N = 100000 each.";
+    p.sweep = figure2Spec({syntheticCase("alpha0=0.1", 100000, 5, 0.1), syntheticCase("alpha0=10", 100000, 5, 10.0)});
+  } else if (name == "figure4") {
+    p.title = "seed 002, Figure 4: sigma_k and gamma_s with their Procedure-1 lower bounds vs k";
+    p.description = "For k = 2 .. 20 topics (one corpus per k, d = 50, N = 100000, alpha0 = 1): sigma_k(M2) and "
+                    "gamma_s(T) of the non-private run, and the private lower bounds sigma_k~ and gamma_s~ that "
+                    "Procedure 1 releases inside configurations 2, 3 and 4 at total epsilon = 1, delta = 1e-5 "
+                    "(uniform split over each configuration's releases).";
+    p.kind = ExperimentKind::Diagnostics;
+    std::vector<SweepCase> cases;
+    for (int k : {2, 3, 4, 5, 6, 8, 10, 12, 15, 20}) cases.push_back(syntheticCase("k=" + std::to_string(k), 100000, k, 1.0));
+    p.sweep.cases = cases;
+    p.sweep.configurations = presetConfigurations({Preset::Config2, Preset::Config3, Preset::Config4});
+    p.sweep.epsilons = {1.0};
+    p.sweep.delta = 1e-5;
+    p.sweep.trials = 10;
+  } else if (name == "tpm-noise") {
+    p.title = "seed 004, Appendix A / Figure 1: failure probability of the robust tensor power method";
+    p.description = "T = v1^3 + 0.75 v2^3 + 0.5 v3^3 plus noise rescaled to operator norm sigma, for random "
+                    "Gaussian, adversarial and weakly correlated noise, d = 25, 50, 100, 200; a trial fails unless "
+                    "every recovered v_i has v_i-hat . v_i >= 1/4.";
+    p.kind = ExperimentKind::TpmNoise;
+    p.tpm.models = defaultTpmLevels(7);
+    p.tpm.dims = {25, 50, 100, 200};
+    p.tpm.trials = 3;
+    p.tpm.seed = seed;
+    p.tpm.threads = ov.threads;
+    if (ov.trials) p.tpm.trials = *ov.trials;
+    if (ov.bounds) return invalidArgument("the tpm-noise preset has no privacy bounds; drop --bounds");
+    return p;
+  } else {
+    std::string known;
+    for (const auto& n : experimentPresetNames()) known += (known.empty() ? "" : ", ") + n;
+    return invalidArgument("unknown preset \"" + name + "\" (known: " + known + ")");
+  }
+  p.sweep.name = name;
+  p.sweep.seeds = SweepSeeds::fromSeed(seed);
+  p.sweep.threads = ov.threads;
+  if (ov.trials) p.sweep.trials = *ov.trials;
+  if (ov.bounds) p.sweep.bounds = *ov.bounds;
+  return p;
+}
+
+}  // namespace dplda

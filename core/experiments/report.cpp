@@ -1,0 +1,233 @@
+#include "core/experiments/report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "core/experiments/table_text.h"
+#include "core/graph/computation_graph.h"
+
+namespace dplda {
+
+namespace {
+
+std::string fmt(double x) { return std::isnan(x) ? "–" : shortNumber(x); }
+
+std::string percent(double q) { return shortNumber(q * 100.0) + "%"; }
+
+void header(std::ostringstream& o, const ReportContext& c) {
+  o << "# " << c.title << "\n\n";
+  if (!c.description.empty()) o << c.description << "\n\n";
+  o << "- Software: DP-LDA Explorer, dplda " << DPLDA_VERSION << "\n";
+  if (!c.commandLine.empty()) o << "- Command: `" << c.commandLine << "`\n";
+}
+
+void figures(std::ostringstream& o, const ReportContext& c) {
+  if (c.figures.empty() && c.notes.empty()) return;
+  o << "\n## Figures\n\n";
+  for (const ReportFigure& f : c.figures) {
+    o << "### " << f.title << "\n\n";
+    std::string embedded;
+    for (const std::string& file : f.files)
+      if (embedded.empty() && file.size() > 4 && file.substr(file.size() - 4) == ".png") embedded = file;
+    if (!embedded.empty()) o << "![" << f.title << "](" << embedded << ")\n\n";
+    o << "Files:";
+    for (const std::string& file : f.files) o << " [" << file.substr(file.find_last_of('.') + 1) << "](" << file << ")";
+    o << "\n\n";
+  }
+  for (const std::string& n : c.notes) o << "- " << n << "\n";
+}
+
+// A table of one value per (case, configuration, epsilon): per case with epsilon columns, or,
+// with a single epsilon, one row per case and one column per configuration.
+template <class F>
+void table(std::ostringstream& o, const SweepResult& r, F&& cell) {
+  const SweepSpec& s = r.spec;
+  const int C = static_cast<int>(r.cases.size()), G = static_cast<int>(s.configurations.size()),
+            E = static_cast<int>(s.epsilons.size());
+  if (E == 1) {
+    o << "\ntotal epsilon = " << shortNumber(s.epsilons[0]) << "\n\n| case |";
+    for (const SweepConfiguration& cfg : s.configurations) o << " config " << cfg.label << " |";
+    o << "\n|---|";
+    for (int g = 0; g < G; ++g) o << "---|";
+    o << "\n";
+    for (int ci = 0; ci < C; ++ci) {
+      o << "| " << r.cases[ci].label << " |";
+      for (int g = 0; g < G; ++g) o << " " << cell(r.summaryRow(ci, g, 0), r.cases[ci]) << " |";
+      o << "\n";
+    }
+    return;
+  }
+  for (int ci = 0; ci < C; ++ci) {
+    if (C > 1) o << "\n### " << r.cases[ci].label << "\n";
+    o << "\n| configuration \\ epsilon |";
+    for (double e : s.epsilons) o << " " << shortNumber(e) << " |";
+    o << "\n|---|";
+    for (int e = 0; e < E; ++e) o << "---|";
+    o << "\n";
+    for (int g = 0; g < G; ++g) {
+      o << "| " << s.configurations[g].label << " |";
+      for (int e = 0; e < E; ++e) o << " " << cell(r.summaryRow(ci, g, e), r.cases[ci]) << " |";
+      o << "\n";
+    }
+  }
+}
+
+}  // namespace
+
+std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
+  const SweepSpec& s = r.spec;
+  std::ostringstream o;
+  header(o, c);
+  o << "- Trials: " << s.trials << " per (case, configuration, epsilon); " << r.rows.size() << " runs in total\n";
+  o << "- Epsilon (total per run):";
+  for (double e : s.epsilons) o << " " << shortNumber(e);
+  o << "; delta = " << shortNumber(s.delta) << "\n";
+  o << "- Mechanism: " << mechanismName(s.mechanism) << "; budget split: uniform over each configuration's "
+    << "releases (basic composition)" << (s.shareReleases ? "; releases of one node shared by its edges" : "") << "\n";
+  o << "- Bound set: **" << boundSetName(s.bounds) << "**"
+    << (s.bounds == BoundSet::Printed ? " (the papers' formulas as printed: reproduces their figures, NOT the sound set)"
+                                      : " (the corrected bounds of SPEC section 9)")
+    << "\n";
+  o << "- Decomposer: " << s.decomposer << "\n";
+  if (s.noiseMultiplier != 1.0) o << "- **Noise multiplier " << shortNumber(s.noiseMultiplier) << ": NOT private**\n";
+
+  o << "\n## Seeds and noise\n\n";
+  if (!c.seedNote.empty()) o << "- " << c.seedNote << "\n";
+  o << "- Data seed (synthetic corpora): " << s.seeds.data << "\n";
+  o << "- Noise seed: " << s.seeds.noise << " (trial t uses deriveSeed(" << s.seeds.noise << ", t))\n";
+  o << "- Initialisation seed (decomposer starts, fixed for the sweep): " << s.seeds.init << "\n";
+  o << "- Noise source: " << r.noiseSource << "\n";
+
+  o << "\n## Corpora\n\n";
+  o << "| case | source | N | d | k | alpha0 | sigma_k | sigma_k+1 | gamma_s | non-private error (l2 / l1) |\n";
+  o << "|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const SweepCaseInfo& ci : r.cases) {
+    o << "| " << ci.label << " | " << ci.description << " | " << ci.docCount << " | " << ci.vocabSize << " | "
+      << ci.topicCount << " | " << shortNumber(ci.alpha0) << " | " << fmt(ci.sigmaK) << " | " << fmt(ci.sigmaKPlus1)
+      << " | " << fmt(ci.gammaS) << " | "
+      << (ci.hasTruth ? fmt(ci.baselineErrorL2) + " / " + fmt(ci.baselineErrorL1) : std::string("no truth")) << " |\n";
+  }
+
+  o << "\n## Configurations and budget split\n\n";
+  o << "| configuration | noisy edges | private | releases at epsilon = " << shortNumber(s.epsilons.front())
+    << " (epsilon_i each) |\n|---|---|---|---|\n";
+  for (std::size_t g = 0; g < s.configurations.size(); ++g) {
+    const SweepConfiguration& cfg = s.configurations[g];
+    const PrivacyDecision d = decidePrivacy(cfg.edges);
+    std::string releases;
+    const SweepRow& row0 = r.row(0, static_cast<int>(g), 0, 0);
+    for (const NoiseScale& n : row0.noiseScales) {
+      releases += (releases.empty() ? "" : "; ") + n.release + ": " + shortNumber(n.epsilon);
+    }
+    o << "| " << cfg.label << " | " << (cfg.edges ? edgeSetToString(cfg.edges) : std::string("none")) << " | "
+      << (cfg.edges == 0 ? "no (baseline)" : d.isPrivate ? "yes" : "NO") << " | "
+      << (releases.empty() ? std::string("–") : releases) << " |\n";
+  }
+
+  o << "\n## Release rates\n\nReleased runs / trials. A run releases nothing when a local bound cannot be "
+       "evaluated (e.g. Procedure 1's lower bound sigma_k~ <= Delta2 or gamma_s~ = 0); nothing is plotted "
+       "for an epsilon where no trial released.\n";
+  table(o, r, [](const SweepSummaryRow& sr, const SweepCaseInfo&) {
+    return std::to_string(sr.released) + "/" + std::to_string(sr.trials);
+  });
+  const bool anyTruth = std::any_of(r.cases.begin(), r.cases.end(), [](const SweepCaseInfo& x) { return x.hasTruth; });
+  o << "\n## Median " << (anyTruth ? "error (mean l2 per topic, vs the truth)" : "utility loss (mean l2 per topic)")
+    << "\n\nMedian over the trials that released, with the " << percent(s.bandLower) << "–" << percent(s.bandUpper)
+    << " quantile band in summary.csv (type-7 quantiles).\n";
+  table(o, r, [](const SweepSummaryRow& sr, const SweepCaseInfo& ci) {
+    return fmt(ci.hasTruth ? sr.errorL2.median : sr.lossL2.median);
+  });
+  if (c.procedureOneTable) {
+    o << "\n## Procedure 1: private lower bounds\n\nMedians over the trials of sigma_k~ and gamma_s~ (the "
+         "released lower bounds; 0 means the bound is useless and the release fails), next to the non-private "
+         "sigma_k and gamma_s.\n";
+    for (std::size_t e = 0; e < s.epsilons.size(); ++e) {
+      o << "\n### total epsilon = " << shortNumber(s.epsilons[e]) << "\n\n| case | sigma_k |";
+      for (const SweepConfiguration& cfg : s.configurations) o << " sigma_k~ (" << cfg.label << ") |";
+      o << " gamma_s |";
+      for (const SweepConfiguration& cfg : s.configurations) o << " gamma_s~ (" << cfg.label << ") |";
+      o << "\n|---|---|";
+      for (std::size_t g = 0; g < 2 * s.configurations.size() + 1; ++g) o << "---|";
+      o << "\n";
+      for (std::size_t ci = 0; ci < r.cases.size(); ++ci) {
+        o << "| " << r.cases[ci].label << " | " << fmt(r.cases[ci].sigmaK) << " |";
+        for (std::size_t g = 0; g < s.configurations.size(); ++g) {
+          o << " " << fmt(r.summaryRow(static_cast<int>(ci), static_cast<int>(g), static_cast<int>(e)).sigmaKTilde.median) << " |";
+        }
+        o << " " << fmt(r.cases[ci].gammaS) << " |";
+        for (std::size_t g = 0; g < s.configurations.size(); ++g) {
+          o << " " << fmt(r.summaryRow(static_cast<int>(ci), static_cast<int>(g), static_cast<int>(e)).gammaSTilde.median) << " |";
+        }
+        o << "\n";
+      }
+    }
+  }
+
+  o << "\n## Tables\n\n- [results.csv](results.csv): one row per (case, configuration, epsilon, trial)\n"
+       "- [summary.csv](summary.csv): medians and quantile bands per (case, configuration, epsilon)\n"
+       "- [timings.csv](timings.csv): wall time of every run (not reproducible, hence kept apart)\n";
+
+  o << "\n## Timing\n\n- " << r.threadsUsed << " worker threads, " << shortNumber(r.elapsedMs / 1000.0)
+    << " s wall time in total\n";
+  for (const SweepCaseInfo& ci : r.cases) {
+    o << "- case " << ci.label << ": corpus and non-private run " << shortNumber(ci.prepareMs) << " ms\n";
+  }
+  const std::vector<double> perConfig = meanTrialMsPerConfiguration(r);
+  for (std::size_t g = 0; g < perConfig.size(); ++g) {
+    o << "- configuration " << s.configurations[g].label << ": " << shortNumber(perConfig[g]) << " ms per run (mean)\n";
+  }
+  figures(o, c);
+  return o.str();
+}
+
+std::string tpmNoiseReportMarkdown(const TpmNoiseResult& r, const ReportContext& c) {
+  const TpmNoiseSpec& s = r.spec;
+  std::ostringstream o;
+  header(o, c);
+  o << "- Dimensions d:";
+  for (int d : s.dims) o << " " << d;
+  o << "\n- Trials per point: " << s.trials << "\n";
+  o << "- Robust tensor power method: L = " << (s.power.restarts > 0 ? std::to_string(s.power.restarts) : "10 (default for rank 3)")
+    << " starts, R = " << s.power.maxIterations << " steps, tolerance " << shortNumber(s.power.tolerance)
+    << ", 3 components extracted\n";
+  o << "- Success: every v_i recovered with v_i-hat . v_i >= " << shortNumber(s.successThreshold) << " ("
+    << tpmSuccessCriterionName(s.criterion)
+    << (s.criterion == TpmSuccessCriterion::ExtractionOrder
+            ? ": the i-th component found against v_i, as in the paper's experiment"
+            : ": under the best one-to-one matching, as in Theorem 2.2")
+    << "; both overlaps are in results.csv)\n";
+  o << "- Noise level sigma = ||E||_op, computed by a shifted symmetric higher-order power method with "
+    << s.operatorNorm.restarts << " random starts\n";
+
+  o << "\n## Seeds\n\n";
+  if (!c.seedNote.empty()) o << "- " << c.seedNote << "\n";
+  o << "- Seed " << s.seed << ": the Gaussian noise of (d, trial) and the power method's starts of (d, trial) are "
+    << "derived from it and shared by every noise level (and the starts by every model): common random numbers.\n";
+  o << "- All randomness is seeded (mt19937_64); the experiment involves no privacy release.\n";
+
+  o << "\n## Failure probability\n";
+  for (std::size_t m = 0; m < s.models.size(); ++m) {
+    o << "\n### " << tpmNoiseModelTitle(s.models[m].model) << "\n\n| sigma |";
+    for (int d : s.dims) o << " d = " << d << " |";
+    o << "\n|---|";
+    for (std::size_t di = 0; di < s.dims.size(); ++di) o << "---|";
+    o << "\n";
+    for (std::size_t li = 0; li < s.models[m].sigmas.size(); ++li) {
+      o << "| " << shortNumber(s.models[m].sigmas[li]) << " |";
+      for (std::size_t di = 0; di < s.dims.size(); ++di) {
+        const TpmNoisePoint& p = r.point(static_cast<int>(m), static_cast<int>(di), static_cast<int>(li));
+        o << " " << p.failures << "/" << p.trials << " |";
+      }
+      o << "\n";
+    }
+  }
+  o << "\n## Tables\n\n- [results.csv](results.csv): one row per (model, d, sigma, trial)\n"
+       "- [summary.csv](summary.csv): failure probability per (model, d, sigma) with the four scaled noise levels\n";
+  o << "\n## Timing\n\n- " << r.threadsUsed << " worker threads, " << shortNumber(r.elapsedMs / 1000.0)
+    << " s wall time in total\n";
+  figures(o, c);
+  return o.str();
+}
+
+}  // namespace dplda

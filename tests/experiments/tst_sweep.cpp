@@ -1,0 +1,464 @@
+// The experiment engine: noise-free trials reproduce the non-private run, cached trials equal
+// uncached ones, seeds fix the tables (whatever the thread count), error falls with ε, the
+// summaries follow from the rows, cancellation, validation, and the presets.
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "core/corpus/synthetic_generator.h"
+#include "core/eval/metrics.h"
+#include "core/experiments/presets.h"
+#include "core/experiments/report.h"
+#include "core/experiments/sweep.h"
+#include "core/pipeline/private_run.h"
+
+using namespace dplda;
+
+namespace {
+
+SyntheticCorpus makeCorpus(int d, int k, int N, std::uint64_t seed) {
+  GeneratorParams g;
+  g.vocabSize = d;
+  g.topicCount = k;
+  g.docCount = N;
+  g.seed = seed;
+  return generateLdaCorpus(g).value();
+}
+
+SweepCase loadedCase(const SyntheticCorpus& sc, const std::string& label = "small") {
+  SweepCase c;
+  c.label = label;
+  c.source.corpus = std::make_shared<const Corpus>(sc.corpus);
+  c.source.truth = sc.truth;
+  c.source.description = "test corpus";
+  c.topicCount = sc.truth.topicCount();
+  c.alpha0 = sc.truth.alpha0();
+  return c;
+}
+
+std::vector<SweepConfiguration> allConfigurations() {
+  return parseConfigurations("none,1,2,3,4").value();
+}
+
+// A small sweep that releases in every configuration (printed bounds, large ε).
+SweepSpec smallSpec(const SyntheticCorpus& sc) {
+  SweepSpec s;
+  s.cases = {loadedCase(sc)};
+  s.configurations = allConfigurations();
+  s.epsilons = {2.0, 50.0};
+  s.bounds = BoundSet::Printed;
+  s.trials = 3;
+  s.seeds = SweepSeeds::fromSeed(11);
+  s.threads = 2;
+  return s;
+}
+
+const SyntheticCorpus& smallCorpus() {
+  static const SyntheticCorpus sc = makeCorpus(30, 3, 5000, 4);
+  return sc;
+}
+
+}  // namespace
+
+class TestSweep : public QObject {
+  Q_OBJECT
+ private slots:
+  void noiseFreeTrialsReproduceTheNonPrivateOutput_data() {
+    QTest::addColumn<int>("bounds");
+    QTest::newRow("sound") << static_cast<int>(BoundSet::Sound);
+    QTest::newRow("printed") << static_cast<int>(BoundSet::Printed);
+  }
+  void noiseFreeTrialsReproduceTheNonPrivateOutput() {
+    // With every noise scale multiplied by 0, configurations 1-4 must give the non-private
+    // topics bit for bit: the private path recomputes W, T and the decomposition from the
+    // same inputs with the same seeds.
+    QFETCH(int, bounds);
+    const SyntheticCorpus& sc = smallCorpus();
+    SpectralPipeline pipeline;
+    pipeline.setCorpus(std::make_shared<const Corpus>(sc.corpus));
+    SpectralOptions o;
+    o.topicCount = 3;
+    o.alpha0 = sc.truth.alpha0();
+    pipeline.setOptions(o);
+    const SpectralModel model = pipeline.run().value();
+    for (Preset p : {Preset::Config1, Preset::Config2, Preset::Config3, Preset::Config4}) {
+      PrivacyOptions po;
+      po.edges = presetEdges(p);
+      po.epsilon = 1.0;
+      po.bounds = static_cast<BoundSet>(bounds);
+      po.noiseMultiplier = 0.0;
+      SeededRandom noise(5);
+      const PrivateRunResult r = runPrivate(pipeline, po, noise).value();
+      QVERIFY2(r.released, r.status.message().c_str());
+      QVERIFY2(r.output->topics == model.output.topics, presetName(p));
+      QVERIFY2(r.output->alpha == model.output.alpha, presetName(p));
+    }
+    // The same through the engine: zero utility loss and the baseline error in every row.
+    SweepSpec s = smallSpec(sc);
+    s.bounds = static_cast<BoundSet>(bounds);
+    s.noiseMultiplier = 0.0;
+    const SweepResult res = runSweep(s).value();
+    for (const SweepRow& row : res.rows) {
+      QVERIFY2(row.released, row.reason.c_str());
+      QVERIFY(row.lossL2 == 0.0 && row.lossL1 == 0.0 && row.lossAlpha == 0.0);
+      QVERIFY(row.errorL2 == res.cases[0].baselineErrorL2);
+    }
+  }
+
+  void cachedTrialsEqualUncachedOnes() {
+    // Every row of a parallel sweep (per-thread copies of the cached pipeline) equals a run
+    // on a freshly built pipeline with the same noise seed, exactly.
+    const SyntheticCorpus& sc = smallCorpus();
+    const SweepSpec s = smallSpec(sc);
+    const SweepResult res = runSweep(s).value();
+    int checked = 0;
+    for (const SweepRow& row : res.rows) {
+      if (row.trial != 1) continue;
+      SpectralPipeline fresh;
+      fresh.setCorpus(std::make_shared<const Corpus>(sc.corpus));
+      SpectralOptions o;
+      o.topicCount = 3;
+      o.alpha0 = sc.truth.alpha0();
+      o.initSeed = s.seeds.init;
+      fresh.setOptions(o);
+      const SpectralModel model = fresh.run().value();
+      PrivacyOptions po;
+      po.edges = s.configurations[row.configIndex].edges;
+      po.epsilon = row.epsilon;
+      po.delta = s.delta;
+      po.bounds = s.bounds;
+      SeededRandom noise(deriveSeed(s.seeds.noise, 1));
+      QCOMPARE(row.noiseSeed, deriveSeed(s.seeds.noise, 1));
+      const PrivateRunResult r = runPrivate(fresh, po, noise).value();
+      QCOMPARE(row.released, r.released);
+      QCOMPARE(row.noiseScales.size(), r.ledger.size());
+      for (std::size_t i = 0; i < r.ledger.size(); ++i) {
+        QVERIFY(row.noiseScales[i].sigma == r.ledger[i].sigma ||
+                (std::isnan(row.noiseScales[i].sigma) && std::isnan(r.ledger[i].sigma)));
+      }
+      if (!r.released) continue;
+      const TopicErrors e = compareTopics(sc.truth.topics, sc.truth.alpha, r.output->topics, r.output->alpha);
+      const TopicErrors l = compareTopics(model.output.topics, model.output.alpha, r.output->topics, r.output->alpha);
+      QVERIFY(row.errorL2 == e.l2Mean);
+      QVERIFY(row.errorAlpha == e.alphaError);
+      QVERIFY(row.lossL1 == l.l1Mean);
+      ++checked;
+    }
+    QVERIFY(checked >= 4);  // released rows of at least config none, 1 and others were compared
+  }
+
+  void seedsFixTheTables() {
+    const SyntheticCorpus& sc = smallCorpus();
+    SweepSpec s = smallSpec(sc);
+    const SweepResult a = runSweep(s).value();
+    const SweepResult b = runSweep(s).value();
+    QCOMPARE(sweepResultsCsv(a), sweepResultsCsv(b));
+    QCOMPARE(sweepSummaryCsv(a), sweepSummaryCsv(b));
+    // Another noise seed changes the private rows, not the baseline.
+    s.seeds.noise += 1;
+    const SweepResult c = runSweep(s).value();
+    QVERIFY(sweepResultsCsv(a) != sweepResultsCsv(c));
+    int differing = 0;
+    for (std::size_t i = 0; i < a.rows.size(); ++i) {
+      if (s.configurations[a.rows[i].configIndex].edges == 0) {
+        QVERIFY(a.rows[i].errorL2 == c.rows[i].errorL2);
+      } else if (a.rows[i].released && c.rows[i].released && a.rows[i].errorL2 != c.rows[i].errorL2) {
+        ++differing;
+      }
+    }
+    QVERIFY(differing > 10);
+  }
+
+  void threadCountDoesNotChangeResults() {
+    const SyntheticCorpus& sc = smallCorpus();
+    SweepSpec s = smallSpec(sc);
+    s.threads = 1;
+    const SweepResult one = runSweep(s).value();
+    s.threads = 2;
+    const SweepResult two = runSweep(s).value();
+    s.threads = 3;  // more workers than cores: still the same
+    const SweepResult three = runSweep(s).value();
+    QCOMPARE(one.threadsUsed, 1);
+    QCOMPARE(two.threadsUsed, 2);
+    QCOMPARE(sweepResultsCsv(one), sweepResultsCsv(two));
+    QCOMPARE(sweepResultsCsv(one), sweepResultsCsv(three));
+  }
+
+  void commonRandomNumbersAcrossConfigurations() {
+    // Trial t of every configuration and ε draws from the same seed.
+    const SweepResult r = runSweep(smallSpec(smallCorpus())).value();
+    for (const SweepRow& row : r.rows) QCOMPARE(row.noiseSeed, deriveSeed(r.spec.seeds.noise, row.trial));
+    QCOMPARE(r.rows.size(), std::size_t(1 * 5 * 2 * 3));
+    const SweepRow& x = r.row(0, 3, 1, 2);
+    QCOMPARE(x.configIndex, 3);
+    QCOMPARE(x.epsilonIndex, 1);
+    QCOMPARE(x.trial, 2);
+  }
+
+  void errorFallsWithEpsilon() {
+    // A reduced figure2 corpus (d = 50, k = 5, N = 20000). With sound bounds only configuration
+    // 1 releases at these sizes, and with printed bounds configurations 2-4 release only at
+    // large ε with noise that still swamps the output, so the monotone trend is asserted for
+    // configuration 1 (printed bounds): over 8 trials with fixed seeds, the median error must
+    // fall at each step of ε = 0.5 -> 8 -> 128, by at least 0.02 each (observed: 0.41, 0.32, 0.08).
+    const SyntheticCorpus sc = makeCorpus(50, 5, 20000, 3);
+    SweepSpec s;
+    s.cases = {loadedCase(sc, "N=20000")};
+    s.configurations = parseConfigurations("none,1").value();
+    s.epsilons = {0.5, 8.0, 128.0};
+    s.bounds = BoundSet::Printed;
+    s.trials = 8;
+    s.seeds = SweepSeeds::fromSeed(3);
+    const SweepResult r = runSweep(s).value();
+    std::vector<double> med;
+    for (int e = 0; e < 3; ++e) {
+      const SweepSummaryRow& row = r.summaryRow(0, 1, e);
+      QCOMPARE(row.released, 8);
+      med.push_back(row.errorL2.median);
+    }
+    qInfo("config 1 median l2 error: %.4f %.4f %.4f (non-private %.4f)", med[0], med[1], med[2],
+          r.cases[0].baselineErrorL2);
+    QVERIFY(med[1] < med[0] - 0.02);
+    QVERIFY(med[2] < med[1] - 0.02);
+    QVERIFY(med[2] > r.cases[0].baselineErrorL2);  // privacy still costs something
+    // The non-private baseline does not depend on ε.
+    QVERIFY(r.summaryRow(0, 0, 0).errorL2.median == r.summaryRow(0, 0, 2).errorL2.median);
+  }
+
+  void privateOutputsLieOnTheSimplex() {
+    // OUT is a projection onto the simplex, so two outputs are at most sqrt(2) apart in l2,
+    // whatever the noise (configuration 4 with printed bounds adds noise of scale up to 1e18
+    // at N = 20000, which a projection must still map onto the simplex).
+    const SyntheticCorpus sc = makeCorpus(50, 5, 20000, 3);
+    SweepSpec s;
+    s.cases = {loadedCase(sc, "N=20000")};
+    s.configurations = parseConfigurations("2,3,4").value();
+    s.epsilons = {8.0, 32.0};
+    s.bounds = BoundSet::Printed;
+    s.trials = 8;
+    s.seeds = SweepSeeds::fromSeed(3);
+    const SweepResult r = runSweep(s).value();
+    int released = 0;
+    for (const SweepRow& row : r.rows) {
+      if (!row.released) continue;
+      ++released;
+      QVERIFY2(std::isfinite(row.errorL2) && row.errorL2 <= std::sqrt(2.0) + 1e-9,
+               qPrintable(QString("config %1 at epsilon %2: l2 error %3 (noise %4)")
+                              .arg(QString::fromStdString(s.configurations[row.configIndex].label))
+                              .arg(row.epsilon)
+                              .arg(row.errorL2)
+                              .arg(row.noiseScales.back().sigma)));
+      QVERIFY(row.lossL2 <= std::sqrt(2.0) + 1e-9);
+    }
+    QVERIFY(released > 10);
+  }
+
+  void summariesFollowFromTheRows() {
+    const SweepResult r = runSweep(smallSpec(smallCorpus())).value();
+    for (const SweepSummaryRow& s : r.summary) {
+      std::vector<double> errors;
+      int released = 0;
+      for (int t = 0; t < r.spec.trials; ++t) {
+        const SweepRow& row = r.row(s.caseIndex, s.configIndex, s.epsilonIndex, t);
+        if (row.released) {
+          ++released;
+          errors.push_back(row.errorL2);
+        }
+      }
+      QCOMPARE(s.released, released);
+      QCOMPARE(s.releaseRate, static_cast<double>(released) / r.spec.trials);
+      if (released == 0) {
+        QVERIFY(std::isnan(s.errorL2.median));  // no fake error when nothing was released
+      } else {
+        std::sort(errors.begin(), errors.end());
+        QVERIFY(s.errorL2.median == quantile(errors, 0.5));
+        QVERIFY(s.errorL2.lower <= s.errorL2.median && s.errorL2.median <= s.errorL2.upper);
+        QVERIFY(s.errorL2.lower >= errors.front() && s.errorL2.upper <= errors.back());
+      }
+    }
+    // The CSVs: a header plus one line per row / summary row.
+    const std::string results = sweepResultsCsv(r);
+    QCOMPARE(static_cast<std::size_t>(std::count(results.begin(), results.end(), '\n')), r.rows.size() + 1);
+    const std::string summary = sweepSummaryCsv(r);
+    QCOMPARE(static_cast<std::size_t>(std::count(summary.begin(), summary.end(), '\n')), r.summary.size() + 1);
+    QVERIFY(summary.find("error_l2_q10") != std::string::npos && summary.find("error_l2_q90") != std::string::npos);
+  }
+
+  void quantilesAndParsers() {
+    // Type-7 quantiles (R's default): for 1..4, q = 0.1 gives 1.3, the median 2.5.
+    QCOMPARE(quantile({4, 1, 3, 2}, 0.1), 1.3);
+    QCOMPARE(quantile({4, 1, 3, 2}, 0.5), 2.5);
+    QCOMPARE(quantile({7}, 0.9), 7.0);
+    QVERIFY(std::isnan(quantile({std::nan("")}, 0.5)));
+    QCOMPARE(quantile({1, std::nan(""), 3}, 0.5), 2.0);  // NaN (not applicable) is left out
+
+    const std::vector<double> eps = parseEpsilons("0.1:2:10").value();
+    QCOMPARE(eps.size(), std::size_t(10));
+    QCOMPARE(eps.front(), 0.1);
+    QCOMPARE(eps.back(), 2.0);
+    for (std::size_t i = 1; i + 1 < eps.size(); ++i) {
+      QVERIFY(std::abs(eps[i] * eps[i] - eps[i - 1] * eps[i + 1]) < 1e-12);  // geometric
+    }
+    QCOMPARE(parseEpsilons("0.5, 1,4").value(), (std::vector<double>{0.5, 1.0, 4.0}));
+    for (const char* bad : {"", "0:1:3", "1:0.5:3", "0.1:2:0", "0.1:2", "a,b", "1,-2", "0.1:2:x", "1:1:3"}) {
+      QVERIFY2(!parseEpsilons(bad).ok(), bad);
+    }
+    const auto configs = parseConfigurations("none, 1,config4,e5+e6").value();
+    QCOMPARE(configs.size(), std::size_t(4));
+    QCOMPARE(configs[0].edges, 0u);
+    QCOMPARE(configs[2].edges, presetEdges(Preset::Config4));
+    QCOMPARE(configs[3].edges, (1u << 5) | (1u << 6));
+    QCOMPARE(configs[3].label, std::string("e5+e6"));
+    for (const char* bad : {"", "1,,2", "7", "e12", "none,foo"}) QVERIFY2(!parseConfigurations(bad).ok(), bad);
+  }
+
+  void invalidSpecsAreRefused() {
+    const SyntheticCorpus& sc = smallCorpus();
+    auto refused = [](const SweepSpec& s, const char* needle) {
+      const Status st = validateSweepSpec(s);
+      if (st.isOk()) return false;
+      if (st.message().find(needle) == std::string::npos) qWarning("message: %s", st.message().c_str());
+      return st.message().find(needle) != std::string::npos && !runSweep(s).ok();
+    };
+    SweepSpec s = smallSpec(sc);
+    QVERIFY(validateSweepSpec(s).isOk());
+    { SweepSpec x = s; x.epsilons.clear(); QVERIFY(refused(x, "epsilon")); }
+    { SweepSpec x = s; x.epsilons = {0.5, -1}; QVERIFY(refused(x, "-1")); }
+    { SweepSpec x = s; x.trials = 0; QVERIFY(refused(x, "trials")); }
+    { SweepSpec x = s; x.delta = 1.5; QVERIFY(refused(x, "1.5")); }
+    { SweepSpec x = s; x.configurations.push_back(x.configurations[1]); QVERIFY(refused(x, "twice")); }
+    { SweepSpec x = s; x.cases.push_back(x.cases[0]); QVERIFY(refused(x, "twice")); }
+    { SweepSpec x = s; x.cases.clear(); QVERIFY(refused(x, "no corpus")); }
+    { SweepSpec x = s; x.bandLower = 0.9; x.bandUpper = 0.1; QVERIFY(refused(x, "band")); }
+    { SweepSpec x = s; x.cases[0].topicCount = 2; QVERIFY(refused(x, "truth has 3 topics")); }
+    { SweepSpec x = s; x.cases[0].source.generator = GeneratorParams{}; QVERIFY(refused(x, "not both")); }
+    { SweepSpec x = s; x.mechanism = Mechanism::PrintedClosedForm; QVERIFY(refused(x, "not differentially private")); }
+    { SweepSpec x = s; x.decomposer = "nope"; QVERIFY(refused(x, "nope")); }
+    { SweepSpec x = s; x.threads = -1; QVERIFY(refused(x, "threads")); }
+  }
+
+  void cancellationStopsTheSweep() {
+    const SyntheticCorpus& sc = smallCorpus();
+    SweepSpec s = smallSpec(sc);
+    s.trials = 50;
+    Feedback before;
+    before.cancel();
+    QCOMPARE(runSweep(s, &before).status().code(), StatusCode::Cancelled);
+    // Cancelled from the progress callback part-way through.
+    Feedback during;
+    during.setProgressCallback([&](double f) {
+      if (f > 0.2) during.cancel();
+    });
+    QCOMPARE(runSweep(s, &during).status().code(), StatusCode::Cancelled);
+    QVERIFY(during.progress() < 1.0);
+    // Progress reaches 1 on a full run.
+    Feedback full;
+    s.trials = 2;
+    QVERIFY(runSweep(s, &full).ok());
+    QCOMPARE(full.progress(), 1.0);
+  }
+
+  void failingCaseNamesItself() {
+    // An impossible case (k larger than the vocabulary) is refused up front, naming the case.
+    SweepSpec s = smallSpec(smallCorpus());
+    s.cases[0].label = "tiny";
+    s.cases[0].topicCount = 31;
+    const Status st = runSweep(s).status();
+    QVERIFY(!st.isOk());
+    QVERIFY2(st.message().find("31") != std::string::npos, st.message().c_str());
+    QVERIFY2(st.message().find("\"tiny\"") != std::string::npos, st.message().c_str());
+  }
+
+  void gridExpandsCases() {
+    SweepCase base;
+    base.label = "syn";
+    base.source.generator = GeneratorParams{};
+    SweepGrid grid;
+    grid.docCounts = {1000, 2000};
+    grid.alpha0s = {0.1, 10};
+    const auto cases = expandGrid(base, grid).value();
+    QCOMPARE(cases.size(), std::size_t(4));
+    QCOMPARE(cases[3].source.generator->docCount, 2000);
+    QCOMPARE(cases[3].alpha0, 10.0);
+    QCOMPARE(cases[3].source.generator->alpha0, 10.0);
+    QCOMPARE(cases[1].label, std::string("syn N=1000 alpha0=10"));
+    SweepCase loaded = loadedCase(smallCorpus());
+    QVERIFY(!expandGrid(loaded, grid).ok());  // N is fixed for a loaded corpus
+    grid.docCounts.clear();
+    QCOMPARE(expandGrid(loaded, grid).value().size(), std::size_t(2));
+  }
+
+  void presetsMatchThePapers() {
+    const ExperimentPreset f2 = makeExperimentPreset("figure2").value();
+    QCOMPARE(f2.kind, ExperimentKind::ErrorSweep);
+    QVERIFY(validateSweepSpec(f2.sweep).isOk());
+    QCOMPARE(f2.sweep.epsilons.size(), std::size_t(10));
+    QCOMPARE(f2.sweep.epsilons.front(), 0.1);
+    QCOMPARE(f2.sweep.epsilons.back(), 2.0);
+    QCOMPARE(f2.sweep.delta, 1e-5);
+    QCOMPARE(f2.sweep.bounds, BoundSet::Sound);
+    QCOMPARE(f2.sweep.configurations.size(), std::size_t(5));
+    QCOMPARE(f2.sweep.configurations[0].edges, 0u);
+    QCOMPARE(f2.sweep.configurations[1].edges, presetEdges(Preset::Config1));
+    QCOMPARE(f2.sweep.cases[0].source.generator->docCount, 100000);
+    QCOMPARE(f2.sweep.cases[0].source.generator->vocabSize, 50);
+    QCOMPARE(f2.sweep.cases[0].topicCount, 5);
+    QCOMPARE(makeExperimentPreset("figure2-small-corpus").value().sweep.cases[0].source.generator->docCount, 10000);
+    const ExperimentPreset fa = makeExperimentPreset("figure2-alpha").value();
+    QCOMPARE(fa.sweep.cases.size(), std::size_t(2));
+    QCOMPARE(fa.sweep.cases[0].alpha0, 0.1);
+    QCOMPARE(fa.sweep.cases[1].alpha0, 10.0);
+    const ExperimentPreset f4 = makeExperimentPreset("figure4").value();
+    QCOMPARE(f4.kind, ExperimentKind::Diagnostics);
+    QVERIFY(validateSweepSpec(f4.sweep).isOk());
+    QVERIFY(f4.sweep.cases.size() >= 5);
+    for (const SweepCase& c : f4.sweep.cases) {
+      QCOMPARE(c.source.generator->topicCount, c.topicCount);
+      QCOMPARE(c.source.generator->docCount, 100000);
+    }
+    const ExperimentPreset tpm = makeExperimentPreset("tpm-noise").value();
+    QCOMPARE(tpm.kind, ExperimentKind::TpmNoise);
+    QVERIFY(validateTpmNoiseSpec(tpm.tpm).isOk());
+    QCOMPARE(tpm.tpm.dims.front(), 25);
+    QCOMPARE(tpm.tpm.dims.back(), 200);
+
+    PresetOverrides ov;
+    ov.trials = 4;
+    ov.bounds = BoundSet::Printed;
+    ov.seed = 9;
+    ov.threads = 1;
+    const ExperimentPreset o = makeExperimentPreset("figure2", ov).value();
+    QCOMPARE(o.sweep.trials, 4);
+    QCOMPARE(o.sweep.bounds, BoundSet::Printed);
+    QCOMPARE(o.sweep.seeds.noise, SweepSeeds::fromSeed(9).noise);
+    QCOMPARE(o.sweep.threads, 1);
+    QVERIFY(!makeExperimentPreset("figure3").ok());
+    QVERIFY(makeExperimentPreset("figure3").status().message().find("figure2") != std::string::npos);
+    QVERIFY(!makeExperimentPreset("tpm-noise", ov).ok());  // no bounds there
+    ov.bounds.reset();
+    ov.trials = 0;
+    QVERIFY(!makeExperimentPreset("figure2", ov).ok());
+  }
+
+  void reportNamesSeedsBoundsAndRates() {
+    const SweepResult r = runSweep(smallSpec(smallCorpus())).value();
+    ReportContext c;
+    c.title = "test sweep";
+    c.figures = {{"error", {"figures/error_l2.png", "figures/error_l2.csv"}}};
+    const std::string md = sweepReportMarkdown(r, c);
+    QVERIFY(md.find(std::to_string(r.spec.seeds.noise)) != std::string::npos);
+    QVERIFY(md.find(std::to_string(r.spec.seeds.data)) != std::string::npos);
+    QVERIFY(md.find(std::to_string(r.spec.seeds.init)) != std::string::npos);
+    QVERIFY(md.find("printed") != std::string::npos);
+    QVERIFY(md.find(DPLDA_VERSION) != std::string::npos);
+    QVERIFY(md.find("seeded (mt19937_64)") != std::string::npos);
+    QVERIFY(md.find("![error](figures/error_l2.png)") != std::string::npos);
+    const SweepSummaryRow& s = r.summaryRow(0, 4, 1);
+    QVERIFY(md.find(std::to_string(s.released) + "/" + std::to_string(s.trials)) != std::string::npos);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestSweep)
+#include "tst_sweep.moc"
