@@ -1,6 +1,7 @@
 #include "core/eval/simplex.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <vector>
@@ -15,13 +16,26 @@ Eigen::VectorXd projectToSimplex(const Eigen::VectorXd& v) {
   // u_rho - (sum_{j<=rho} u_j - 1)/rho > 0, then tau = (sum_{j<=rho} u_j - 1)/rho.
   std::vector<double> u(v.data(), v.data() + n);
   std::sort(u.begin(), u.end(), std::greater<double>());
-  double cumulative = 0.0, tau = 0.0;
-  for (Eigen::Index j = 0; j < n; ++j) {
+  // rho = 1 always qualifies (u_1 - (u_1 - 1) = 1 > 0): start there, so huge inputs (noise of
+  // 1e20, where "- 1" is lost to rounding) still give a point with every entry <= 1.
+  double cumulative = u[0], tau = u[0] - 1.0;
+  for (Eigen::Index j = 1; j < n; ++j) {
     cumulative += u[j];
     const double t = (cumulative - 1.0) / static_cast<double>(j + 1);
     if (u[j] - t > 0.0) tau = t;
   }
-  return (v.array() - tau).max(0.0).matrix();
+  Eigen::VectorXd out = (v.array() - tau).max(0.0).matrix();
+  // Rounding at extreme magnitudes can leave the sum off 1 (or every entry 0): repair it.
+  const double sum = out.sum();
+  if (!(sum > 0.0)) {
+    Eigen::Index best = 0;
+    v.maxCoeff(&best);
+    out.setZero();
+    out[best] = 1.0;
+  } else if (std::abs(sum - 1.0) > 1e-12) {
+    out /= sum;
+  }
+  return out;
 }
 
 Eigen::MatrixXd projectColumnsToSimplex(const Eigen::MatrixXd& m) {

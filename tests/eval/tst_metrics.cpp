@@ -227,6 +227,20 @@ class TestMetrics : public QObject {
     }
   }
 
+  void projectionSurvivesHugeMagnitudes() {
+    // Noise of 1e11-1e21 (a private release with a huge sensitivity) must still give a point
+    // on the simplex: "- 1" is lost to rounding at these magnitudes.
+    for (double scale : {1e11, 1e16, 1e21, -1e21}) {
+      Eigen::VectorXd v(6);
+      v << 1.0, -2.0, 3.0, 0.5, 3.0 * (1 - 1e-17), -1.0;
+      v *= scale;
+      const Eigen::VectorXd p = dplda::projectToSimplex(v);
+      QVERIFY(p.allFinite());
+      QVERIFY(p.minCoeff() >= 0.0);
+      QVERIFY(std::abs(p.sum() - 1.0) < 1e-12);
+    }
+  }
+
   void projectionIsIdempotentOnSimplex() {
     SeededRandom rng(17);
     for (int t = 0; t < 50; ++t) {
