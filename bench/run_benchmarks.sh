@@ -69,9 +69,9 @@ LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # --- synthetic corpus: d = 50, k = 5, N = 100 000, mean length 100, seed 1 -------------------
 SYN=$DATA/synthetic
+echo "generate: BUILD/app/dplda generate --vocab 50 --topics 5 --docs 100000 --doc-length 100 --seed 1" \
+  "--out BUILD/bench-data/synthetic$([ -f "$SYN/docword.txt" ] && echo '   (already present: reused)')" >> "$COMMANDS"
 if [ ! -f "$SYN/docword.txt" ]; then
-  echo "generate: BUILD/app/dplda generate --vocab 50 --topics 5 --docs 100000 --doc-length 100 --seed 1" \
-    "--out BUILD/bench-data/synthetic" >> "$COMMANDS"
   "$DPLDA" generate --vocab 50 --topics 5 --docs 100000 --doc-length 100 --seed 1 --out "$SYN" >&2
 fi
 run_json syn_cpp 600 "$BENCH" --corpus "$SYN" --topics 5 --truth "$SYN/truth.json" --repeats "$SYN_REPEATS" \
@@ -87,8 +87,9 @@ run_json syn_sklearn 1800 $PY "$ROOT/bench/sklearn_lda.py" --corpus "$SYN" --top
 
 # --- real text: Debian package descriptions, vocabulary 8000, k = REAL_K ----------------------
 REAL=$DATA/debian
+echo "real corpus: bench/make_real_corpus.sh BUILD/app/dplda BUILD/bench-data/debian 8000$(
+  [ -f "$REAL/corpus/docword.txt" ] && echo '   (already present: reused)')" >> "$COMMANDS"
 if [ ! -f "$REAL/corpus/docword.txt" ]; then
-  echo "real corpus: bench/make_real_corpus.sh BUILD/app/dplda BUILD/bench-data/debian 8000" >> "$COMMANDS"
   "$ROOT/bench/make_real_corpus.sh" "$DPLDA" "$REAL" 8000 >&2
 fi
 run_json real_cpp 1200 "$BENCH" --corpus "$REAL/corpus" --topics "$REAL_K" --repeats "$REAL_REPEATS" \
@@ -193,12 +194,13 @@ print("(n_jobs=1) are single-threaded, so CPU ≈ wall on an idle machine; the C
 print("so its CPU can exceed its wall time. On a busy machine CPU time is the steadier measure.")
 print("Verdicts use wall time.")
 print()
-for title, prefix, ref in (("Synthetic corpus", "syn", "truth.json"), ("Real text", "real", "the C++ output")):
+for title, prefix, ref in (("Synthetic corpus", "syn", "truth.json"), ("Real text (Debian package descriptions)", "real",
+                                                                  "the C++ robust-method output (no ground truth)")):
     c = rows.get(prefix + "_cpp", {})
     print(f"## {title}: N = {c.get('docs', '?')} documents, d = {c.get('vocab', '?')}, "
           f"nnz = {c.get('nnz', '?')}, k = {c.get('topics', '?')}")
     print()
-    print(f"Errors are against {ref} (Hungarian matching on l2; mean per-topic l1 and l2).")
+    print(f"Errors are distances to {ref} (Hungarian matching on l2; mean per-topic l1 and l2).")
     print()
     print("| implementation | fit median (wall) | min – max | CPU median | repeats | l1 error | l2 error | peak memory |")
     print("|---|---|---|---|---|---|---|---|")

@@ -1,5 +1,5 @@
 // dplda: the command line of DP-LDA Explorer.
-#include <QCoreApplication>
+#include <QApplication>
 #include <cstdio>
 #include <iostream>
 
@@ -9,7 +9,12 @@
 using namespace dplda::cli;
 
 int main(int argc, char** argv) {
-  QCoreApplication app(argc, argv);  // for Qt's JSON and file classes; no event loop
+  // Plots are exported headless: without a display, use Qt's offscreen platform.
+  if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+      qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+  }
+  QApplication app(argc, argv);  // QApplication: the sweep renders the app's plot widgets
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     std::cout << usageText();

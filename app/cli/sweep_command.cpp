@@ -60,10 +60,14 @@ std::vector<ExportFormat> parseFormats(const std::string& text) {
   for (const std::string& f : splitList(text)) {
     if (f == "none" && splitList(text).size() == 1) return {};
     if (!seen.insert(f).second) continue;
-    if (f == "png") out.push_back(ExportFormat::Png);
-    else if (f == "pdf") out.push_back(ExportFormat::Pdf);
-    else if (f == "svg") out.push_back(ExportFormat::Svg);
-    else throw UsageError("--formats takes png, pdf and svg separated by commas (or none), got '" + text + "'");
+    if (f == "png")
+      out.push_back(ExportFormat::Png);
+    else if (f == "pdf")
+      out.push_back(ExportFormat::Pdf);
+    else if (f == "svg")
+      out.push_back(ExportFormat::Svg);
+    else
+      throw UsageError("--formats takes png, pdf and svg separated by commas (or none), got '" + text + "'");
   }
   return out;
 }
@@ -116,12 +120,14 @@ class FigureSink {
   FigureSink(const std::filesystem::path& out, std::vector<ExportFormat> formats, QJsonObject metadata)
       : m_out(out), m_formats(std::move(formats)), m_metadata(std::move(metadata)) {}
 
-  void add(PlotWidget& plot, const std::string& base, const std::string& title) {
+  // `title` goes on the plot; the report heading is `heading` (or the title when empty).
+  void add(PlotWidget& plot, const std::string& base, const std::string& title,
+           const std::string& heading = {}) {
     plot.setTitle(QString::fromStdString(title));
     plot.setMetadata(m_metadata);
     plot.setExportSize(QSize(720, 480));
     ReportFigure fig;
-    fig.title = title;
+    fig.title = heading.empty() ? title : heading;
     std::vector<ExportFormat> all = m_formats;
     all.push_back(ExportFormat::Csv);  // the data behind every plot
     for (ExportFormat f : all) {
@@ -196,21 +202,24 @@ void sweepFigures(const SweepResult& r, const std::string& title, FigureSink& si
           continue;
         }
         QString error;
-        if (!plot.setCurve(QString::fromStdString(cfg.label), QString::fromStdString("config " + cfg.label), eps, med,
-                           lo, hi, g, &error)) {
+        if (!plot.setCurve(QString::fromStdString(cfg.label), QString::fromStdString("config " + cfg.label),
+                           eps, med, lo, hi, g, &error)) {
           throw RunError("plot " + base + ": " + error.toStdString());
         }
       }
       if (std::isfinite(baseline)) plot.setBaseline("non-private spectral", baseline);
       std::string note = "median over released trials, band " + shortNumber(s.bandLower * 100) + "–" +
-                         shortNumber(s.bandUpper * 100) + "% quantiles; " + boundSetName(s.bounds) + " bounds";
+                         shortNumber(s.bandUpper * 100) + "% quantiles; " + boundSetName(s.bounds) +
+                         " bounds";
       if (!never.empty()) note += "; nothing released at any ε: config " + never;
       plot.setFootnote(QString::fromStdString(note));
-      sink.add(plot, base + suffix, caseTitle);
+      sink.add(plot, base + suffix, caseTitle, base + suffix + ": " + yLabel.toStdString() + " vs total ε");
     };
     if (info.hasTruth) {
-      errorPlot("error_l2", "mean ℓ₂ error per topic (vs truth)", info.baselineErrorL2, &SweepSummaryRow::errorL2);
-      errorPlot("error_l1", "mean ℓ₁ error per topic (vs truth)", info.baselineErrorL1, &SweepSummaryRow::errorL1);
+      errorPlot("error_l2", "mean ℓ₂ error per topic (vs truth)", info.baselineErrorL2,
+                &SweepSummaryRow::errorL2);
+      errorPlot("error_l1", "mean ℓ₁ error per topic (vs truth)", info.baselineErrorL1,
+                &SweepSummaryRow::errorL1);
     }
     errorPlot("utility_loss_l2", "utility loss: mean ℓ₂ distance to the non-private output",
               std::numeric_limits<double>::quiet_NaN(), &SweepSummaryRow::lossL2);
@@ -232,7 +241,10 @@ void sweepFigures(const SweepResult& r, const std::string& title, FigureSink& si
       }
     }
     rate.yAxis->setRange(-0.05, 1.05);
-    if (!rate.seriesKeys().isEmpty()) sink.add(rate, "release_rate" + suffix, caseTitle + ": release rate");
+    if (!rate.seriesKeys().isEmpty()) {
+      sink.add(rate, "release_rate" + suffix, caseTitle + ": release rate",
+               "release_rate" + suffix + ": released runs / trials vs total ε");
+    }
   }
 }
 
@@ -305,9 +317,11 @@ void tpmFigures(const TpmNoiseResult& r, FigureSink& sink) {
           throw RunError("tpm-noise plot: " + error.toStdString());
         }
       }
-      const std::string base = std::string("tpm_") + tpmNoiseModelName(s.models[m].model) + "_" + noiseScalingKey(scaling);
+      const std::string base =
+          std::string("tpm_") + tpmNoiseModelName(s.models[m].model) + "_" + noiseScalingKey(scaling);
       sink.add(plot, base,
-               std::string(tpmNoiseModelTitle(s.models[m].model)) + ": failure probability vs " + noiseScalingLabel(scaling));
+               std::string(tpmNoiseModelTitle(s.models[m].model)) + ": failure probability vs " +
+                   noiseScalingLabel(scaling));
     }
   }
 }
@@ -315,18 +329,20 @@ void tpmFigures(const TpmNoiseResult& r, FigureSink& sink) {
 // Plots need a QApplication (widgets); the note says why there are none otherwise.
 bool canRenderFigures(std::string* why) {
   if (qobject_cast<QApplication*>(QCoreApplication::instance())) return true;
-  *why = "figures were not rendered: the plots are Qt widgets and need a QApplication, but this dplda binary "
-         "created only a QCoreApplication (rerun with --formats none to skip figures)";
+  *why =
+      "figures were not rendered: the plots are Qt widgets and need a QApplication, but this dplda binary "
+      "created only a QCoreApplication (rerun with --formats none to skip figures)";
   return false;
 }
 
 }  // namespace
 
 int sweepCommand(const std::vector<std::string>& args) {
-  const Arguments a(args,
-                    {"preset", "out", "trials", "formats", "bounds", "threads", "seed", "corpus", "truth", "topics",
-                     "alpha0", "configs", "epsilons", "delta", "mechanism", "decomposer", "max-length"},
-                    {"share-releases"});
+  const Arguments a(
+      args,
+      {"preset", "out", "trials", "formats", "bounds", "threads", "seed", "corpus", "truth", "topics",
+       "alpha0", "configs", "epsilons", "delta", "mechanism", "decomposer", "max-length"},
+      {"share-releases"});
   const std::filesystem::path out = a.text("out");
   const std::vector<ExportFormat> formats = parseFormats(a.text("formats", "png,pdf,svg"));
   const int threads = a.integer("threads", 0);
@@ -343,14 +359,14 @@ int sweepCommand(const std::vector<std::string>& args) {
     bounds = b.value();
   }
   const std::uint64_t seed = a.seed("seed", 1);
-  const std::string seedNote = "all seeds derived from --seed " + std::to_string(seed) +
-                               (a.has("seed") ? "" : " (the default)");
+  const std::string seedNote =
+      "all seeds derived from --seed " + std::to_string(seed) + (a.has("seed") ? "" : " (the default)");
 
   // ---- the experiment ----
   ExperimentPreset preset;
   if (a.has("preset")) {
-    for (const char* custom : {"corpus", "truth", "topics", "alpha0", "configs", "epsilons", "delta", "mechanism",
-                               "decomposer", "max-length", "share-releases"}) {
+    for (const char* custom : {"corpus", "truth", "topics", "alpha0", "configs", "epsilons", "delta",
+                               "mechanism", "decomposer", "max-length", "share-releases"}) {
       if (a.has(custom)) throw UsageError(std::string("--") + custom + " cannot be combined with --preset");
     }
     PresetOverrides ov;
@@ -395,7 +411,8 @@ int sweepCommand(const std::vector<std::string>& args) {
       char* end = nullptr;
       const long v = std::strtol(k.c_str(), &end, 10);
       if (k.empty() || *end != '\0' || v < 1 || v > 100000) {
-        throw UsageError("--topics takes topic counts >= 1 separated by commas, got '" + a.text("topics") + "'");
+        throw UsageError("--topics takes topic counts >= 1 separated by commas, got '" + a.text("topics") +
+                         "'");
       }
       grid.topicCounts.push_back(static_cast<int>(v));
     }
@@ -411,11 +428,11 @@ int sweepCommand(const std::vector<std::string>& args) {
     base.label = "corpus";
     auto corpus = std::make_shared<const Corpus>(takeValue(readUciCorpus(a.text("corpus"))));
     base.source.corpus = corpus;
-    base.source.description = a.text("corpus") + " (" + std::to_string(corpus->docCount()) + " documents" +
-                              (corpus->droppedDocuments
-                                   ? ", " + std::to_string(corpus->droppedDocuments) + " short ones dropped"
-                                   : std::string()) +
-                              ")";
+    base.source.description =
+        a.text("corpus") + " (" + std::to_string(corpus->docCount()) + " documents" +
+        (corpus->droppedDocuments ? ", " + std::to_string(corpus->droppedDocuments) + " short ones dropped"
+                                  : std::string()) +
+        ")";
     if (a.has("truth")) base.source.truth = takeValue(readTruthJson(a.text("truth")));
     // A single value keeps the plain label; lists make one case per combination.
     if (grid.topicCounts.size() == 1) {
@@ -429,13 +446,15 @@ int sweepCommand(const std::vector<std::string>& args) {
     s.cases = takeValue(expandGrid(base, grid));
     for (SweepCase& c : s.cases)
       if (c.label.rfind("corpus ", 0) == 0) c.label = c.label.substr(7);
-    preset.description = "Error, utility loss and release rate against the total epsilon on " + a.text("corpus") + ".";
+    preset.description =
+        "Error, utility loss and release rate against the total epsilon on " + a.text("corpus") + ".";
     require(validateSweepSpec(s));
   }
 
   std::error_code ec;
   std::filesystem::create_directories(out / "figures", ec);
-  if (ec) throw InputError("cannot create the output folder " + (out / "figures").string() + ": " + ec.message());
+  if (ec)
+    throw InputError("cannot create the output folder " + (out / "figures").string() + ": " + ec.message());
 
   std::string whyNot;
   const bool render = !formats.empty() && canRenderFigures(&whyNot);
@@ -466,13 +485,13 @@ int sweepCommand(const std::vector<std::string>& args) {
     context.notes = sink.notes();
     if (!formats.empty() && !render) context.notes.push_back(whyNot);
     writeText(out / "report.md", tpmNoiseReportMarkdown(r, context));
-    std::cout << "tpm-noise: " << r.rows.size() << " runs in " << shortNumber(r.elapsedMs / 1000.0) << " s; wrote "
-              << (out / "report.md").string() << "\n";
+    std::cout << "tpm-noise: " << r.rows.size() << " runs in " << shortNumber(r.elapsedMs / 1000.0)
+              << " s; wrote " << (out / "report.md").string() << "\n";
   } else {
     const SweepSpec& s = preset.sweep;
     std::cerr << "dplda sweep: " << s.cases.size() << " corpus case(s), " << s.configurations.size()
-              << " configuration(s), " << s.epsilons.size() << " epsilon value(s), " << s.trials << " trials ("
-              << boundSetName(s.bounds) << " bounds)\n";
+              << " configuration(s), " << s.epsilons.size() << " epsilon value(s), " << s.trials
+              << " trials (" << boundSetName(s.bounds) << " bounds)\n";
     Progress progress("trials");
     progress.attach(feedback);
     const SweepResult r = takeValue(runSweep(s, &feedback));
@@ -481,8 +500,10 @@ int sweepCommand(const std::vector<std::string>& args) {
     writeText(out / "timings.csv", sweepTimingsCsv(r));
     FigureSink sink(out, formats, sweepMetadata(r, preset.name));
     if (render) {
-      if (preset.kind == ExperimentKind::Diagnostics) diagnosticsFigures(r, sink);
-      else sweepFigures(r, preset.title, sink);
+      if (preset.kind == ExperimentKind::Diagnostics)
+        diagnosticsFigures(r, sink);
+      else
+        sweepFigures(r, preset.title, sink);
     }
     context.figures = sink.figures();
     context.notes = sink.notes();

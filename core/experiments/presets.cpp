@@ -56,15 +56,17 @@ Result<ExperimentPreset> makeExperimentPreset(const std::string& name, const Pre
   if (ov.trials && (*ov.trials < 1 || *ov.trials > 100000)) {
     return invalidArgument("trials must be between 1 and 100000, got " + std::to_string(*ov.trials));
   }
-  if (ov.threads < 0) return invalidArgument("threads must be >= 0 (0 = all cores), got " + std::to_string(ov.threads));
+  if (ov.threads < 0)
+    return invalidArgument("threads must be >= 0 (0 = all cores), got " + std::to_string(ov.threads));
   const std::uint64_t seed = ov.seed.value_or(kDefaultSeed);
   ExperimentPreset p;
   p.name = name;
   if (name == "figure2") {
     p.title = "seed 002, Figure 2: error vs total epsilon (N = 1e5)";
-    p.description = "Error of every configuration against the total privacy budget epsilon in [0.1, 2] "
-                    "(10 log-spaced values, delta = 1e-5, uniform split) on one synthetic corpus with d = 50, "
-                    "k = 5, N = 100000, alpha0 = 1; the non-private spectral output is the baseline.";
+    p.description =
+        "Error of every configuration against the total privacy budget epsilon in [0.1, 2] "
+        "(10 log-spaced values, delta = 1e-5, uniform split) on one synthetic corpus with d = 50, "
+        "k = 5, N = 100000, alpha0 = 1; the non-private spectral output is the baseline.";
     p.sweep = figure2Spec({syntheticCase("N=100000", 100000, 5, 1.0)});
   } else if (name == "figure2-small-corpus") {
     p.title = "seed 002, Figure 2c: error vs total epsilon on a small corpus (N = 1e4)";
@@ -72,18 +74,22 @@ Result<ExperimentPreset> makeExperimentPreset(const std::string& name, const Pre
     p.sweep = figure2Spec({syntheticCase("N=10000", 10000, 5, 1.0)});
   } else if (name == "figure2-alpha") {
     p.title = "seed 002, Figure 2: small vs large alpha0";
-    p.description = "As figure2 on two corpora drawn with the same seed, alpha0 = 0.1 (documents dominated by one "
-                    "topic) and alpha0 = 10 (much mixing), N = 100000 each.";
-    p.sweep = figure2Spec({syntheticCase("alpha0=0.1", 100000, 5, 0.1), syntheticCase("alpha0=10", 100000, 5, 10.0)});
+    p.description =
+        "As figure2 on two corpora drawn with the same seed, alpha0 = 0.1 (documents dominated by one "
+        "topic) and alpha0 = 10 (much mixing), N = 100000 each.";
+    p.sweep = figure2Spec(
+        {syntheticCase("alpha0=0.1", 100000, 5, 0.1), syntheticCase("alpha0=10", 100000, 5, 10.0)});
   } else if (name == "figure4") {
     p.title = "seed 002, Figure 4: sigma_k and gamma_s with their Procedure-1 lower bounds vs k";
-    p.description = "For k = 2 .. 20 topics (one corpus per k, d = 50, N = 100000, alpha0 = 1): sigma_k(M2) and "
-                    "gamma_s(T) of the non-private run, and the private lower bounds sigma_k~ and gamma_s~ that "
-                    "Procedure 1 releases inside configurations 2, 3 and 4 at total epsilon = 1, delta = 1e-5 "
-                    "(uniform split over each configuration's releases).";
+    p.description =
+        "For k = 2 .. 20 topics (one corpus per k, d = 50, N = 100000, alpha0 = 1): sigma_k(M2) and "
+        "gamma_s(T) of the non-private run, and the private lower bounds sigma_k~ and gamma_s~ that "
+        "Procedure 1 releases inside configurations 2, 3 and 4 at total epsilon = 1, delta = 1e-5 "
+        "(uniform split over each configuration's releases).";
     p.kind = ExperimentKind::Diagnostics;
     std::vector<SweepCase> cases;
-    for (int k : {2, 3, 4, 5, 6, 8, 10, 12, 15, 20}) cases.push_back(syntheticCase("k=" + std::to_string(k), 100000, k, 1.0));
+    for (int k : {2, 3, 4, 5, 6, 8, 10, 12, 15, 20})
+      cases.push_back(syntheticCase("k=" + std::to_string(k), 100000, k, 1.0));
     p.sweep.cases = cases;
     p.sweep.configurations = presetConfigurations({Preset::Config2, Preset::Config3, Preset::Config4});
     p.sweep.epsilons = {1.0};
@@ -91,9 +97,10 @@ Result<ExperimentPreset> makeExperimentPreset(const std::string& name, const Pre
     p.sweep.trials = 10;
   } else if (name == "tpm-noise") {
     p.title = "seed 004, Appendix A / Figure 1: failure probability of the robust tensor power method";
-    p.description = "T = v1^3 + 0.75 v2^3 + 0.5 v3^3 plus noise rescaled to operator norm sigma, for random "
-                    "Gaussian, adversarial and weakly correlated noise, d = 25, 50, 100, 200; a trial fails unless "
-                    "every recovered v_i has v_i-hat . v_i >= 1/4.";
+    p.description =
+        "T = v1^3 + 0.75 v2^3 + 0.5 v3^3 plus noise rescaled to operator norm sigma, for random "
+        "Gaussian, adversarial and weakly correlated noise, d = 25, 50, 100, 200; a trial fails unless "
+        "every recovered v_i has v_i-hat . v_i >= 1/4.";
     p.kind = ExperimentKind::TpmNoise;
     p.tpm.models = defaultTpmLevels(7);
     p.tpm.dims = {25, 50, 100, 200};

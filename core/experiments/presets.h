@@ -35,15 +35,15 @@ struct ExperimentPreset {
   std::string title;        // e.g. "seed 002, Figure 2: error vs total epsilon"
   std::string description;  // what is varied and what is fixed, one paragraph
   ExperimentKind kind = ExperimentKind::ErrorSweep;
-  SweepSpec sweep;          // ErrorSweep and Diagnostics
-  TpmNoiseSpec tpm;         // TpmNoise
+  SweepSpec sweep;   // ErrorSweep and Diagnostics
+  TpmNoiseSpec tpm;  // TpmNoise
 };
 
 struct PresetOverrides {
   std::optional<int> trials;
-  std::optional<BoundSet> bounds;      // sweeps only
-  std::optional<std::uint64_t> seed;   // all seeds are derived from it
-  int threads = 0;                     // 0: all cores
+  std::optional<BoundSet> bounds;     // sweeps only
+  std::optional<std::uint64_t> seed;  // all seeds are derived from it
+  int threads = 0;                    // 0: all cores
 };
 
 std::vector<std::string> experimentPresetNames();

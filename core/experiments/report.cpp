@@ -32,7 +32,8 @@ void figures(std::ostringstream& o, const ReportContext& c) {
       if (embedded.empty() && file.size() > 4 && file.substr(file.size() - 4) == ".png") embedded = file;
     if (!embedded.empty()) o << "![" << f.title << "](" << embedded << ")\n\n";
     o << "Files:";
-    for (const std::string& file : f.files) o << " [" << file.substr(file.find_last_of('.') + 1) << "](" << file << ")";
+    for (const std::string& file : f.files)
+      o << " [" << file.substr(file.find_last_of('.') + 1) << "](" << file << ")";
     o << "\n\n";
   }
   for (const std::string& n : c.notes) o << "- " << n << "\n";
@@ -79,18 +80,22 @@ std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
   const SweepSpec& s = r.spec;
   std::ostringstream o;
   header(o, c);
-  o << "- Trials: " << s.trials << " per (case, configuration, epsilon); " << r.rows.size() << " runs in total\n";
+  o << "- Trials: " << s.trials << " per (case, configuration, epsilon); " << r.rows.size()
+    << " runs in total\n";
   o << "- Epsilon (total per run):";
   for (double e : s.epsilons) o << " " << shortNumber(e);
   o << "; delta = " << shortNumber(s.delta) << "\n";
   o << "- Mechanism: " << mechanismName(s.mechanism) << "; budget split: uniform over each configuration's "
-    << "releases (basic composition)" << (s.shareReleases ? "; releases of one node shared by its edges" : "") << "\n";
+    << "releases (basic composition)" << (s.shareReleases ? "; releases of one node shared by its edges" : "")
+    << "\n";
   o << "- Bound set: **" << boundSetName(s.bounds) << "**"
-    << (s.bounds == BoundSet::Printed ? " (the papers' formulas as printed: reproduces their figures, NOT the sound set)"
-                                      : " (the corrected bounds of SPEC section 9)")
+    << (s.bounds == BoundSet::Printed
+            ? " (the papers' formulas as printed: reproduces their figures, NOT the sound set)"
+            : " (the corrected bounds of SPEC section 9)")
     << "\n";
   o << "- Decomposer: " << s.decomposer << "\n";
-  if (s.noiseMultiplier != 1.0) o << "- **Noise multiplier " << shortNumber(s.noiseMultiplier) << ": NOT private**\n";
+  if (s.noiseMultiplier != 1.0)
+    o << "- **Noise multiplier " << shortNumber(s.noiseMultiplier) << ": NOT private**\n";
 
   o << "\n## Seeds and noise\n\n";
   if (!c.seedNote.empty()) o << "- " << c.seedNote << "\n";
@@ -100,13 +105,15 @@ std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
   o << "- Noise source: " << r.noiseSource << "\n";
 
   o << "\n## Corpora\n\n";
-  o << "| case | source | N | d | k | alpha0 | sigma_k | sigma_k+1 | gamma_s | non-private error (l2 / l1) |\n";
+  o << "| case | source | N | d | k | alpha0 | sigma_k | sigma_k+1 | gamma_s | non-private error (l2 / l1) "
+       "|\n";
   o << "|---|---|---|---|---|---|---|---|---|---|\n";
   for (const SweepCaseInfo& ci : r.cases) {
     o << "| " << ci.label << " | " << ci.description << " | " << ci.docCount << " | " << ci.vocabSize << " | "
-      << ci.topicCount << " | " << shortNumber(ci.alpha0) << " | " << fmt(ci.sigmaK) << " | " << fmt(ci.sigmaKPlus1)
-      << " | " << fmt(ci.gammaS) << " | "
-      << (ci.hasTruth ? fmt(ci.baselineErrorL2) + " / " + fmt(ci.baselineErrorL1) : std::string("no truth")) << " |\n";
+      << ci.topicCount << " | " << shortNumber(ci.alpha0) << " | " << fmt(ci.sigmaK) << " | "
+      << fmt(ci.sigmaKPlus1) << " | " << fmt(ci.gammaS) << " | "
+      << (ci.hasTruth ? fmt(ci.baselineErrorL2) + " / " + fmt(ci.baselineErrorL1) : std::string("no truth"))
+      << " |\n";
   }
 
   o << "\n## Configurations and budget split\n\n";
@@ -121,8 +128,10 @@ std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
       releases += (releases.empty() ? "" : "; ") + n.release + ": " + shortNumber(n.epsilon);
     }
     o << "| " << cfg.label << " | " << (cfg.edges ? edgeSetToString(cfg.edges) : std::string("none")) << " | "
-      << (cfg.edges == 0 ? "no (baseline)" : d.isPrivate ? "yes" : "NO") << " | "
-      << (releases.empty() ? std::string("–") : releases) << " |\n";
+      << (cfg.edges == 0 ? "no (baseline)"
+          : d.isPrivate  ? "yes"
+                         : "NO")
+      << " | " << (releases.empty() ? std::string("–") : releases) << " |\n";
   }
 
   o << "\n## Release rates\n\nReleased runs / trials. A run releases nothing when a local bound cannot be "
@@ -131,16 +140,19 @@ std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
   table(o, r, [](const SweepSummaryRow& sr, const SweepCaseInfo&) {
     return std::to_string(sr.released) + "/" + std::to_string(sr.trials);
   });
-  const bool anyTruth = std::any_of(r.cases.begin(), r.cases.end(), [](const SweepCaseInfo& x) { return x.hasTruth; });
-  o << "\n## Median " << (anyTruth ? "error (mean l2 per topic, vs the truth)" : "utility loss (mean l2 per topic)")
-    << "\n\nMedian over the trials that released, with the " << percent(s.bandLower) << "–" << percent(s.bandUpper)
-    << " quantile band in summary.csv (type-7 quantiles).\n";
+  const bool anyTruth =
+      std::any_of(r.cases.begin(), r.cases.end(), [](const SweepCaseInfo& x) { return x.hasTruth; });
+  o << "\n## Median "
+    << (anyTruth ? "error (mean l2 per topic, vs the truth)" : "utility loss (mean l2 per topic)")
+    << "\n\nMedian over the trials that released, with the " << percent(s.bandLower) << "–"
+    << percent(s.bandUpper) << " quantile band in summary.csv (type-7 quantiles).\n";
   table(o, r, [](const SweepSummaryRow& sr, const SweepCaseInfo& ci) {
     return fmt(ci.hasTruth ? sr.errorL2.median : sr.lossL2.median);
   });
   if (c.procedureOneTable) {
     o << "\n## Procedure 1: private lower bounds\n\nMedians over the trials of sigma_k~ and gamma_s~ (the "
-         "released lower bounds; 0 means the bound is useless and the release fails), next to the non-private "
+         "released lower bounds; 0 means the bound is useless and the release fails), next to the "
+         "non-private "
          "sigma_k and gamma_s.\n";
     for (std::size_t e = 0; e < s.epsilons.size(); ++e) {
       o << "\n### total epsilon = " << shortNumber(s.epsilons[e]) << "\n\n| case | sigma_k |";
@@ -153,11 +165,17 @@ std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
       for (std::size_t ci = 0; ci < r.cases.size(); ++ci) {
         o << "| " << r.cases[ci].label << " | " << fmt(r.cases[ci].sigmaK) << " |";
         for (std::size_t g = 0; g < s.configurations.size(); ++g) {
-          o << " " << fmt(r.summaryRow(static_cast<int>(ci), static_cast<int>(g), static_cast<int>(e)).sigmaKTilde.median) << " |";
+          o << " "
+            << fmt(r.summaryRow(static_cast<int>(ci), static_cast<int>(g), static_cast<int>(e))
+                       .sigmaKTilde.median)
+            << " |";
         }
         o << " " << fmt(r.cases[ci].gammaS) << " |";
         for (std::size_t g = 0; g < s.configurations.size(); ++g) {
-          o << " " << fmt(r.summaryRow(static_cast<int>(ci), static_cast<int>(g), static_cast<int>(e)).gammaSTilde.median) << " |";
+          o << " "
+            << fmt(r.summaryRow(static_cast<int>(ci), static_cast<int>(g), static_cast<int>(e))
+                       .gammaSTilde.median)
+            << " |";
         }
         o << "\n";
       }
@@ -175,7 +193,8 @@ std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
   }
   const std::vector<double> perConfig = meanTrialMsPerConfiguration(r);
   for (std::size_t g = 0; g < perConfig.size(); ++g) {
-    o << "- configuration " << s.configurations[g].label << ": " << shortNumber(perConfig[g]) << " ms per run (mean)\n";
+    o << "- configuration " << s.configurations[g].label << ": " << shortNumber(perConfig[g])
+      << " ms per run (mean)\n";
   }
   figures(o, c);
   return o.str();
@@ -188,7 +207,8 @@ std::string tpmNoiseReportMarkdown(const TpmNoiseResult& r, const ReportContext&
   o << "- Dimensions d:";
   for (int d : s.dims) o << " " << d;
   o << "\n- Trials per point: " << s.trials << "\n";
-  o << "- Robust tensor power method: L = " << (s.power.restarts > 0 ? std::to_string(s.power.restarts) : "10 (default for rank 3)")
+  o << "- Robust tensor power method: L = "
+    << (s.power.restarts > 0 ? std::to_string(s.power.restarts) : "10 (default for rank 3)")
     << " starts, R = " << s.power.maxIterations << " steps, tolerance " << shortNumber(s.power.tolerance)
     << ", 3 components extracted\n";
   o << "- Success: every v_i recovered with v_i-hat . v_i >= " << shortNumber(s.successThreshold) << " ("
@@ -202,8 +222,10 @@ std::string tpmNoiseReportMarkdown(const TpmNoiseResult& r, const ReportContext&
 
   o << "\n## Seeds\n\n";
   if (!c.seedNote.empty()) o << "- " << c.seedNote << "\n";
-  o << "- Seed " << s.seed << ": the Gaussian noise of (d, trial) and the power method's starts of (d, trial) are "
-    << "derived from it and shared by every noise level (and the starts by every model): common random numbers.\n";
+  o << "- Seed " << s.seed
+    << ": the Gaussian noise of (d, trial) and the power method's starts of (d, trial) are "
+    << "derived from it and shared by every noise level (and the starts by every model): common random "
+       "numbers.\n";
   o << "- All randomness is seeded (mt19937_64); the experiment involves no privacy release.\n";
 
   o << "\n## Failure probability\n";
@@ -223,7 +245,8 @@ std::string tpmNoiseReportMarkdown(const TpmNoiseResult& r, const ReportContext&
     }
   }
   o << "\n## Tables\n\n- [results.csv](results.csv): one row per (model, d, sigma, trial)\n"
-       "- [summary.csv](summary.csv): failure probability per (model, d, sigma) with the four scaled noise levels\n";
+       "- [summary.csv](summary.csv): failure probability per (model, d, sigma) with the four scaled noise "
+       "levels\n";
   o << "\n## Timing\n\n- " << r.threadsUsed << " worker threads, " << shortNumber(r.elapsedMs / 1000.0)
     << " s wall time in total\n";
   figures(o, c);

@@ -17,11 +17,11 @@ struct ReportFigure {
 struct ReportContext {
   std::string title;
   std::string description;
-  std::string commandLine;           // how the experiment was run
-  std::string seedNote;              // e.g. "all seeds derived from --seed 1"
+  std::string commandLine;  // how the experiment was run
+  std::string seedNote;     // e.g. "all seeds derived from --seed 1"
   std::vector<ReportFigure> figures;
-  std::vector<std::string> notes;    // extra remarks (e.g. figures that could not be rendered)
-  bool procedureOneTable = false;    // add σ_k, σ̃_k, γ_s, γ̃_s per case (Figure 4)
+  std::vector<std::string> notes;  // extra remarks (e.g. figures that could not be rendered)
+  bool procedureOneTable = false;  // add σ_k, σ̃_k, γ_s, γ̃_s per case (Figure 4)
 };
 
 std::string sweepReportMarkdown(const SweepResult& result, const ReportContext& context);

@@ -97,8 +97,9 @@ void prepareCase(const SweepSpec& spec, const SweepCase& c, PreparedCase& out) {
   out.pipeline.setOptions(spectralOptionsFor(spec, c));
   auto model = out.pipeline.run();
   if (!model.ok()) {
-    out.status = Status(model.status().code(),
-                        "case \"" + c.label + "\": the non-private pipeline failed: " + model.status().message());
+    out.status =
+        Status(model.status().code(),
+               "case \"" + c.label + "\": the non-private pipeline failed: " + model.status().message());
     return;
   }
   const SpectralModel& m = model.value();
@@ -180,7 +181,8 @@ SweepRow runTrial(const SweepSpec& spec, const PreparedCase& pc, SpectralPipelin
   row.deltaSpent = res.deltaSpent;
   if (res.diagnostics.sigmaKTilde) row.sigmaKTilde = *res.diagnostics.sigmaKTilde;
   if (res.diagnostics.gammaSTilde) row.gammaSTilde = *res.diagnostics.gammaSTilde;
-  for (const LedgerEntry& e : res.ledger) row.noiseScales.push_back({releaseLabel(e), e.epsilon, e.delta, e.sigma, e.spent});
+  for (const LedgerEntry& e : res.ledger)
+    row.noiseScales.push_back({releaseLabel(e), e.epsilon, e.delta, e.sigma, e.spent});
   if (row.released) {
     const UnwhitenedTopics& out = *res.output;
     const TopicErrors loss = compareTopics(pc.baseline.topics, pc.baseline.alpha, out.topics, out.alpha);
@@ -200,7 +202,8 @@ SweepRow runTrial(const SweepSpec& spec, const PreparedCase& pc, SpectralPipelin
 
 std::string formatPercent(double q) {
   const double p = q * 100.0;
-  return std::abs(p - std::round(p)) < 1e-9 ? std::to_string(static_cast<int>(std::round(p))) : csvNumberText(p);
+  return std::abs(p - std::round(p)) < 1e-9 ? std::to_string(static_cast<int>(std::round(p)))
+                                            : csvNumberText(p);
 }
 
 }  // namespace
@@ -222,11 +225,13 @@ std::vector<double> logSpaced(double lo, double hi, int count) {
 
 Result<std::vector<double>> parseEpsilons(const std::string& text) {
   const std::string body = trim(text);
-  if (body.empty()) return invalidArgument("epsilons: empty (use lo:hi:count, e.g. 0.1:2:10, or a list 0.1,1)");
+  if (body.empty())
+    return invalidArgument("epsilons: empty (use lo:hi:count, e.g. 0.1:2:10, or a list 0.1,1)");
   std::vector<double> out;
   if (body.find(':') != std::string::npos) {
     const auto parts = split(body, ':');
-    if (parts.size() != 3) return invalidArgument("epsilons: \"" + text + "\" is not lo:hi:count (e.g. 0.1:2:10)");
+    if (parts.size() != 3)
+      return invalidArgument("epsilons: \"" + text + "\" is not lo:hi:count (e.g. 0.1:2:10)");
     auto lo = parsePositive(parts[0], "epsilons lower end");
     if (!lo.ok()) return lo.status();
     auto hi = parsePositive(parts[1], "epsilons upper end");
@@ -237,8 +242,10 @@ Result<std::vector<double>> parseEpsilons(const std::string& text) {
         count > 1000) {
       return invalidArgument("epsilons: the count \"" + parts[2] + "\" must be an integer from 1 to 1000");
     }
-    if (hi.value() < lo.value()) return invalidArgument("epsilons: the upper end " + parts[1] + " is below the lower end " + parts[0]);
-    if (count > 1 && hi.value() == lo.value()) return invalidArgument("epsilons: " + std::to_string(count) + " values between equal ends");
+    if (hi.value() < lo.value())
+      return invalidArgument("epsilons: the upper end " + parts[1] + " is below the lower end " + parts[0]);
+    if (count > 1 && hi.value() == lo.value())
+      return invalidArgument("epsilons: " + std::to_string(count) + " values between equal ends");
     out = logSpaced(lo.value(), hi.value(), count);
   } else {
     for (const std::string& p : split(body, ',')) {
@@ -259,12 +266,18 @@ Result<std::vector<SweepConfiguration>> parseConfigurations(const std::string& t
       out.push_back({presetName(preset.value()), presetEdges(preset.value())});
       continue;
     }
+    // Custom sets name their edges with the e prefix ("e5+e6"): a bare "5" would read as a preset.
+    bool prefixed = true;
+    for (const std::string& token : split(item, '+')) {
+      prefixed = prefixed && !token.empty() && (token[0] == 'e' || token[0] == 'E');
+    }
     std::string edges = item;
     std::replace(edges.begin(), edges.end(), '+', ',');
-    auto set = parseEdgeSet(edges);
+    auto set = prefixed ? parseEdgeSet(edges) : Result<EdgeSet>(invalidArgument("no e prefix"));
     if (!set.ok()) {
-      return invalidArgument("configurations: \"" + item +
-                             "\" is neither a preset (none, 1, 2, 3, 4, input) nor an edge set such as e5+e6");
+      return invalidArgument(
+          "configurations: \"" + item +
+          "\" is neither a preset (none, 1, 2, 3, 4, input) nor an edge set such as e5+e6");
     }
     out.push_back({item, set.value()});
   }
@@ -276,8 +289,9 @@ Result<std::vector<SweepCase>> expandGrid(const SweepCase& base, const SweepGrid
   if (!grid.docCounts.empty() && !generated) {
     return invalidArgument("a grid over N needs a generated corpus; a loaded corpus has a fixed N");
   }
-  const std::vector<int> ns = grid.docCounts.empty() ? std::vector<int>{generated ? base.source.generator->docCount : -1}
-                                                     : grid.docCounts;
+  const std::vector<int> ns = grid.docCounts.empty()
+                                  ? std::vector<int>{generated ? base.source.generator->docCount : -1}
+                                  : grid.docCounts;
   const std::vector<int> ks = grid.topicCounts.empty() ? std::vector<int>{base.topicCount} : grid.topicCounts;
   const std::vector<double> as = grid.alpha0s.empty() ? std::vector<double>{base.alpha0} : grid.alpha0s;
   std::vector<SweepCase> out;
@@ -289,8 +303,10 @@ Result<std::vector<SweepCase>> expandGrid(const SweepCase& base, const SweepGrid
         c.alpha0 = a;
         std::string label;
         if (!grid.docCounts.empty()) label += "N=" + std::to_string(n);
-        if (!grid.topicCounts.empty()) label += std::string(label.empty() ? "" : " ") + "k=" + std::to_string(k);
-        if (!grid.alpha0s.empty()) label += std::string(label.empty() ? "" : " ") + "alpha0=" + csvNumberText(a);
+        if (!grid.topicCounts.empty())
+          label += std::string(label.empty() ? "" : " ") + "k=" + std::to_string(k);
+        if (!grid.alpha0s.empty())
+          label += std::string(label.empty() ? "" : " ") + "alpha0=" + csvNumberText(a);
         c.label = label.empty() ? base.label : (base.label.empty() ? label : base.label + " " + label);
         if (generated) {
           c.source.generator->docCount = n;
@@ -312,14 +328,17 @@ Status validateSweepSpec(const SweepSpec& s) {
   for (const SweepCase& c : s.cases) {
     const std::string name = "case \"" + c.label + "\"";
     if (c.label.empty()) return invalidArgument("every case needs a label");
-    if (!labels.insert(c.label).second) return invalidArgument(name + " appears twice: case labels must be unique");
+    if (!labels.insert(c.label).second)
+      return invalidArgument(name + " appears twice: case labels must be unique");
     if (static_cast<bool>(c.source.corpus) == c.source.generator.has_value()) {
-      return invalidArgument(name + ": give either a loaded corpus or generator parameters, not both or neither");
+      return invalidArgument(name +
+                             ": give either a loaded corpus or generator parameters, not both or neither");
     }
     if (!std::isfinite(c.alpha0) || c.alpha0 <= 0.0) {
       return invalidArgument(name + ": alpha0 must be a finite number > 0, got " + csvNumberText(c.alpha0));
     }
-    if (c.topicCount < 1) return invalidArgument(name + ": the topic count must be >= 1, got " + std::to_string(c.topicCount));
+    if (c.topicCount < 1)
+      return invalidArgument(name + ": the topic count must be >= 1, got " + std::to_string(c.topicCount));
     int truthK = 0;
     if (c.source.generator) {
       GeneratorParams g = *c.source.generator;
@@ -327,8 +346,8 @@ Status validateSweepSpec(const SweepSpec& s) {
       const Status st = validateGeneratorParams(g);
       if (!st.isOk()) return Status(st.code(), name + ": " + st.message());
       if (c.topicCount > g.vocabSize) {
-        return invalidArgument(name + ": " + std::to_string(c.topicCount) + " topics exceed the vocabulary size " +
-                               std::to_string(g.vocabSize));
+        return invalidArgument(name + ": " + std::to_string(c.topicCount) +
+                               " topics exceed the vocabulary size " + std::to_string(g.vocabSize));
       }
       truthK = g.topicCount;
     } else {
@@ -339,15 +358,17 @@ Status validateSweepSpec(const SweepSpec& s) {
         const Status st = validateLdaModel(*c.source.truth);
         if (!st.isOk()) return Status(st.code(), name + ": the truth is invalid: " + st.message());
         if (c.source.truth->vocabSize() != corpus.vocabSize()) {
-          return invalidArgument(name + ": the truth has topics over " + std::to_string(c.source.truth->vocabSize()) +
-                                 " words but the corpus vocabulary has " + std::to_string(corpus.vocabSize()));
+          return invalidArgument(
+              name + ": the truth has topics over " + std::to_string(c.source.truth->vocabSize()) +
+              " words but the corpus vocabulary has " + std::to_string(corpus.vocabSize()));
         }
         truthK = c.source.truth->topicCount();
       }
     }
     if (truthK > c.topicCount) {
-      return invalidArgument(name + ": the truth has " + std::to_string(truthK) + " topics but the model fits only " +
-                             std::to_string(c.topicCount) + "; errors need at least as many fitted topics");
+      return invalidArgument(name + ": the truth has " + std::to_string(truthK) +
+                             " topics but the model fits only " + std::to_string(c.topicCount) +
+                             "; errors need at least as many fitted topics");
     }
   }
   if (s.configurations.empty()) return invalidArgument("the sweep has no configuration");
@@ -357,23 +378,27 @@ Status validateSweepSpec(const SweepSpec& s) {
     if (!configLabels.insert(c.label).second) {
       return invalidArgument("configuration \"" + c.label + "\" appears twice: labels must be unique");
     }
-    if (c.edges >= (1u << kEdgeCount)) return invalidArgument("configuration \"" + c.label + "\" names an edge beyond e9");
+    if (c.edges >= (1u << kEdgeCount))
+      return invalidArgument("configuration \"" + c.label + "\" names an edge beyond e9");
   }
   if (s.epsilons.empty()) return invalidArgument("the sweep has no epsilon value");
   for (double eps : s.epsilons) DPLDA_RETURN_IF_ERROR(validatePrivacyParameters(eps, s.delta));
   if (s.trials < 1 || s.trials > 1'000'000) {
     return invalidArgument("trials must be between 1 and 1000000, got " + std::to_string(s.trials));
   }
-  const long long runs = static_cast<long long>(s.cases.size()) * static_cast<long long>(s.configurations.size()) *
+  const long long runs = static_cast<long long>(s.cases.size()) *
+                         static_cast<long long>(s.configurations.size()) *
                          static_cast<long long>(s.epsilons.size()) * s.trials;
   if (runs > kMaxTrialRuns) {
-    return Status(StatusCode::ResourceLimit, "the sweep would run " + std::to_string(runs) + " trials (limit " +
-                                                 std::to_string(kMaxTrialRuns) + "); reduce trials, epsilons or cases");
+    return Status(StatusCode::ResourceLimit, "the sweep would run " + std::to_string(runs) +
+                                                 " trials (limit " + std::to_string(kMaxTrialRuns) +
+                                                 "); reduce trials, epsilons or cases");
   }
-  if (s.threads < 0 || s.threads > 1024) return invalidArgument("threads must be 0 (all cores) to 1024, got " + std::to_string(s.threads));
+  if (s.threads < 0 || s.threads > 1024)
+    return invalidArgument("threads must be 0 (all cores) to 1024, got " + std::to_string(s.threads));
   if (!(s.bandLower >= 0.0 && s.bandLower < s.bandUpper && s.bandUpper <= 1.0)) {
-    return invalidArgument("the quantile band needs 0 <= lower < upper <= 1, got " + csvNumberText(s.bandLower) + " and " +
-                           csvNumberText(s.bandUpper));
+    return invalidArgument("the quantile band needs 0 <= lower < upper <= 1, got " +
+                           csvNumberText(s.bandLower) + " and " + csvNumberText(s.bandUpper));
   }
   DPLDA_RETURN_IF_ERROR(makeDecomposer(s.decomposer, s.power).status());
   for (const SweepConfiguration& c : s.configurations) {
@@ -407,7 +432,8 @@ double quantile(std::vector<double> v, double q) {
 
 QuantileSummary summarize(const std::vector<double>& values, double lower, double upper) {
   QuantileSummary s;
-  s.count = static_cast<int>(std::count_if(values.begin(), values.end(), [](double x) { return std::isfinite(x); }));
+  s.count = static_cast<int>(
+      std::count_if(values.begin(), values.end(), [](double x) { return std::isfinite(x); }));
   if (s.count == 0) return s;
   s.median = quantile(values, 0.5);
   s.lower = quantile(values, lower);
@@ -453,7 +479,8 @@ Result<SweepResult> runSweep(const SweepSpec& spec, Feedback* feedback) {
   result.rows.resize(total);
   // Per worker, a copy of each case's pipeline, made on first use: copying carries the cached
   // noise-free stages, so nothing is recomputed and no pipeline is shared between threads.
-  std::vector<std::vector<std::optional<SpectralPipeline>>> local(threads, std::vector<std::optional<SpectralPipeline>>(C));
+  std::vector<std::vector<std::optional<SpectralPipeline>>> local(
+      threads, std::vector<std::optional<SpectralPipeline>>(C));
   std::atomic<int> done{0};
   parallelFor(total, threads, feedback, [&](int i, int worker) {
     const int t = i % T;
@@ -514,6 +541,8 @@ Result<SweepResult> runSweep(const SweepSpec& spec, Feedback* feedback) {
 
 namespace {
 
+std::string edgesText(EdgeSet edges) { return edges ? edgeSetToString(edges) : std::string("none"); }
+
 void caseColumns(std::ostringstream& o, const SweepCaseInfo& info) {
   o << csvCell(info.label) << ',' << info.docCount << ',' << info.vocabSize << ',' << info.topicCount << ','
     << csvNumberText(info.alpha0);
@@ -533,14 +562,16 @@ std::string sweepResultsCsv(const SweepResult& r) {
     for (const NoiseScale& n : row.noiseScales) {
       scales += (scales.empty() ? "" : ";") + n.release + "=" + csvNumberText(n.sigma);
     }
-    o << ',' << csvCell(cfg.label) << ',' << csvCell(edgeSetToString(cfg.edges)) << ',' << csvNumberText(row.epsilon)
-      << ',' << csvNumberText(r.spec.delta) << ',' << boundSetName(r.spec.bounds) << ',' << row.trial << ','
-      << row.noiseSeed << ',' << (row.released ? "true" : "false") << ',' << statusCodeName(row.status) << ','
-      << csvCell(row.reason) << ',' << csvOptional(row.errorL2) << ',' << csvOptional(row.errorL1) << ','
-      << csvOptional(row.errorAlpha) << ',' << csvOptional(row.lossL2) << ',' << csvOptional(row.lossL1) << ','
-      << csvOptional(row.lossAlpha) << ',' << csvOptional(row.sigmaK) << ',' << csvOptional(row.sigmaKTilde) << ','
-      << csvOptional(row.gammaS) << ',' << csvOptional(row.gammaSTilde) << ',' << csvNumberText(row.epsilonSpent)
-      << ',' << csvNumberText(row.deltaSpent) << ',' << csvCell(scales) << '\n';
+    o << ',' << csvCell(cfg.label) << ',' << csvCell(edgesText(cfg.edges)) << ','
+      << csvNumberText(row.epsilon) << ',' << csvNumberText(r.spec.delta) << ','
+      << boundSetName(r.spec.bounds) << ',' << row.trial << ',' << row.noiseSeed << ','
+      << (row.released ? "true" : "false") << ',' << statusCodeName(row.status) << ',' << csvCell(row.reason)
+      << ',' << csvOptional(row.errorL2) << ',' << csvOptional(row.errorL1) << ','
+      << csvOptional(row.errorAlpha) << ',' << csvOptional(row.lossL2) << ',' << csvOptional(row.lossL1)
+      << ',' << csvOptional(row.lossAlpha) << ',' << csvOptional(row.sigmaK) << ','
+      << csvOptional(row.sigmaKTilde) << ',' << csvOptional(row.gammaS) << ',' << csvOptional(row.gammaSTilde)
+      << ',' << csvNumberText(row.epsilonSpent) << ',' << csvNumberText(row.deltaSpent) << ','
+      << csvCell(scales) << '\n';
   }
   return o.str();
 }
@@ -549,18 +580,19 @@ std::string sweepSummaryCsv(const SweepResult& r) {
   const std::string lo = "q" + formatPercent(r.spec.bandLower), hi = "q" + formatPercent(r.spec.bandUpper);
   std::ostringstream o;
   o << "case,N,d,k,alpha0,config,edges,epsilon,trials,released,release_rate";
-  for (const char* q : {"error_l2", "error_l1", "error_alpha", "loss_l2", "loss_l1", "loss_alpha", "sigma_k_tilde",
-                        "gamma_s_tilde"}) {
+  for (const char* q : {"error_l2", "error_l1", "error_alpha", "loss_l2", "loss_l1", "loss_alpha",
+                        "sigma_k_tilde", "gamma_s_tilde"}) {
     o << ',' << q << "_median," << q << '_' << lo << ',' << q << '_' << hi;
   }
   o << '\n';
   for (const SweepSummaryRow& s : r.summary) {
     const SweepConfiguration& cfg = r.spec.configurations[s.configIndex];
     caseColumns(o, r.cases[s.caseIndex]);
-    o << ',' << csvCell(cfg.label) << ',' << csvCell(edgeSetToString(cfg.edges)) << ',' << csvNumberText(s.epsilon)
-      << ',' << s.trials << ',' << s.released << ',' << csvNumberText(s.releaseRate);
-    for (const QuantileSummary* q : {&s.errorL2, &s.errorL1, &s.errorAlpha, &s.lossL2, &s.lossL1, &s.lossAlpha,
-                                     &s.sigmaKTilde, &s.gammaSTilde}) {
+    o << ',' << csvCell(cfg.label) << ',' << csvCell(edgesText(cfg.edges)) << ','
+      << csvNumberText(s.epsilon) << ',' << s.trials << ',' << s.released << ','
+      << csvNumberText(s.releaseRate);
+    for (const QuantileSummary* q : {&s.errorL2, &s.errorL1, &s.errorAlpha, &s.lossL2, &s.lossL1,
+                                     &s.lossAlpha, &s.sigmaKTilde, &s.gammaSTilde}) {
       o << ',' << csvOptional(q->median) << ',' << csvOptional(q->lower) << ',' << csvOptional(q->upper);
     }
     o << '\n';
@@ -572,8 +604,8 @@ std::string sweepTimingsCsv(const SweepResult& r) {
   std::ostringstream o;
   o << "case,config,epsilon,trial,elapsed_ms\n";
   for (const SweepRow& row : r.rows) {
-    o << csvCell(r.cases[row.caseIndex].label) << ',' << csvCell(r.spec.configurations[row.configIndex].label) << ','
-      << csvNumberText(row.epsilon) << ',' << row.trial << ',' << csvNumberText(row.elapsedMs) << '\n';
+    o << csvCell(r.cases[row.caseIndex].label) << ',' << csvCell(r.spec.configurations[row.configIndex].label)
+      << ',' << csvNumberText(row.epsilon) << ',' << row.trial << ',' << csvNumberText(row.elapsedMs) << '\n';
   }
   return o.str();
 }

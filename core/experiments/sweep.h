@@ -34,7 +34,7 @@ namespace dplda {
 // synthetic generator (whose truth is always known). Exactly one of the two is set.
 struct CorpusSource {
   std::shared_ptr<const Corpus> corpus;
-  std::optional<LdaModel> truth;            // only with a loaded corpus
+  std::optional<LdaModel> truth;             // only with a loaded corpus
   std::optional<GeneratorParams> generator;  // its seed is replaced by SweepSeeds::data
   std::string description;                   // e.g. "synthetic (d=50, k=5, N=100000)" or a path
 };
@@ -70,7 +70,7 @@ struct SweepSpec {
   Mechanism mechanism = Mechanism::AnalyticGaussian;
   BoundSet bounds = BoundSet::Sound;
   bool shareReleases = false;
-  double maxLength = 200.0;      // public clipping length for input perturbation
+  double maxLength = 200.0;  // public clipping length for input perturbation
   int trials = 10;
   SweepSeeds seeds;
   std::string decomposer = "robust";
@@ -167,9 +167,9 @@ struct SweepSummaryRow {
 struct SweepResult {
   SweepSpec spec;
   std::vector<SweepCaseInfo> cases;
-  std::vector<SweepRow> rows;  // ordered case, configuration, ε, trial
+  std::vector<SweepRow> rows;            // ordered case, configuration, ε, trial
   std::vector<SweepSummaryRow> summary;  // ordered case, configuration, ε
-  std::string noiseSource;  // how trial noise is drawn (seeded, reproducible)
+  std::string noiseSource;               // how trial noise is drawn (seeded, reproducible)
   int threadsUsed = 1;
   double elapsedMs = 0.0;
   const SweepRow& row(int caseIndex, int configIndex, int epsilonIndex, int trial) const;

@@ -35,8 +35,10 @@ Eigen::VectorXd randomUnitVector(int k, RandomSource& rng) {
 void normaliseColumns(Eigen::MatrixXd& next, const Eigen::MatrixXd& previous) {
   for (Eigen::Index s = 0; s < next.cols(); ++s) {
     const double n = next.col(s).norm();
-    if (n > 0.0 && std::isfinite(n)) next.col(s) /= n;
-    else next.col(s) = previous.col(s);
+    if (n > 0.0 && std::isfinite(n))
+      next.col(s) /= n;
+    else
+      next.col(s) = previous.col(s);
   }
 }
 
@@ -46,26 +48,34 @@ std::string describe(double x) { return shortNumber(x); }
 
 const char* tpmNoiseModelName(TpmNoiseModel m) {
   switch (m) {
-    case TpmNoiseModel::Gaussian: return "gaussian";
-    case TpmNoiseModel::Adversarial: return "adversarial";
-    case TpmNoiseModel::WeaklyCorrelated: return "weakly-correlated";
+    case TpmNoiseModel::Gaussian:
+      return "gaussian";
+    case TpmNoiseModel::Adversarial:
+      return "adversarial";
+    case TpmNoiseModel::WeaklyCorrelated:
+      return "weakly-correlated";
   }
   return "gaussian";
 }
 
 const char* tpmNoiseModelTitle(TpmNoiseModel m) {
   switch (m) {
-    case TpmNoiseModel::Gaussian: return "random Gaussian noise";
-    case TpmNoiseModel::Adversarial: return "adversarial noise";
-    case TpmNoiseModel::WeaklyCorrelated: return "weakly correlated noise";
+    case TpmNoiseModel::Gaussian:
+      return "random Gaussian noise";
+    case TpmNoiseModel::Adversarial:
+      return "adversarial noise";
+    case TpmNoiseModel::WeaklyCorrelated:
+      return "weakly correlated noise";
   }
   return "";
 }
 
 Result<TpmNoiseModel> parseTpmNoiseModel(const std::string& text) {
-  for (TpmNoiseModel m : {TpmNoiseModel::Gaussian, TpmNoiseModel::Adversarial, TpmNoiseModel::WeaklyCorrelated})
+  for (TpmNoiseModel m :
+       {TpmNoiseModel::Gaussian, TpmNoiseModel::Adversarial, TpmNoiseModel::WeaklyCorrelated})
     if (text == tpmNoiseModelName(m)) return m;
-  return invalidArgument("noise model \"" + text + "\" is unknown: use gaussian, adversarial or weakly-correlated");
+  return invalidArgument("noise model \"" + text +
+                         "\" is unknown: use gaussian, adversarial or weakly-correlated");
 }
 
 const char* tpmSuccessCriterionName(TpmSuccessCriterion c) {
@@ -74,30 +84,42 @@ const char* tpmSuccessCriterionName(TpmSuccessCriterion c) {
 
 const char* noiseScalingKey(NoiseScaling s) {
   switch (s) {
-    case NoiseScaling::Sigma: return "sigma";
-    case NoiseScaling::SigmaSqrtD: return "sigma_sqrt_d";
-    case NoiseScaling::SigmaD: return "sigma_d";
-    case NoiseScaling::SigmaLnD: return "sigma_ln_d";
+    case NoiseScaling::Sigma:
+      return "sigma";
+    case NoiseScaling::SigmaSqrtD:
+      return "sigma_sqrt_d";
+    case NoiseScaling::SigmaD:
+      return "sigma_d";
+    case NoiseScaling::SigmaLnD:
+      return "sigma_ln_d";
   }
   return "sigma";
 }
 
 const char* noiseScalingLabel(NoiseScaling s) {
   switch (s) {
-    case NoiseScaling::Sigma: return "σ";
-    case NoiseScaling::SigmaSqrtD: return "σ√d";
-    case NoiseScaling::SigmaD: return "σd";
-    case NoiseScaling::SigmaLnD: return "σ ln d";
+    case NoiseScaling::Sigma:
+      return "σ";
+    case NoiseScaling::SigmaSqrtD:
+      return "σ√d";
+    case NoiseScaling::SigmaD:
+      return "σd";
+    case NoiseScaling::SigmaLnD:
+      return "σ ln d";
   }
   return "σ";
 }
 
 double scaleNoiseLevel(double sigma, int d, NoiseScaling s) {
   switch (s) {
-    case NoiseScaling::Sigma: return sigma;
-    case NoiseScaling::SigmaSqrtD: return sigma * std::sqrt(static_cast<double>(d));
-    case NoiseScaling::SigmaD: return sigma * d;
-    case NoiseScaling::SigmaLnD: return sigma * std::log(static_cast<double>(d));
+    case NoiseScaling::Sigma:
+      return sigma;
+    case NoiseScaling::SigmaSqrtD:
+      return sigma * std::sqrt(static_cast<double>(d));
+    case NoiseScaling::SigmaD:
+      return sigma * d;
+    case NoiseScaling::SigmaLnD:
+      return sigma * std::log(static_cast<double>(d));
   }
   return sigma;
 }
@@ -106,7 +128,7 @@ Eigen::MatrixXd DenseTensorOperator::contractTwice(const Eigen::MatrixXd& U) con
   // As RobustPowerMethod's batch contraction: one GEMM with the k x k^2 slab, then per column.
   const int k = m_t.dim();
   Eigen::Map<const Eigen::MatrixXd> slab(m_t.data(), k, k * k);  // slab(l, i*k+j)
-  const Eigen::MatrixXd P = slab.transpose() * U;                 // P(i*k+j, s) = Σ_l T(i,j,l) u_l
+  const Eigen::MatrixXd P = slab.transpose() * U;                // P(i*k+j, s) = Σ_l T(i,j,l) u_l
   Eigen::MatrixXd out(k, U.cols());
   for (Eigen::Index s = 0; s < U.cols(); ++s) {
     Eigen::Map<const Eigen::MatrixXd> Ps(P.col(s).data(), k, k);  // Ps(j, i)
@@ -119,7 +141,8 @@ TpmTensorOperator::TpmTensorOperator(TpmNoiseModel model, int d, double signalWe
                                      const Tensor3* gaussianNoise)
     : m_model(model), m_d(d), m_signal(signalWeight), m_scale(noiseScale), m_dense(gaussianNoise) {
   if (model == TpmNoiseModel::Gaussian && (!gaussianNoise || gaussianNoise->dim() != d)) {
-    throw std::invalid_argument("TpmTensorOperator: the Gaussian model needs its dense d x d x d noise tensor");
+    throw std::invalid_argument(
+        "TpmTensorOperator: the Gaussian model needs its dense d x d x d noise tensor");
   }
 }
 
@@ -140,11 +163,13 @@ Eigen::MatrixXd TpmTensorOperator::contractTwice(const Eigen::MatrixXd& U) const
       out.topRows(std::min(3, m_d)).setZero();
       break;
   }
-  for (int i = 0; i < 3 && i < m_d; ++i) out.row(i) += m_signal * kTpmSignalWeights[i] * U.row(i).array().square().matrix();
+  for (int i = 0; i < 3 && i < m_d; ++i)
+    out.row(i) += m_signal * kTpmSignalWeights[i] * U.row(i).array().square().matrix();
   return out;
 }
 
-Result<OperatorNormResult> tensorOperatorNorm(const Tensor3& E, RandomSource& rng, const OperatorNormOptions& o) {
+Result<OperatorNormResult> tensorOperatorNorm(const Tensor3& E, RandomSource& rng,
+                                              const OperatorNormOptions& o) {
   if (E.dim() >= 1 && !E.allFinite()) return numericalFailure("the tensor contains NaN or infinite entries");
   return tensorOperatorNorm(DenseTensorOperator(E), rng, o);
 }
@@ -154,8 +179,9 @@ Result<OperatorNormResult> tensorOperatorNorm(const SymmetricTensorOperator& E, 
   const int d = E.dim();
   if (d < 1) return invalidArgument("the tensor is empty");
   if (o.restarts < 1 || o.keep < 1 || o.firstPhase < 0 || o.maxIterations < 1 || !(o.tolerance > 0.0)) {
-    return invalidArgument("operator norm options: restarts, keep and maxIterations must be >= 1, firstPhase >= 0 "
-                           "and the tolerance > 0");
+    return invalidArgument(
+        "operator norm options: restarts, keep and maxIterations must be >= 1, firstPhase >= 0 "
+        "and the tolerance > 0");
   }
   const int L = o.restarts;
   Eigen::MatrixXd U(d, L);
@@ -261,7 +287,8 @@ Result<LeadingEigenpairs> leadingTensorEigenpairs(const SymmetricTensorOperator&
   const int d = T.dim();
   if (d < 1) return invalidArgument("the tensor to decompose is empty");
   if (components < 1 || components > d) {
-    return invalidArgument("components must be in 1.." + std::to_string(d) + ", got " + std::to_string(components));
+    return invalidArgument("components must be in 1.." + std::to_string(d) + ", got " +
+                           std::to_string(components));
   }
   DPLDA_RETURN_IF_ERROR(validatePowerMethodOptions(o));
   const int r = components;
@@ -348,19 +375,19 @@ Result<LeadingEigenpairs> leadingTensorEigenpairs(const SymmetricTensorOperator&
   }
   out.sorted.iterations = iterations;
   out.sorted.converged = converged;
-  out.sorted.method = "robust tensor power method, first " + std::to_string(r) + " components (L = " +
-                      std::to_string(L) + ", R = " + std::to_string(R) + ")";
+  out.sorted.method = "robust tensor power method, first " + std::to_string(r) +
+                      " components (L = " + std::to_string(L) + ", R = " + std::to_string(R) + ")";
   return out;
 }
 
 double bestMatchedMinimumOverlap(const Eigen::MatrixXd& truth, const Eigen::MatrixXd& recovered) {
   const int r = static_cast<int>(truth.cols());
   const int m = static_cast<int>(recovered.cols());
-  if (r < 1 || r > 8 || m < r || truth.rows() != recovered.rows()) return std::numeric_limits<double>::quiet_NaN();
+  if (r < 1 || r > 8 || m < r || truth.rows() != recovered.rows())
+    return std::numeric_limits<double>::quiet_NaN();
   const Eigen::MatrixXd overlap = truth.transpose() * recovered;  // (i, j) = v_iᵀ v̂_j
   // Every injective assignment of true columns to recovered ones (r ≤ 8, m small).
   double best = -std::numeric_limits<double>::infinity();
-  std::vector<int> pick(r, 0);
   std::vector<bool> used(m, false);
   auto search = [&](auto&& self, int i, double current) -> void {
     if (current <= best) return;
@@ -390,27 +417,33 @@ std::vector<TpmModelLevels> defaultTpmLevels(int count) {
 Status validateTpmNoiseSpec(const TpmNoiseSpec& s) {
   if (s.models.empty()) return invalidArgument("tpm-noise: no noise model");
   for (const TpmModelLevels& m : s.models) {
-    if (m.sigmas.empty()) return invalidArgument(std::string("tpm-noise: no noise level for ") + tpmNoiseModelName(m.model));
+    if (m.sigmas.empty())
+      return invalidArgument(std::string("tpm-noise: no noise level for ") + tpmNoiseModelName(m.model));
     for (double x : m.sigmas)
       if (!std::isfinite(x) || x <= 0.0) {
-        return invalidArgument(std::string("tpm-noise: noise levels must be finite and > 0, got ") + describe(x) +
-                               " for " + tpmNoiseModelName(m.model));
+        return invalidArgument(std::string("tpm-noise: noise levels must be finite and > 0, got ") +
+                               describe(x) + " for " + tpmNoiseModelName(m.model));
       }
   }
   if (s.dims.empty()) return invalidArgument("tpm-noise: no dimension d");
   for (int d : s.dims) {
-    if (d < 3) return invalidArgument("tpm-noise: d must be >= 3 (the signal has rank 3), got " + std::to_string(d));
+    if (d < 3)
+      return invalidArgument("tpm-noise: d must be >= 3 (the signal has rank 3), got " + std::to_string(d));
     if (d > s.maxDim) {
-      return Status(StatusCode::ResourceLimit, "tpm-noise: d = " + std::to_string(d) + " needs " +
-                                                   describe(3.0 * 8.0 * d * d * d / 1048576.0) +
-                                                   " MB per thread; the limit is d = " + std::to_string(s.maxDim));
+      return Status(StatusCode::ResourceLimit,
+                    "tpm-noise: d = " + std::to_string(d) + " needs " +
+                        describe(3.0 * 8.0 * d * d * d / 1048576.0) +
+                        " MB per thread; the limit is d = " + std::to_string(s.maxDim));
     }
   }
-  if (s.trials < 1 || s.trials > 100000) return invalidArgument("tpm-noise: trials must be 1..100000, got " + std::to_string(s.trials));
+  if (s.trials < 1 || s.trials > 100000)
+    return invalidArgument("tpm-noise: trials must be 1..100000, got " + std::to_string(s.trials));
   if (!(s.successThreshold > 0.0 && s.successThreshold <= 1.0)) {
-    return invalidArgument("tpm-noise: the success threshold must be in (0, 1], got " + describe(s.successThreshold));
+    return invalidArgument("tpm-noise: the success threshold must be in (0, 1], got " +
+                           describe(s.successThreshold));
   }
-  if (s.threads < 0) return invalidArgument("tpm-noise: threads must be >= 0, got " + std::to_string(s.threads));
+  if (s.threads < 0)
+    return invalidArgument("tpm-noise: threads must be >= 0, got " + std::to_string(s.threads));
   return validatePowerMethodOptions(s.power);
 }
 
@@ -430,67 +463,102 @@ Result<TpmNoiseResult> runTpmNoise(const TpmNoiseSpec& spec, Feedback* feedback)
   // Seed streams: Gaussian noise of (d, t), its operator norm's starts, the power method's
   // starts of (d, t), and the operator norm of each deterministic noise tensor.
   auto seedFor = [&](std::uint64_t stream, int d, int t) {
-    return deriveSeed(deriveSeed(spec.seed, stream * 100000 + static_cast<std::uint64_t>(d)), static_cast<std::uint64_t>(t));
+    return deriveSeed(deriveSeed(spec.seed, stream * 100000 + static_cast<std::uint64_t>(d)),
+                      static_cast<std::uint64_t>(t));
   };
 
-  // ---- the operator norms of the structured noise tensors, once per (model, d) ----
-  std::vector<std::optional<OperatorNormResult>> fixedNorm(M * D);
-  std::vector<Status> fixedStatus(M * D);
-  parallelFor(M * D, threads, feedback, [&](int i, int) {
-    const TpmNoiseModel model = spec.models[i / D].model;
-    if (model == TpmNoiseModel::Gaussian) return;
-    const int d = spec.dims[i % D];
-    SeededRandom rng(seedFor(4 + static_cast<int>(model), d, 0));
-    auto n = tensorOperatorNorm(TpmTensorOperator(model, d, 0.0, 1.0), rng, spec.operatorNorm);
-    if (n.ok()) fixedNorm[i] = n.value();
-    else fixedStatus[i] = n.status();
+  // ---- phase 1: the raw noise's operator norm, per (model, d) for the structured models and
+  // per (d, trial) for the Gaussian one (whose tensor is drawn again from its seed in phase 2:
+  // cheaper than keeping trials x d^3 doubles, and it balances the work) ----
+  bool anyGaussian = false;
+  for (const TpmModelLevels& ml : spec.models)
+    anyGaussian = anyGaussian || ml.model == TpmNoiseModel::Gaussian;
+  std::vector<std::array<int, 3>> normTasks;  // {model (-1: Gaussian), dim index, trial}
+  for (int m = 0; m < M; ++m)
+    if (spec.models[m].model != TpmNoiseModel::Gaussian)
+      for (int di = 0; di < D; ++di) normTasks.push_back({m, di, 0});
+  if (anyGaussian)
+    for (int di = 0; di < D; ++di)
+      for (int t = 0; t < T; ++t) normTasks.push_back({-1, di, t});
+  std::stable_sort(normTasks.begin(), normTasks.end(), [&](const auto& a, const auto& b) {
+    return (a[0] < 0) != (b[0] < 0) ? a[0] < 0 : spec.dims[a[1]] > spec.dims[b[1]];
+  });
+  std::vector<OperatorNormResult> fixedNorm(M * D), gaussianNorm(D * T);
+  std::vector<Status> normStatus(normTasks.size());
+  parallelFor(static_cast<int>(normTasks.size()), threads, feedback, [&](int i, int) {
+    const auto [m, di, t] = normTasks[i];
+    const int d = spec.dims[di];
+    Result<OperatorNormResult> n = invalidArgument("unreachable");
+    if (m < 0) {
+      SeededRandom noiseRng(seedFor(1, d, t));
+      const Tensor3 raw = tpmNoiseTensor(TpmNoiseModel::Gaussian, d, noiseRng);
+      SeededRandom rng(seedFor(2, d, t));
+      n = tensorOperatorNorm(raw, rng, spec.operatorNorm);
+      if (n.ok()) gaussianNorm[di * T + t] = n.value();
+    } else {
+      const TpmNoiseModel model = spec.models[m].model;
+      SeededRandom rng(seedFor(4 + static_cast<int>(model), d, 0));
+      n = tensorOperatorNorm(TpmTensorOperator(model, d, 0.0, 1.0), rng, spec.operatorNorm);
+      if (n.ok()) fixedNorm[m * D + di] = n.value();
+    }
+    if (!n.ok()) normStatus[i] = n.status();
   });
   if (isCanceled(feedback)) return cancelled();
-  for (const Status& s : fixedStatus) DPLDA_RETURN_IF_ERROR(s);
+  for (const Status& s : normStatus) DPLDA_RETURN_IF_ERROR(s);
 
-  // ---- the trials: one task per (model, d, trial) runs every noise level ----
+  // ---- phase 2: one task per (model, d, level, trial) ----
   TpmNoiseResult result;
   result.spec = spec;
   result.threadsUsed = threads;
   std::vector<int> levelOffset(M + 1, 0);  // rows of model m start at levelOffset[m] * D * T
-  for (int m = 0; m < M; ++m) levelOffset[m + 1] = levelOffset[m] + static_cast<int>(spec.models[m].sigmas.size());
+  for (int m = 0; m < M; ++m)
+    levelOffset[m + 1] = levelOffset[m] + static_cast<int>(spec.models[m].sigmas.size());
   result.rows.resize(static_cast<std::size_t>(levelOffset[M]) * D * T);
   auto rowIndex = [&](int m, int di, int li, int t) {
-    return ((static_cast<std::size_t>(levelOffset[m]) * D) + static_cast<std::size_t>(di) * spec.models[m].sigmas.size() +
-            li) * T + t;
+    return ((static_cast<std::size_t>(levelOffset[m]) * D) +
+            static_cast<std::size_t>(di) * spec.models[m].sigmas.size() + li) *
+               T +
+           t;
   };
-  // The costly tasks (dense Gaussian noise, large d) first, so the last tasks are short.
-  std::vector<std::array<int, 3>> tasks;
-  for (int m = 0; m < M; ++m)
+  std::vector<std::array<int, 4>> tasks;  // {model, dim index, level, trial}
+  for (int m = 0; m < M; ++m)             // levels innermost: consecutive tasks share a noise tensor
     for (int di = 0; di < D; ++di)
-      for (int t = 0; t < T; ++t) tasks.push_back({m, di, t});
-  auto cost = [&](const std::array<int, 3>& x) {
+      for (int t = 0; t < T; ++t)
+        for (int li = 0; li < static_cast<int>(spec.models[m].sigmas.size()); ++li)
+          tasks.push_back({m, di, li, t});
+  // The costly tasks (dense Gaussian noise, large d) first, so the last ones are short.
+  auto cost = [&](const std::array<int, 4>& x) {
     const double d = spec.dims[x[1]];
     return spec.models[x[0]].model == TpmNoiseModel::Gaussian ? d * d * d : d;
   };
-  std::stable_sort(tasks.begin(), tasks.end(), [&](const auto& a, const auto& b) { return cost(a) > cost(b); });
+  std::stable_sort(tasks.begin(), tasks.end(),
+                   [&](const auto& a, const auto& b) { return cost(a) > cost(b); });
   std::vector<Status> taskStatus(tasks.size());
   std::atomic<long long> done{0};
-  const long long totalRuns = static_cast<long long>(result.rows.size());
   const bool inOrder = spec.criterion == TpmSuccessCriterion::ExtractionOrder;
-  parallelFor(static_cast<int>(tasks.size()), threads, feedback, [&](int i, int) {
-    const auto [m, di, t] = tasks[i];
+  // Per worker, the Gaussian noise tensor last drawn, kept while consecutive tasks share it.
+  struct CachedNoise {
+    int d = -1, t = -1;
+    Tensor3 tensor;
+  };
+  std::vector<CachedNoise> cache(threads);
+  parallelFor(static_cast<int>(tasks.size()), threads, feedback, [&](int i, int worker) {
+    const auto [m, di, li, t] = tasks[i];
+    const auto t0 = Clock::now();
     const TpmNoiseModel model = spec.models[m].model;
     const int d = spec.dims[di];
-    std::optional<Tensor3> dense;  // the Gaussian model's raw noise
-    OperatorNormResult norm;
+    const OperatorNormResult& norm =
+        model == TpmNoiseModel::Gaussian ? gaussianNorm[di * T + t] : fixedNorm[m * D + di];
+    const Tensor3* dense = nullptr;
     if (model == TpmNoiseModel::Gaussian) {
-      SeededRandom noiseRng(seedFor(1, d, t));
-      dense = tpmNoiseTensor(model, d, noiseRng);
-      SeededRandom normRng(seedFor(2, d, t));
-      auto n = tensorOperatorNorm(*dense, normRng, spec.operatorNorm);
-      if (!n.ok()) {
-        taskStatus[i] = n.status();
-        return;
+      CachedNoise& c = cache[worker];
+      if (c.d != d || c.t != t) {
+        SeededRandom noiseRng(seedFor(1, d, t));
+        c.tensor = tpmNoiseTensor(model, d, noiseRng);
+        c.d = d;
+        c.t = t;
       }
-      norm = n.value();
-    } else {
-      norm = *fixedNorm[m * D + di];
+      dense = &c.tensor;
     }
     const Eigen::MatrixXd truth = Eigen::MatrixXd::Identity(d, 3);
     // The smallest overlap of the components found so far, by the criterion (the best partial
@@ -503,33 +571,29 @@ Result<TpmNoiseResult> runTpmNoise(const TpmNoiseSpec& spec, Feedback* feedback)
     const ExtractionStopRule stop = [&](const Eigen::MatrixXd& found) {
       return overlapOf(found) < spec.successThreshold;
     };
-    for (std::size_t li = 0; li < spec.models[m].sigmas.size(); ++li) {
-      if (isCanceled(feedback)) return;
-      const auto t0 = Clock::now();
-      const double sigma = spec.models[m].sigmas[li];
-      const TpmTensorOperator op(model, d, 1.0, sigma / norm.value, dense ? &*dense : nullptr);
-      SeededRandom init(seedFor(3, d, t));  // the same starts for every level and model
-      auto pairs = leadingTensorEigenpairs(op, 3, spec.power, init, stop);
-      if (!pairs.ok()) {
-        taskStatus[i] = pairs.status();
-        return;
-      }
-      TpmNoiseRow& row = result.rows[rowIndex(m, di, static_cast<int>(li), t)];
-      row.modelIndex = m;
-      row.dimIndex = di;
-      row.levelIndex = static_cast<int>(li);
-      row.trial = t;
-      row.d = d;
-      row.sigma = sigma;
-      row.rawOperatorNorm = norm.value;
-      row.operatorNormConverged = norm.converged;
-      row.componentsFound = static_cast<int>(pairs.value().found.cols());
-      row.overlap = overlapOf(pairs.value().found);
-      row.success = row.componentsFound == 3 && row.overlap >= spec.successThreshold;
-      row.iterations = pairs.value().sorted.iterations;
-      row.elapsedMs = msSince(t0);
-      reportProgress(feedback, static_cast<double>(done.fetch_add(1) + 1) / static_cast<double>(totalRuns));
+    const double sigma = spec.models[m].sigmas[li];
+    const TpmTensorOperator op(model, d, 1.0, sigma / norm.value, dense);
+    SeededRandom init(seedFor(3, d, t));  // the same starts for every level and model
+    auto pairs = leadingTensorEigenpairs(op, 3, spec.power, init, stop);
+    if (!pairs.ok()) {
+      taskStatus[i] = pairs.status();
+      return;
     }
+    TpmNoiseRow& row = result.rows[rowIndex(m, di, li, t)];
+    row.modelIndex = m;
+    row.dimIndex = di;
+    row.levelIndex = li;
+    row.trial = t;
+    row.d = d;
+    row.sigma = sigma;
+    row.rawOperatorNorm = norm.value;
+    row.operatorNormConverged = norm.converged;
+    row.componentsFound = static_cast<int>(pairs.value().found.cols());
+    row.overlap = overlapOf(pairs.value().found);
+    row.success = row.componentsFound == 3 && row.overlap >= spec.successThreshold;
+    row.iterations = pairs.value().sorted.iterations;
+    row.elapsedMs = msSince(t0);
+    reportProgress(feedback, static_cast<double>(done.fetch_add(1) + 1) / static_cast<double>(tasks.size()));
   });
   if (isCanceled(feedback)) return cancelled();
   for (const Status& s : taskStatus) DPLDA_RETURN_IF_ERROR(s);
@@ -557,8 +621,8 @@ std::string tpmNoiseResultsCsv(const TpmNoiseResult& r) {
   o << "model,d,sigma,trial,raw_operator_norm,operator_norm_converged,success,overlap,components_found,"
        "iterations\n";
   for (const TpmNoiseRow& row : r.rows) {
-    o << tpmNoiseModelName(r.spec.models[row.modelIndex].model) << ',' << row.d << ',' << csvNumberText(row.sigma)
-      << ',' << row.trial << ',' << csvNumberText(row.rawOperatorNorm) << ','
+    o << tpmNoiseModelName(r.spec.models[row.modelIndex].model) << ',' << row.d << ','
+      << csvNumberText(row.sigma) << ',' << row.trial << ',' << csvNumberText(row.rawOperatorNorm) << ','
       << (row.operatorNormConverged ? "true" : "false") << ',' << (row.success ? "true" : "false") << ','
       << csvNumberText(row.overlap) << ',' << row.componentsFound << ',' << row.iterations << '\n';
   }

@@ -9,6 +9,22 @@
 
 namespace dplda {
 
+namespace {
+
+// Eigenvectors are defined up to sign, and W and W+ may come from different decompositions
+// (different releases of M2): without a convention their bases disagree and unwhitening
+// scrambles the topics. Each column gets its largest-magnitude entry positive; this is
+// post-processing of one decomposition, so it costs no privacy.
+void fixSigns(Eigen::MatrixXd& vectors) {
+  for (Eigen::Index c = 0; c < vectors.cols(); ++c) {
+    Eigen::Index arg = 0;
+    vectors.col(c).cwiseAbs().maxCoeff(&arg);
+    if (vectors(arg, c) < 0.0) vectors.col(c) = -vectors.col(c);
+  }
+}
+
+}  // namespace
+
 Status validateTopicCount(int k, int vocabSize, int docCount) {
   if (k < 1) return invalidArgument("the number of topics k must be >= 1, got " + std::to_string(k));
   if (k > vocabSize) {
@@ -47,6 +63,7 @@ Result<EigenpairsTopK> topEigenpairs(const Eigen::MatrixXd& symmetric, int k) {
     out.values = solver.eigenvalues();
     out.vectors = solver.eigenvectors().leftCols(k);
     out.method = "Spectra Lanczos (dense products)";
+    fixSigns(out.vectors);
     return out;
   }
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(symmetric);
@@ -57,6 +74,7 @@ Result<EigenpairsTopK> topEigenpairs(const Eigen::MatrixXd& symmetric, int k) {
   out.values = solver.eigenvalues().tail(m).reverse();
   out.vectors = solver.eigenvectors().rightCols(k).rowwise().reverse();
   out.method = "dense self-adjoint eigensolver";
+  fixSigns(out.vectors);
   return out;
 }
 
@@ -98,6 +116,7 @@ Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, int k, Feed
   out.vectors = solver.eigenvectors().leftCols(k);
   out.method = "Spectra Lanczos (matrix-free)";
   out.operatorProducts = counting.products;
+  fixSigns(out.vectors);
   return out;
 }
 

@@ -2,7 +2,6 @@
 // uncached ones, seeds fix the tables (whatever the thread count), error falls with ε, the
 // summaries follow from the rows, cancellation, validation, and the presets.
 #include <QtTest>
-
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -38,9 +37,7 @@ SweepCase loadedCase(const SyntheticCorpus& sc, const std::string& label = "smal
   return c;
 }
 
-std::vector<SweepConfiguration> allConfigurations() {
-  return parseConfigurations("none,1,2,3,4").value();
-}
+std::vector<SweepConfiguration> allConfigurations() { return parseConfigurations("none,1,2,3,4").value(); }
 
 // A small sweep that releases in every configuration (printed bounds, large ε).
 SweepSpec smallSpec(const SyntheticCorpus& sc) {
@@ -56,7 +53,7 @@ SweepSpec smallSpec(const SyntheticCorpus& sc) {
 }
 
 const SyntheticCorpus& smallCorpus() {
-  static const SyntheticCorpus sc = makeCorpus(30, 3, 5000, 4);
+  static const SyntheticCorpus sc = makeCorpus(30, 3, 5000, 2);  // sigma_k = 0.014, well above Delta2
   return sc;
 }
 
@@ -140,7 +137,8 @@ class TestSweep : public QObject {
       }
       if (!r.released) continue;
       const TopicErrors e = compareTopics(sc.truth.topics, sc.truth.alpha, r.output->topics, r.output->alpha);
-      const TopicErrors l = compareTopics(model.output.topics, model.output.alpha, r.output->topics, r.output->alpha);
+      const TopicErrors l =
+          compareTopics(model.output.topics, model.output.alpha, r.output->topics, r.output->alpha);
       QVERIFY(row.errorL2 == e.l2Mean);
       QVERIFY(row.errorAlpha == e.alphaError);
       QVERIFY(row.lossL1 == l.l1Mean);
@@ -282,8 +280,10 @@ class TestSweep : public QObject {
     const std::string results = sweepResultsCsv(r);
     QCOMPARE(static_cast<std::size_t>(std::count(results.begin(), results.end(), '\n')), r.rows.size() + 1);
     const std::string summary = sweepSummaryCsv(r);
-    QCOMPARE(static_cast<std::size_t>(std::count(summary.begin(), summary.end(), '\n')), r.summary.size() + 1);
-    QVERIFY(summary.find("error_l2_q10") != std::string::npos && summary.find("error_l2_q90") != std::string::npos);
+    QCOMPARE(static_cast<std::size_t>(std::count(summary.begin(), summary.end(), '\n')),
+             r.summary.size() + 1);
+    QVERIFY(summary.find("error_l2_q10") != std::string::npos &&
+            summary.find("error_l2_q90") != std::string::npos);
   }
 
   void quantilesAndParsers() {
@@ -311,7 +311,8 @@ class TestSweep : public QObject {
     QCOMPARE(configs[2].edges, presetEdges(Preset::Config4));
     QCOMPARE(configs[3].edges, (1u << 5) | (1u << 6));
     QCOMPARE(configs[3].label, std::string("e5+e6"));
-    for (const char* bad : {"", "1,,2", "7", "e12", "none,foo"}) QVERIFY2(!parseConfigurations(bad).ok(), bad);
+    for (const char* bad : {"", "1,,2", "7", "5+6", "e5+6", "e12", "none,foo"})
+      QVERIFY2(!parseConfigurations(bad).ok(), bad);
   }
 
   void invalidSpecsAreRefused() {
@@ -324,19 +325,72 @@ class TestSweep : public QObject {
     };
     SweepSpec s = smallSpec(sc);
     QVERIFY(validateSweepSpec(s).isOk());
-    { SweepSpec x = s; x.epsilons.clear(); QVERIFY(refused(x, "epsilon")); }
-    { SweepSpec x = s; x.epsilons = {0.5, -1}; QVERIFY(refused(x, "-1")); }
-    { SweepSpec x = s; x.trials = 0; QVERIFY(refused(x, "trials")); }
-    { SweepSpec x = s; x.delta = 1.5; QVERIFY(refused(x, "1.5")); }
-    { SweepSpec x = s; x.configurations.push_back(x.configurations[1]); QVERIFY(refused(x, "twice")); }
-    { SweepSpec x = s; x.cases.push_back(x.cases[0]); QVERIFY(refused(x, "twice")); }
-    { SweepSpec x = s; x.cases.clear(); QVERIFY(refused(x, "no corpus")); }
-    { SweepSpec x = s; x.bandLower = 0.9; x.bandUpper = 0.1; QVERIFY(refused(x, "band")); }
-    { SweepSpec x = s; x.cases[0].topicCount = 2; QVERIFY(refused(x, "truth has 3 topics")); }
-    { SweepSpec x = s; x.cases[0].source.generator = GeneratorParams{}; QVERIFY(refused(x, "not both")); }
-    { SweepSpec x = s; x.mechanism = Mechanism::PrintedClosedForm; QVERIFY(refused(x, "not differentially private")); }
-    { SweepSpec x = s; x.decomposer = "nope"; QVERIFY(refused(x, "nope")); }
-    { SweepSpec x = s; x.threads = -1; QVERIFY(refused(x, "threads")); }
+    {
+      SweepSpec x = s;
+      x.epsilons.clear();
+      QVERIFY(refused(x, "epsilon"));
+    }
+    {
+      SweepSpec x = s;
+      x.epsilons = {0.5, -1};
+      QVERIFY(refused(x, "-1"));
+    }
+    {
+      SweepSpec x = s;
+      x.trials = 0;
+      QVERIFY(refused(x, "trials"));
+    }
+    {
+      SweepSpec x = s;
+      x.delta = 1.5;
+      QVERIFY(refused(x, "1.5"));
+    }
+    {
+      SweepSpec x = s;
+      x.configurations.push_back(x.configurations[1]);
+      QVERIFY(refused(x, "twice"));
+    }
+    {
+      SweepSpec x = s;
+      x.cases.push_back(x.cases[0]);
+      QVERIFY(refused(x, "twice"));
+    }
+    {
+      SweepSpec x = s;
+      x.cases.clear();
+      QVERIFY(refused(x, "no corpus"));
+    }
+    {
+      SweepSpec x = s;
+      x.bandLower = 0.9;
+      x.bandUpper = 0.1;
+      QVERIFY(refused(x, "band"));
+    }
+    {
+      SweepSpec x = s;
+      x.cases[0].topicCount = 2;
+      QVERIFY(refused(x, "truth has 3 topics"));
+    }
+    {
+      SweepSpec x = s;
+      x.cases[0].source.generator = GeneratorParams{};
+      QVERIFY(refused(x, "not both"));
+    }
+    {
+      SweepSpec x = s;
+      x.mechanism = Mechanism::PrintedClosedForm;
+      QVERIFY(refused(x, "not differentially private"));
+    }
+    {
+      SweepSpec x = s;
+      x.decomposer = "nope";
+      QVERIFY(refused(x, "nope"));
+    }
+    {
+      SweepSpec x = s;
+      x.threads = -1;
+      QVERIFY(refused(x, "threads"));
+    }
   }
 
   void cancellationStopsTheSweep() {
@@ -405,7 +459,8 @@ class TestSweep : public QObject {
     QCOMPARE(f2.sweep.cases[0].source.generator->docCount, 100000);
     QCOMPARE(f2.sweep.cases[0].source.generator->vocabSize, 50);
     QCOMPARE(f2.sweep.cases[0].topicCount, 5);
-    QCOMPARE(makeExperimentPreset("figure2-small-corpus").value().sweep.cases[0].source.generator->docCount, 10000);
+    QCOMPARE(makeExperimentPreset("figure2-small-corpus").value().sweep.cases[0].source.generator->docCount,
+             10000);
     const ExperimentPreset fa = makeExperimentPreset("figure2-alpha").value();
     QCOMPARE(fa.sweep.cases.size(), std::size_t(2));
     QCOMPARE(fa.sweep.cases[0].alpha0, 0.1);

@@ -50,6 +50,25 @@ class TestWhitening : public QObject {
     QVERIFY(residual.norm() < 1e-9 * M2.norm());
   }
 
+  void signsFollowOneConvention() {
+    // Two decompositions of slightly different matrices (e.g. two releases of M2) must give
+    // the same signs, or unwhitening with one and whitening with the other scrambles topics.
+    const LdaModel model = randomModel(30, 4, 1.0, 0.1, 9);
+    const Corpus c = sampleCorpus(model, 5000, 20, 60, 1);
+    const Eigen::MatrixXd M2 = secondMomentDense(c, 1.0).value();
+    const EigenpairsTopK base = topEigenpairs(M2, 4).value();
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+      SeededRandom rng(seed);
+      Eigen::MatrixXd E(30, 30);
+      for (int i = 0; i < 30; ++i)
+        for (int j = 0; j <= i; ++j) E(i, j) = E(j, i) = 1e-7 * standardNormal(rng);
+      const EigenpairsTopK other = topEigenpairs(M2 + E, 4).value();
+      for (int col = 0; col < 4; ++col) QVERIFY(base.vectors.col(col).dot(other.vectors.col(col)) > 0.9);
+      // The convention itself: the largest-magnitude entry is positive.
+      for (int col = 0; col < 4; ++col) QVERIFY(other.vectors.col(col).maxCoeff() >= -other.vectors.col(col).minCoeff());
+    }
+  }
+
   void nonPositiveSigmaKFails() {
     // A rank-2 matrix asked for 3 topics: σ_3 = 0, whitening undefined.
     Eigen::MatrixXd A = Eigen::MatrixXd::Zero(5, 5);
