@@ -1,6 +1,7 @@
 // dplda: the command line of DP-LDA Explorer.
 #include <QApplication>
 #include <cstdio>
+#include <memory>
 #include <iostream>
 
 #include "app/cli/arguments.h"
@@ -9,13 +10,19 @@
 using namespace dplda::cli;
 
 int main(int argc, char** argv) {
-  // Plots are exported headless: without a display, use Qt's offscreen platform.
-  if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
-      qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
-    qputenv("QT_QPA_PLATFORM", "offscreen");
-  }
-  QApplication app(argc, argv);  // QApplication: the sweep renders the app's plot widgets
   std::vector<std::string> args(argv + 1, argv + argc);
+  // Only the sweep draws plots (the app's widgets, headless): it alone needs a QApplication,
+  // with Qt's offscreen platform when there is no display.
+  std::unique_ptr<QCoreApplication> app;
+  if (!args.empty() && args[0] == "sweep") {
+    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+        qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+      qputenv("QT_QPA_PLATFORM", "offscreen");
+    }
+    app = std::make_unique<QApplication>(argc, argv);
+  } else {
+    app = std::make_unique<QCoreApplication>(argc, argv);  // JSON and files; no event loop
+  }
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     std::cout << usageText();
     return args.empty() ? kExitUsage : kExitOk;
