@@ -16,6 +16,21 @@
 #include "ui/panels/results_panel.h"
 
 int main(int argc, char** argv) {
+  // Without a display there is no window to show: --screenshot renders offscreen, anything
+  // else explains itself instead of Qt's plugin abort.
+  const bool noDisplay = qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+                         qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+  if (noDisplay) {
+    bool screenshot = false;
+    for (int i = 1; i < argc; ++i) screenshot = screenshot || QByteArray(argv[i]).startsWith("--screenshot");
+    if (!screenshot) {
+      std::fprintf(stderr,
+                   "dplda-explorer: no display (DISPLAY is not set). Run it on a desktop, under xvfb-run, or use "
+                   "--screenshot FILE to render offscreen; `dplda` is the headless command line.\n");
+      return 2;
+    }
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+  }
   QApplication::setHighDpiScaleFactorRoundingPolicy(Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
   QApplication app(argc, argv);
   QApplication::setOrganizationName("dplda");
