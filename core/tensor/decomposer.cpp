@@ -108,16 +108,25 @@ Result<TensorEigenpairs> RobustPowerMethod::decompose(const Tensor3& input, Rand
   bool converged = true;
   for (int comp = 0; comp < k; ++comp) {
     if (isCanceled(feedback)) return cancelled();
-    // L starts, R steps each, stopping when all starts have settled.
+    // L starts, R steps each; a start that has settled stops iterating (the others go on).
     Eigen::MatrixXd U(k, L);
     for (int s = 0; s < L; ++s) U.col(s) = randomUnitVector(k, rng);
-    for (int step = 0; step < R; ++step) {
-      Eigen::MatrixXd next = contractTwiceBatch(T, U);
-      normaliseColumns(next, U);
-      const double change = (next - U).colwise().norm().maxCoeff();
-      U.swap(next);
+    std::vector<int> active(L);
+    std::iota(active.begin(), active.end(), 0);
+    Eigen::MatrixXd current;
+    for (int step = 0; step < R && !active.empty(); ++step) {
+      current.resize(k, static_cast<Eigen::Index>(active.size()));
+      for (std::size_t a = 0; a < active.size(); ++a) current.col(a) = U.col(active[a]);
+      Eigen::MatrixXd next = contractTwiceBatch(T, current);
+      normaliseColumns(next, current);
+      std::vector<int> still;
+      for (std::size_t a = 0; a < active.size(); ++a) {
+        const double change = (next.col(a) - current.col(a)).norm();
+        U.col(active[a]) = next.col(a);
+        if (!(change < tol)) still.push_back(active[a]);
+      }
+      active.swap(still);
       ++iterations;
-      if (change < tol) break;
     }
     // Keep the start with the largest T(u,u,u), then polish it.
     const Eigen::MatrixXd TU = contractTwiceBatch(T, U);
