@@ -254,6 +254,9 @@ Result<Tensor3> whitenedThirdMoment(const Corpus& corpus, double alpha0, const E
     Eigen::VectorXd g, wordPair;            // Σ e_n c_n(i); Σ c_n(i)/(l(l−1))
   };
   std::vector<Lane> lanes(kLanes);
+  using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  // Row-major W and y: the sparse rows times W become contiguous row updates (8x faster at k = 50).
+  const RowMajorMatrix Wr = W;
   const Eigen::Index nb = std::min<Eigen::Index>(blockRows(np), 1024);
   const Eigen::Index blocks = (N + nb - 1) / nb;
   forEachLane(static_cast<double>(N) * np * k, [&](int laneIndex) {
@@ -264,11 +267,13 @@ Result<Tensor3> whitenedThirdMoment(const Corpus& corpus, double alpha0, const E
     lane.V = Eigen::MatrixXd::Zero(d, k);
     lane.g = lane.wordPair = Eigen::VectorXd::Zero(d);
     Eigen::MatrixXd Y(nb, k), HY(nb, k), K(nb, np);
+    RowMajorMatrix Yr(nb, k);
     Eigen::VectorXd invL(nb), invL2(nb), pairInv(nb);
     for (Eigen::Index b = laneIndex; b < blocks; b += kLanes) {
       if (isCanceled(feedback)) return;
       const Eigen::Index start = b * nb, rows = std::min(nb, N - start);
-      Y.topRows(rows).noalias() = C.middleRows(start, rows) * W;
+      Yr.topRows(rows).noalias() = C.middleRows(start, rows) * Wr;
+      Y.topRows(rows) = Yr.topRows(rows);
       for (Eigen::Index r = 0; r < rows; ++r) {
         const double l = corpus.lengths[start + r];
         const double e = 1.0 / (Nd * l * (l - 1.0) * (l - 2.0));
