@@ -23,6 +23,28 @@ void fixSigns(Eigen::MatrixXd& vectors) {
   }
 }
 
+// Top k+1 eigenpairs by Lanczos (Spectra, fixed-seed start: deterministic) for any operator
+// with rows() and perform_op(); the largest algebraic eigenvalues, as M2 needs.
+template <class Op>
+Result<EigenpairsTopK> lanczosTopK(Op& op, int k, const std::string& method) {
+  const int d = static_cast<int>(op.rows());
+  const int nev = k + 1;
+  const int ncv = std::min(d, std::max(2 * nev + 1, nev + 20));
+  Spectra::SymEigsSolver<Op> solver(op, nev, ncv);
+  solver.init();
+  solver.compute(Spectra::SortRule::LargestAlge, 1000, 1e-12);
+  if (solver.info() != Spectra::CompInfo::Successful) {
+    return Status(StatusCode::NotConverged, "the Lanczos eigensolver did not converge for the top " +
+                                                std::to_string(nev) + " eigenpairs of M2");
+  }
+  EigenpairsTopK out;
+  out.values = solver.eigenvalues();
+  out.vectors = solver.eigenvectors().leftCols(k);
+  out.method = method;
+  fixSigns(out.vectors);
+  return out;
+}
+
 }  // namespace
 
 Status validateTopicCount(int k, int vocabSize, int docCount) {
@@ -50,21 +72,7 @@ Result<EigenpairsTopK> topEigenpairs(const Eigen::MatrixXd& symmetric, int k) {
     // Large d (e.g. a noisy M2 release): Lanczos on dense products, O(d^2) per product
     // instead of the O(d^3) full decomposition.
     Spectra::DenseSymMatProd<double> op(symmetric);
-    const int nev = k + 1;
-    const int ncv = std::min(d, std::max(2 * nev + 1, nev + 20));
-    Spectra::SymEigsSolver<Spectra::DenseSymMatProd<double>> solver(op, nev, ncv);
-    solver.init();
-    solver.compute(Spectra::SortRule::LargestAlge, 1000, 1e-12);
-    if (solver.info() != Spectra::CompInfo::Successful) {
-      return Status(StatusCode::NotConverged, "the Lanczos eigensolver did not converge for the top " +
-                                                  std::to_string(nev) + " eigenpairs");
-    }
-    EigenpairsTopK out;
-    out.values = solver.eigenvalues();
-    out.vectors = solver.eigenvectors().leftCols(k);
-    out.method = "Spectra Lanczos (dense products)";
-    fixSigns(out.vectors);
-    return out;
+    return lanczosTopK(op, k, "Spectra Lanczos (dense products)");
   }
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(symmetric);
   if (solver.info() != Eigen::Success) return numericalFailure("the dense eigensolver did not converge");
@@ -101,22 +109,9 @@ Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, int k, Feed
       op->perform_op(x, y);
     }
   } counting{&op};
-  const int nev = k + 1;
-  const int ncv = std::min(d, std::max(2 * nev + 1, nev + 20));
-  Spectra::SymEigsSolver<CountingOp> solver(counting, nev, ncv);
-  solver.init();  // Spectra's fixed-seed start: deterministic
-  solver.compute(Spectra::SortRule::LargestAlge, 1000, 1e-12);
+  auto out = lanczosTopK(counting, k, "Spectra Lanczos (matrix-free)");
   if (isCanceled(feedback)) return cancelled();
-  if (solver.info() != Spectra::CompInfo::Successful) {
-    return Status(StatusCode::NotConverged, "the Lanczos eigensolver did not converge for the top " +
-                                                std::to_string(nev) + " eigenpairs of M2");
-  }
-  EigenpairsTopK out;
-  out.values = solver.eigenvalues();
-  out.vectors = solver.eigenvectors().leftCols(k);
-  out.method = "Spectra Lanczos (matrix-free)";
-  out.operatorProducts = counting.products;
-  fixSigns(out.vectors);
+  if (out.ok()) out.value().operatorProducts = counting.products;
   return out;
 }
 
