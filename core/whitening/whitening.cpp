@@ -99,6 +99,7 @@ Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, int k, Feed
   }
   // Spectra wants a non-const perform_op(const double*, double*).
   struct CountingOp {
+    using Scalar = double;
     const SecondMomentOperator* op;
     mutable int products = 0;
     Eigen::Index rows() const { return op->rows(); }
