@@ -109,7 +109,8 @@ std::string jsonNumber(double v) {
 [[noreturn]] void usage(const std::string& problem) {
   std::cerr << "bench_fit: " << problem << "\n"
             << "usage: bench_fit --corpus DIR --topics K [--truth FILE] [--repeats R]\n"
-            << "                 [--decomposer robust|simultaneous] [--alpha0 A] [--seed S] [--save-model FILE]\n";
+            << "                 [--decomposer robust|simultaneous] [--alpha0 A] [--seed S]\n"
+            << "                 [--save-model FILE]\n";
   std::exit(2);
 }
 
@@ -173,7 +174,8 @@ int main(int argc, char** argv) {
     }
     truth = std::move(t).value();
     if (truth->vocabSize() != corpus->vocabSize()) {
-      std::cerr << "bench_fit: the truth has " << truth->vocabSize() << " words, the corpus " << corpus->vocabSize()
+      std::cerr << "bench_fit: the truth has " << truth->vocabSize() << " words, the corpus "
+                << corpus->vocabSize()
                 << "\n";
       return 3;
     }
@@ -212,10 +214,12 @@ int main(int argc, char** argv) {
   }
 
   std::ostringstream json;
-  json << "{\"tool\":\"bench_fit\",\"corpus\":" << jsonString(args.corpus) << ",\"docs\":" << corpus->docCount()
+  json << "{\"tool\":\"bench_fit\",\"corpus\":" << jsonString(args.corpus)
+       << ",\"docs\":" << corpus->docCount()
        << ",\"vocab\":" << corpus->vocabSize() << ",\"nnz\":" << corpus->nnz()
        << ",\"dropped_docs\":" << corpus->droppedDocuments << ",\"topics\":" << args.topics
-       << ",\"alpha0\":" << jsonNumber(args.alpha0) << ",\"decomposer\":" << jsonString(model.eigenpairs.method)
+       << ",\"alpha0\":" << jsonNumber(args.alpha0)
+       << ",\"decomposer\":" << jsonString(model.eigenpairs.method)
        << ",\"eigen_method\":" << jsonString(model.eigen.method)
        << ",\"eigen_operator_products\":" << model.eigen.operatorProducts << ",\"threads\":" << maxThreads()
        << ",\"repeats\":" << args.repeats
@@ -229,10 +233,12 @@ int main(int argc, char** argv) {
   }
   json << "},\"rss_after_load_mib\":" << jsonNumber(rssAfterLoad)
        << ",\"peak_rss_after_load_mib\":" << jsonNumber(peakAfterLoad)
-       << ",\"peak_rss_mib\":" << jsonNumber(peakRssMiB()) << ",\"repeats_identical\":" << (identical ? "true" : "false")
+       << ",\"peak_rss_mib\":" << jsonNumber(peakRssMiB())
+       << ",\"repeats_identical\":" << (identical ? "true" : "false")
        << ",\"decomposer_iterations\":" << model.eigenpairs.iterations
        << ",\"decomposer_converged\":" << (model.eigenpairs.converged ? "true" : "false")
-       << ",\"sigma_k\":" << jsonNumber(model.whitening.sigmaK()) << ",\"gamma_s\":" << jsonNumber(model.gammaS);
+       << ",\"sigma_k\":" << jsonNumber(model.whitening.sigmaK())
+       << ",\"gamma_s\":" << jsonNumber(model.gammaS);
   if (truth) {
     if (truth->topicCount() > args.topics) {
       std::cerr << "bench_fit: the truth has " << truth->topicCount() << " topics but only " << args.topics
@@ -241,7 +247,8 @@ int main(int argc, char** argv) {
     } else {
       const dplda::TopicErrors err =
           dplda::compareTopics(truth->topics, truth->alpha, model.output.topics, model.output.alpha);
-      json << ",\"error\":{\"l2_mean\":" << jsonNumber(err.l2Mean) << ",\"l1_mean\":" << jsonNumber(err.l1Mean)
+      json << ",\"error\":{\"l2_mean\":" << jsonNumber(err.l2Mean)
+           << ",\"l1_mean\":" << jsonNumber(err.l1Mean)
            << ",\"alpha\":" << jsonNumber(err.alphaError) << "}";
     }
   }
