@@ -448,7 +448,7 @@ void MainWindow::onRunReady(std::shared_ptr<const RunOutcome> o) {
     const QString msg = QString::fromStdString(o->status.message());
     if (o->status.code() == StatusCode::Cancelled) return;
     if (o->failedStage == "corpus") {
-      m_generator->setFieldError(o->session.source == SessionState::Source::Uci ? "corpus" : "docs", msg);
+      m_generator->setFieldError(o->session.source == SessionState::Source::Synthetic ? "docs" : "corpus", msg);
       m_canvas->setAllNodeStates(NodeState::Stale);
       m_canvas->setNodeState(Node::D, NodeState::Failed);
     } else {

@@ -11,6 +11,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cmath>
 
 #include "ui/graph/graph_canvas.h"
 #include "ui/main_window.h"
@@ -21,6 +22,8 @@
 #include "ui/plots/diagnostics_plot.h"
 #include "ui/plots/error_epsilon_plot.h"
 #include "ui/plots/topics_plot.h"
+#include "ui/worker/run_worker.h"
+#include "core/privacy/budget.h"
 
 using namespace dplda;
 
@@ -326,6 +329,135 @@ class TstMainWindow : public QObject {
     for (const QString& n : names) QVERIFY2(w.loadLesson(n, &err), qPrintable(n + ": " + err));
     w.setAutoRun(false);
     QVERIFY(!w.loadLesson("no_such_lesson", &err));
+  }
+
+  // A plain-text corpus (two word groups, one document per line, d = 30, k = 2) imports in the
+  // worker and runs through to topics, ledger and sweep; a missing file is reported at the path.
+  void plainTextCorpusRuns() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QStringList groups[2] = {
+        {"apple", "banana", "cherry", "grape", "lemon", "mango", "melon", "peach", "pear", "plum", "berry", "fig",
+         "kiwi", "lime", "date"},
+        {"engine", "wheel", "brake", "motor", "gear", "piston", "clutch", "valve", "axle", "pedal", "tyre", "bolt",
+         "chassis", "pump", "spark"}};
+    QFile f(dir.filePath("docs.txt"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    std::uint64_t x = 12345;  // a tiny LCG: fixed text, no dependence on std distributions
+    auto next = [&x](int n) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      return static_cast<int>((x >> 33) % static_cast<std::uint64_t>(n));
+    };
+    const int lines = 300;
+    for (int d = 0; d < lines; ++d) {
+      const int main = d % 2;
+      QStringList words;
+      for (int j = 0; j < 12; ++j) words << groups[next(10) < 8 ? main : 1 - main][next(15)];
+      f.write((words.join(' ') + "\n").toUtf8());
+    }
+    f.close();
+
+    MainWindow w;
+    w.setAutoRun(false);
+    SessionState s = smallSession();
+    s.source = SessionState::Source::Text;
+    s.corpusPath = f.fileName();
+    s.generator.vocabSize = 30;
+    s.generator.topicCount = 2;
+    s.generator.alpha0 = 1.0;
+    s.trials = 1;
+    w.model()->reset(s);
+    QComboBox* source = qobject_cast<QComboBox*>(w.generatorPanel()->field("source"));
+    QVERIFY(source);
+    QCOMPARE(source->currentData().toString(), QString("text"));
+    QVERIFY(w.generatorPanel()->field("separator")->isEnabled());
+    QVERIFY(w.generatorPanel()->field("vocab")->isEnabled());
+    QVERIFY(!w.generatorPanel()->field("docs")->isEnabled());
+    QVERIFY(w.generatorPanel()->field("vocab")->toolTip().contains("d most frequent"));
+
+    QSignalSpy ready(w.runner(), &RunController::runReady);
+    w.runNow();
+    const quint64 id = w.runner()->currentId();
+    QTRY_VERIFY_WITH_TIMEOUT(w.shownSweepId() == id, 25000);
+    QCOMPARE(w.shownRunId(), id);
+    QVERIFY(!ready.isEmpty());
+    auto o = ready.last().at(0).value<std::shared_ptr<const RunOutcome>>();
+    QVERIFY2(o->status.isOk(), o->status.message().c_str());
+    QCOMPARE(o->docCount, lines);
+    QCOMPARE(o->vocabSize, 30);
+    QVERIFY(o->words.contains("apple") && o->words.contains("engine"));
+    QVERIFY(!o->truth);
+    ResultsPanel* r = w.results();
+    QVERIFY(r->topicsPlot()->hasData());
+    QCOMPARE(r->topicsPlot()->topicCount(), 2);
+    QVERIFY(r->ledgerTable()->rowCount() >= 3);
+    QVERIFY(r->errorPlot()->hasData());
+
+    // A missing file: the worker's error shows next to the path field.
+    s.corpusPath = dir.filePath("no-such-text.txt");
+    w.model()->edit(s, "load corpus");
+    w.runNow();
+    QTRY_VERIFY_WITH_TIMEOUT(!w.generatorPanel()->fieldError("corpus").isEmpty(), 10000);
+    QVERIFY(w.generatorPanel()->fieldError("corpus").contains("no-such-text.txt"));
+    QVERIFY(w.statusText().contains("no-such-text.txt"));
+    QCOMPARE(w.canvas()->nodeState(Node::D), NodeState::Failed);
+  }
+
+  // Weights "1,2,...,n" over configuration 1's n releases give ε shares in that ratio; a wrong
+  // count is an error naming the number of releases and leaves the window usable.
+  void budgetSplitReachesTheLedger() {
+    MainWindow w;
+    w.setAutoRun(false);
+    SessionState s = smallSession();
+    s.edges = presetEdges(Preset::Config1);
+    s.epsilon = 1.2;
+    w.model()->reset(s);
+    const int n = static_cast<int>(planReleases(s.edges, false).size());
+    QCOMPARE(n, 3);  // σ_k and two node releases; the split below is one weight per release
+    BudgetBar* bar = w.budgetBar();
+    commitLine(bar->splitEdit(), "1,x");
+    QVERIFY(bar->errorText().contains("split"));
+    QVERIFY(w.model()->state().splitWeights.empty());  // unchanged
+    commitLine(bar->splitEdit(), "1,2,3");
+    QVERIFY(bar->errorText().isEmpty());
+    QCOMPARE(w.model()->state().splitWeights, (std::vector<double>{1, 2, 3}));
+
+    QSignalSpy ready(w.runner(), &RunController::runReady);
+    w.runNow();
+    quint64 id = w.runner()->currentId();
+    QTRY_VERIFY_WITH_TIMEOUT(w.shownRunId() == id, 20000);
+    auto o = ready.last().at(0).value<std::shared_ptr<const RunOutcome>>();
+    QVERIFY(o->priv);
+    const std::vector<LedgerEntry>& ledger = o->priv->ledger;
+    QCOMPARE(static_cast<int>(ledger.size()), 3);
+    double sum = 0;
+    for (int i = 0; i < 3; ++i) {
+      QVERIFY(std::abs(ledger[i].epsilon - 1.2 * (i + 1) / 6.0) < 1e-12);
+      sum += ledger[i].epsilon;
+    }
+    QVERIFY(std::abs(sum - 1.2) < 1e-12);
+    QCOMPARE(w.results()->ledgerTable()->rowCount(), 3);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.runner()->isBusy(), 25000);
+
+    // Two weights for three releases: the run reports it, nothing crashes.
+    commitLine(bar->splitEdit(), "1,2");
+    QCOMPARE(w.model()->state().splitWeights, (std::vector<double>{1, 2}));
+    w.runNow();
+    id = w.runner()->currentId();
+    QTRY_VERIFY_WITH_TIMEOUT(!w.runner()->isBusy(), 20000);
+    QVERIFY(w.shownRunId() != id);
+    QVERIFY2(w.statusText().contains("2 weights") && w.statusText().contains("3 releases"),
+             qPrintable(w.statusText()));
+    QCOMPARE(w.canvas()->nodeState(Node::OUT), NodeState::Failed);
+    // Still usable: back to uniform, the next run releases.
+    commitLine(bar->splitEdit(), "uniform");
+    QVERIFY(w.model()->state().splitWeights.empty());
+    w.runNow();
+    id = w.runner()->currentId();
+    QTRY_VERIFY_WITH_TIMEOUT(w.shownRunId() == id, 20000);
+    auto u = ready.last().at(0).value<std::shared_ptr<const RunOutcome>>();
+    QVERIFY(u->priv && u->priv->released);
+    QVERIFY(std::abs(u->priv->ledger[0].epsilon - 0.4) < 1e-12);
   }
 };
 

@@ -38,6 +38,8 @@ class TstSession : public QObject {
     s.maxLength = 321;
     s.trials = 7;
     s.comparePresets = true;
+    s.separator = "--";
+    s.splitWeights = {3, 1};
     s.pinned = QJsonArray{QJsonObject{{"run", 3}, {"label", "config 2"}, {"epsilon", 0.5}, {"error", 0.1}}};
     s.lessonTitle = "t";
     s.lessonText = "some text";
@@ -162,6 +164,75 @@ class TstSession : public QObject {
     QCOMPARE(m.undoStack()->count(), 1);
     m.undoStack()->undo();
     QCOMPARE(m.state().epsilon, 1.0);
+  }
+
+  void textSourceAndSplitRoundTrip() {
+    SessionState s;
+    s.source = SessionState::Source::Text;
+    s.corpusPath = "/data/fortunes";
+    s.separator = "%";
+    s.generator.vocabSize = 40;
+    s.splitWeights = {1.0, 2.5, 0.1};
+    const QJsonObject json = sessionToJson(s);
+    QCOMPARE(json.value("corpus").toObject().value("source").toString(), QString("text"));
+    QCOMPARE(json.value("corpus").toObject().value("separator").toString(), QString("%"));
+    QCOMPARE(json.value("privacy").toObject().value("split").toString(), QString("1,2.5,0.1"));
+    auto back = sessionFromJson(json);
+    QVERIFY2(back.ok(), back.status().message().c_str());
+    QVERIFY(back.value() == s);
+    QCOMPARE(back.value().splitWeights, (std::vector<double>{1.0, 2.5, 0.1}));
+    // Through a file as well, and the default split is written as "uniform".
+    QTemporaryDir dir;
+    const QString path = dir.filePath("text.json");
+    QVERIFY(saveSession(s, path).isOk());
+    auto loaded = loadSession(path);
+    QVERIFY(loaded.ok());
+    QVERIFY(loaded.value() == s);
+    SessionState u = s;
+    u.splitWeights.clear();
+    QCOMPARE(sessionToJson(u).value("privacy").toObject().value("split").toString(), QString("uniform"));
+    QVERIFY(sessionFromJson(sessionToJson(u)).value() == u);
+    QVERIFY(u != s);  // equality sees the split
+    SessionState v = s;
+    v.separator.clear();
+    QVERIFY(v != s);  // and the separator
+  }
+
+  void badSplitIsRefused() {
+    for (const char* text : {"1,-2,3", "1,,2", "abc", "0", "1;2"}) {
+      QJsonObject json = sessionToJson(SessionState());
+      QJsonObject priv = json.value("privacy").toObject();
+      priv.insert("split", text);
+      json.insert("privacy", priv);
+      auto r = sessionFromJson(json);
+      QVERIFY2(!r.ok(), text);
+      const QString msg = QString::fromStdString(r.status().message());
+      QVERIFY2(msg.contains("split") && msg.contains(text), qPrintable(msg));
+    }
+    auto direct = parseSplitText("2, x");
+    QVERIFY(!direct.ok());
+    QVERIFY(QString::fromStdString(direct.status().message()).startsWith("split"));
+    auto spaced = parseSplitText(" 1, 2 ,3 ");
+    QVERIFY(spaced.ok());
+    QCOMPARE(spaced.value(), (std::vector<double>{1, 2, 3}));
+    QVERIFY(parseSplitText("uniform").value().empty());
+    QVERIFY(parseSplitText("").value().empty());
+  }
+
+  void textSourceValidation() {
+    SessionState s;
+    s.source = SessionState::Source::Text;
+    QMap<QString, QString> e = validateSession(s);
+    QVERIFY(e.value("corpus").contains("plain-text"));
+    s.corpusPath = "/data/some.txt";
+    QVERIFY(validateSession(s).isEmpty());
+    s.generator.vocabSize = 2;  // k = default > d
+    QVERIFY(validateSession(s).value("topics").contains("k ≤ d"));
+    s.generator.vocabSize = 50;
+    s.generator.docCount = 0;  // generator-only fields are not checked for text
+    QVERIFY(validateSession(s).isEmpty());
+    s.splitWeights = {1.0, -1.0};
+    QVERIFY(validateSession(s).value("split").contains("> 0"));
   }
 };
 

@@ -96,6 +96,14 @@ BudgetBar::BudgetBar(QWidget* parent) : QWidget(parent) {
   m_share = new QCheckBox(tr("share releases"));
   m_share->setToolTip(tr("Two noisy edges leaving one node use one release (one draw, one charge)"));
   grid->addWidget(m_share, 0, col++);
+  m_split = new QLineEdit;
+  m_split->setPlaceholderText(tr("uniform"));
+  m_split->setMaximumWidth(90);
+  m_split->setToolTip(tr("How ε and δ are split over the releases: \"uniform\", or comma-separated positive "
+                         "weights, one per release in ledger order: Procedure 1's σ_k, γ_s first, then the node "
+                         "releases in edge order (see the ledger)"));
+  label(tr("S&plit"), m_split);
+  grid->addWidget(m_split, 0, col++);
   m_noiseSeed = new QLineEdit;
   m_noiseSeed->setPlaceholderText(tr("secure"));
   m_noiseSeed->setMaximumWidth(90);
@@ -122,6 +130,7 @@ BudgetBar::BudgetBar(QWidget* parent) : QWidget(parent) {
   connect(m_epsilon, &QLineEdit::editingFinished, this, &BudgetBar::commitText);
   connect(m_delta, &QLineEdit::editingFinished, this, &BudgetBar::commitText);
   connect(m_noiseSeed, &QLineEdit::editingFinished, this, &BudgetBar::commitText);
+  connect(m_split, &QLineEdit::editingFinished, this, &BudgetBar::commitSplit);
   connect(m_preset, &QComboBox::activated, this, [this](int index) {
     const int p = m_preset->itemData(index).toInt();
     if (p < 0) return;
@@ -148,7 +157,7 @@ BudgetBar::BudgetBar(QWidget* parent) : QWidget(parent) {
 }
 
 void BudgetBar::showError(QLineEdit* field, const QString& message) {
-  for (QLineEdit* f : {m_epsilon, m_delta, m_noiseSeed}) f->setStyleSheet(QString());
+  for (QLineEdit* f : {m_epsilon, m_delta, m_noiseSeed, m_split}) f->setStyleSheet(QString());
   if (field && !message.isEmpty()) field->setStyleSheet(QString("border: 2px solid %1;").arg(leakColor().name()));
   m_error->setText(message);
   m_error->setVisible(!message.isEmpty());
@@ -192,6 +201,16 @@ void BudgetBar::commitText() {
   emitIfValid(s, what);
 }
 
+void BudgetBar::commitSplit() {
+  if (m_updating) return;
+  auto w = parseSplitText(m_split->text());
+  if (!w.ok()) return showError(m_split, QString::fromStdString(w.status().message()));
+  SessionState s = m_state;
+  s.splitWeights = w.value();
+  // Whether the count matches the releases is checked by the run (it names both counts).
+  emitIfValid(s, tr("change budget split"));
+}
+
 void BudgetBar::emitIfValid(const SessionState& next, const QString& what, int mergeKey) {
   const QMap<QString, QString> errors = validateSession(next);
   for (const char* key : {"epsilon", "delta", "mechanism"}) {
@@ -225,6 +244,7 @@ void BudgetBar::setState(const SessionState& s) {
   m_bounds->setCurrentIndex(m_bounds->findData(static_cast<int>(s.bounds)));
   m_share->setChecked(s.shareReleases);
   m_noiseSeed->setText(s.noiseSeed ? seedToText(*s.noiseSeed) : QString());
+  m_split->setText(s.splitWeights.empty() ? QString() : splitToText(s.splitWeights));
   const PrivacyDecision d = decidePrivacy(s.edges);
   if (s.edges == 0) {
     m_indicator->setText(QString("<b style='color:%1'>%2</b>").arg(leakColor().name(), tr("no noise: NOT private")));

@@ -1,7 +1,7 @@
 #pragma once
 // The budget bar above the canvas: total ε on a log slider (1e-2 … 1e2) with typed entry, δ,
 // the configuration preset (reflecting clicks on the canvas), mechanism, bound set, shared
-// releases, the noise seed (empty = secure noise) and the private / not private indicator.
+// releases, the budget split over the releases, the noise seed (empty = secure noise) and the private / not private indicator.
 #include <QWidget>
 
 #include "ui/session/session.h"
@@ -31,6 +31,7 @@ class BudgetBar : public QWidget {
   QLineEdit* noiseSeedEdit() const { return m_noiseSeed; }
   QComboBox* presetCombo() const { return m_preset; }
   QComboBox* mechanismCombo() const { return m_mechanism; }
+  QLineEdit* splitEdit() const { return m_split; }
 
   // Slider position <-> ε (log scale, 100 steps per decade).
   static int sliderPosition(double epsilon);
@@ -43,6 +44,7 @@ class BudgetBar : public QWidget {
  private:
   void showError(QLineEdit* field, const QString& message);
   void commitText();
+  void commitSplit();
   void emitIfValid(const SessionState& next, const QString& what, int mergeKey = -1);
 
   SessionState m_state;
@@ -55,6 +57,7 @@ class BudgetBar : public QWidget {
   QComboBox* m_bounds = nullptr;
   QCheckBox* m_share = nullptr;
   QLineEdit* m_noiseSeed = nullptr;
+  QLineEdit* m_split = nullptr;
   QLabel* m_indicator = nullptr;
   QLabel* m_error = nullptr;
 };

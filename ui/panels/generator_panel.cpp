@@ -3,6 +3,8 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QMenu>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -43,6 +45,7 @@ GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
   m_source = new QComboBox;
   m_source->addItem(tr("Synthetic LDA"), "synthetic");
   m_source->addItem(tr("UCI folder"), "uci");
+  m_source->addItem(tr("Plain text (file or folder)"), "text");
   addRow(cform, "source", tr("Source"), m_source, tr("Draw a synthetic corpus with known truth, or load one"));
   auto* pathRow = new QWidget;
   auto* pl = new QHBoxLayout(pathRow);
@@ -52,16 +55,23 @@ GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
   m_browse = new QPushButton(tr("Load…"));
   pl->addWidget(m_path, 1);
   pl->addWidget(m_browse);
-  addRow(cform, "corpus", tr("Folder"), pathRow,
-         tr("UCI bag-of-words folder: docword.txt, optional vocab.txt and truth.json"));
+  addRow(cform, "corpus", tr("Path"), pathRow,
+         tr("UCI: bag-of-words folder with docword.txt, optional vocab.txt and truth.json.\n"
+            "Plain text: a file (one document per line, or per separator) or a folder (one document per file)"));
   m_fields["corpus"] = m_path;
+  m_separator = new QLineEdit;
+  m_separator->setPlaceholderText(tr("empty: one document per line"));
+  addRow(cform, "separator", tr("Separator line"), m_separator,
+         tr("Plain-text file: a line equal to this ends a document (\"%\" reads fortune files); empty: one "
+            "document per line. The vocabulary keeps the d most frequent words (d = Vocabulary d below)"));
   outer->addWidget(corpusBox);
 
   auto* genBox = new QGroupBox(tr("Generator (SPEC §2)"));
   m_syntheticBox = genBox;
   auto* gform = new QFormLayout(genBox);
   m_vocab = spin(1, 1000000);
-  addRow(gform, "vocab", tr("Vocabulary d"), m_vocab, tr("Number of distinct words"));
+  addRow(gform, "vocab", tr("Vocabulary d"), m_vocab,
+         tr("Number of distinct words; for plain text, the import keeps the d most frequent words"));
   m_docs = spin(3, 100000000);
   m_docs->setSingleStep(1000);
   addRow(gform, "docs", tr("Documents N"), m_docs, tr("Number of documents; sensitivities shrink like 1/N"));
@@ -107,7 +117,11 @@ GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
 
   connect(m_source, &QComboBox::currentIndexChanged, this, [this] { commit("source", tr("change corpus source")); });
   connect(m_path, &QLineEdit::editingFinished, this, [this] { commit("corpus", tr("change corpus folder")); });
-  connect(m_browse, &QPushButton::clicked, this, &GeneratorPanel::loadCorpusRequested);
+  connect(m_separator, &QLineEdit::editingFinished, this, [this] { commit("separator", tr("change separator")); });
+  connect(m_browse, &QPushButton::clicked, this, [this] {
+    if (m_source->currentData().toString() == "text") browseText();
+    else emit loadCorpusRequested();
+  });
   auto onInt = [this](QSpinBox* s, const QString& key, const QString& what) {
     connect(s, &QSpinBox::valueChanged, this, [this, key, what] { commit(key, what); });
   };
@@ -166,8 +180,9 @@ void GeneratorPanel::setState(const SessionState& s) {
   m_updating = true;
   m_state = s;
   const GeneratorParams& g = s.generator;
-  m_source->setCurrentIndex(s.source == SessionState::Source::Uci ? 1 : 0);
+  m_source->setCurrentIndex(s.source == SessionState::Source::Uci ? 1 : s.source == SessionState::Source::Text ? 2 : 0);
   m_path->setText(s.corpusPath);
+  m_separator->setText(s.separator);
   m_vocab->setValue(g.vocabSize);
   m_topics->setValue(g.topicCount);
   m_docs->setValue(g.docCount);
@@ -182,8 +197,7 @@ void GeneratorPanel::setState(const SessionState& s) {
   m_maxLength->setValue(s.maxLength);
   m_trials->setValue(s.trials);
   m_compare->setChecked(s.comparePresets);
-  m_syntheticBox->setEnabled(s.source == SessionState::Source::Synthetic);
-  m_path->setEnabled(s.source == SessionState::Source::Uci);
+  updateEnabled(s.source);
   for (const QString& key : m_errors.keys()) setFieldError(key, QString());
   m_updating = false;
 }
@@ -191,8 +205,12 @@ void GeneratorPanel::setState(const SessionState& s) {
 SessionState GeneratorPanel::fromWidgets(QString* seedError, QString* seedKey) const {
   SessionState s = m_state;
   GeneratorParams& g = s.generator;
-  s.source = m_source->currentIndex() == 1 ? SessionState::Source::Uci : SessionState::Source::Synthetic;
+  const QString source = m_source->currentData().toString();
+  s.source = source == "uci"    ? SessionState::Source::Uci
+             : source == "text" ? SessionState::Source::Text
+                                : SessionState::Source::Synthetic;
   s.corpusPath = m_path->text().trimmed();
+  s.separator = m_separator->text();
   g.vocabSize = m_vocab->value();
   g.topicCount = m_topics->value();
   g.docCount = m_docs->value();
@@ -218,8 +236,7 @@ void GeneratorPanel::commit(const QString& key, const QString& what) {
   if (m_updating) return;
   QString seedError, seedKey;
   const SessionState next = fromWidgets(&seedError, &seedKey);
-  m_syntheticBox->setEnabled(next.source == SessionState::Source::Synthetic);
-  m_path->setEnabled(next.source == SessionState::Source::Uci);
+  updateEnabled(next.source);
   const QMap<QString, QString> errors = validateSession(next);
   for (const QString& k : m_errors.keys()) setFieldError(k, errors.value(k));
   if (!seedError.isEmpty()) setFieldError(seedKey, seedError);
@@ -228,6 +245,33 @@ void GeneratorPanel::commit(const QString& key, const QString& what) {
   Q_UNUSED(key);
   m_state = next;
   emit edited(next, what);
+}
+
+void GeneratorPanel::updateEnabled(SessionState::Source source) {
+  const bool synthetic = source == SessionState::Source::Synthetic;
+  const bool text = source == SessionState::Source::Text;
+  // Plain text uses d from the generator box (the vocabulary cap) and nothing else of it.
+  m_syntheticBox->setEnabled(synthetic || text);
+  for (QWidget* w : std::initializer_list<QWidget*>{m_docs, m_prior, m_beta, m_length, m_fixed, m_seed})
+    w->setEnabled(synthetic);
+  m_vocab->setEnabled(true);
+  m_path->setEnabled(!synthetic);
+  m_browse->setText(text ? tr("Browse…") : tr("Load…"));
+  m_path->setPlaceholderText(text ? tr("text file or folder of text files") : tr("folder with docword.txt"));
+  m_separator->setEnabled(text);
+}
+
+void GeneratorPanel::browseText() {
+  QMenu menu(this);
+  QAction* file = menu.addAction(tr("Text file (one document per line)…"));
+  QAction* folder = menu.addAction(tr("Folder (one document per file)…"));
+  QAction* chosen = menu.exec(m_browse->mapToGlobal(QPoint(0, m_browse->height())));
+  QString path;
+  if (chosen == file) path = QFileDialog::getOpenFileName(this, tr("Plain-text corpus"), m_path->text());
+  else if (chosen == folder) path = QFileDialog::getExistingDirectory(this, tr("Folder of text documents"), m_path->text());
+  if (path.isEmpty()) return;
+  m_path->setText(path);
+  commit("corpus", tr("load text corpus"));
 }
 
 }  // namespace dplda

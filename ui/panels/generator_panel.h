@@ -1,5 +1,5 @@
 #pragma once
-// The left dock: corpus source (synthetic LDA generator or a UCI folder), every generator
+// The left dock: corpus source (synthetic LDA generator, a UCI folder or plain text), every generator
 // parameter of SPEC §2 with its seed, the model options and the sweep settings. Invalid input
 // is shown in red next to its field and never reaches the session.
 #include <QMap>
@@ -31,7 +31,7 @@ class GeneratorPanel : public QWidget {
   QString fieldError(const QString& key) const;
 
   // For tests and keyboard users: the widgets by field key ("vocab", "topics", "docs", "alpha0",
-  // "beta", "length", "seed", "init_seed", "corpus", "trials", "max_length").
+  // "beta", "length", "seed", "init_seed", "corpus", "separator", "source", "trials", "max_length").
   QWidget* field(const QString& key) const { return m_fields.value(key); }
 
  signals:
@@ -43,6 +43,8 @@ class GeneratorPanel : public QWidget {
   void addRow(QFormLayout* form, const QString& key, const QString& label, QWidget* w, const QString& tip);
   void commit(const QString& key, const QString& what);  // reads the widgets, validates, emits
   SessionState fromWidgets(QString* seedError, QString* seedKey) const;
+  void updateEnabled(SessionState::Source source);  // which fields the corpus source uses
+  void browseText();                                // Browse… for a plain-text file or folder
 
   SessionState m_state;
   bool m_updating = false;
@@ -50,6 +52,7 @@ class GeneratorPanel : public QWidget {
   QMap<QString, QLabel*> m_errors;
   QComboBox* m_source = nullptr;
   QLineEdit* m_path = nullptr;
+  QLineEdit* m_separator = nullptr;
   QPushButton* m_browse = nullptr;
   QSpinBox* m_vocab = nullptr;
   QSpinBox* m_topics = nullptr;

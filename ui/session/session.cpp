@@ -65,7 +65,8 @@ Status readSeed(const QJsonObject& o, const char* key, const QString& where, std
 bool operator==(const SessionState& a, const SessionState& b) {
   const GeneratorParams& g = a.generator;
   const GeneratorParams& h = b.generator;
-  return a.source == b.source && a.corpusPath == b.corpusPath && g.vocabSize == h.vocabSize &&
+  return a.source == b.source && a.corpusPath == b.corpusPath && a.separator == b.separator &&
+         a.splitWeights == b.splitWeights && g.vocabSize == h.vocabSize &&
          g.topicCount == h.topicCount && g.docCount == h.docCount && g.alpha0 == h.alpha0 && g.prior == h.prior &&
          g.beta == h.beta && g.meanLength == h.meanLength && g.fixedLength == h.fixedLength && g.seed == h.seed &&
          a.decomposer == b.decomposer && a.initSeed == b.initSeed && a.edges == b.edges && a.epsilon == b.epsilon &&
@@ -88,6 +89,13 @@ QMap<QString, QString> validateSession(const SessionState& s) {
     else if (g.fixedLength && g.meanLength != std::floor(g.meanLength))
       e["length"] = QString("a fixed document length must be a whole number, got %1").arg(num(g.meanLength));
     if (g.topicCount > g.vocabSize)
+      e["topics"] = QString("k = %1 topics exceeds the vocabulary size d = %2 (k ≤ d)").arg(g.topicCount).arg(g.vocabSize);
+  } else if (s.source == SessionState::Source::Text) {
+    // The import keeps the d most frequent words, so d matters for text corpora too.
+    if (s.corpusPath.trimmed().isEmpty())
+      e["corpus"] = "choose a plain-text file (one document per line) or a folder (one document per file)";
+    if (g.vocabSize < 1) e["vocab"] = QString("vocabulary size d must be >= 1, got %1").arg(g.vocabSize);
+    else if (g.topicCount > g.vocabSize)
       e["topics"] = QString("k = %1 topics exceeds the vocabulary size d = %2 (k ≤ d)").arg(g.topicCount).arg(g.vocabSize);
   } else if (s.corpusPath.trimmed().isEmpty()) {
     e["corpus"] = "choose a UCI corpus folder (docword.txt, vocab.txt, truth.json)";
@@ -114,10 +122,42 @@ QMap<QString, QString> validateSession(const SessionState& s) {
     e["mechanism"] = "the printed closed form is not private (SPEC §8); it is a demonstration only";
   if (!std::isfinite(s.maxLength) || s.maxLength < 3)
     e["max_length"] = QString("the clipping length L_max must be >= 3, got %1").arg(num(s.maxLength));
+  for (double w : s.splitWeights) {
+    if (!std::isfinite(w) || w <= 0) {
+      e["split"] = QString("split weights must be finite and > 0, got %1 in '%2'").arg(num(w), splitToText(s.splitWeights));
+      break;
+    }
+  }
   if (s.trials < 1 || s.trials > 50) e["trials"] = QString("trials must be in 1..50, got %1").arg(s.trials);
   if (s.decomposer != "robust" && s.decomposer != "simultaneous")
     e["decomposer"] = QString("decomposer must be robust or simultaneous, got '%1'").arg(s.decomposer);
   return e;
+}
+
+QString splitToText(const std::vector<double>& weights) {
+  if (weights.empty()) return "uniform";
+  QStringList parts;
+  for (double w : weights) {
+    // The shortest text that reads back exactly (so 0.1 is "0.1", not 0.10000000000000001).
+    QString t = QString::number(w, 'g', 17);
+    for (int p = 1; p < 17; ++p) {
+      const QString c = QString::number(w, 'g', p);
+      if (c.toDouble() == w) { t = c; break; }
+    }
+    parts << t;
+  }
+  return parts.join(',');
+}
+
+Result<std::vector<double>> parseSplitText(const QString& text) {
+  QString t = text.trimmed();
+  t.remove(' ');
+  auto r = parseSplit(t.toStdString());
+  if (!r.ok()) {
+    return invalidArgument(QString("split: %1 (use 'uniform' or one weight per release, e.g. 1,2,3), got '%2'")
+                               .arg(QString::fromStdString(r.status().message()), text).toStdString());
+  }
+  return r;
 }
 
 QString seedToText(std::uint64_t seed) { return QString::number(static_cast<qulonglong>(seed)); }
@@ -154,8 +194,11 @@ QJsonObject sessionToJson(const SessionState& s) {
   QJsonObject json{
       {"format", "dplda-explorer session"},
       {"version", kSessionVersion},
-      {"corpus", QJsonObject{{"source", s.source == SessionState::Source::Uci ? "uci" : "synthetic"},
-                             {"path", s.corpusPath}}},
+      {"corpus", QJsonObject{{"source", s.source == SessionState::Source::Uci    ? "uci"
+                                        : s.source == SessionState::Source::Text ? "text"
+                                                                                 : "synthetic"},
+                             {"path", s.corpusPath},
+                             {"separator", s.separator}}},
       {"generator", QJsonObject{{"vocab", g.vocabSize},
                                 {"topics", g.topicCount},
                                 {"docs", g.docCount},
@@ -172,6 +215,7 @@ QJsonObject sessionToJson(const SessionState& s) {
                               {"mechanism", mechanismName(s.mechanism)},
                               {"bounds", boundSetName(s.bounds)},
                               {"share_releases", s.shareReleases},
+                              {"split", splitToText(s.splitWeights)},
                               {"noise_seed", s.noiseSeed ? QJsonValue(seedToText(*s.noiseSeed)) : QJsonValue()},
                               {"max_length", s.maxLength}}},
       {"sweep", QJsonObject{{"trials", s.trials}, {"compare_presets", s.comparePresets}}},
@@ -204,8 +248,11 @@ Result<SessionState> sessionFromJson(const QJsonObject& json) {
   QString source = "synthetic";
   DPLDA_RETURN_IF_ERROR(readString(corpus, "source", "corpus", source));
   if (source == "uci") s.source = SessionState::Source::Uci;
-  else if (source != "synthetic") return bad("session: corpus.source must be synthetic or uci, got '" + source + "'");
+  else if (source == "text") s.source = SessionState::Source::Text;
+  else if (source != "synthetic")
+    return bad("session: corpus.source must be synthetic, uci or text, got '" + source + "'");
   DPLDA_RETURN_IF_ERROR(readString(corpus, "path", "corpus", s.corpusPath));
+  DPLDA_RETURN_IF_ERROR(readString(corpus, "separator", "corpus", s.separator));
 
   GeneratorParams& g = s.generator;
   DPLDA_RETURN_IF_ERROR(readInt(gen, "vocab", "generator", g.vocabSize));
@@ -265,6 +312,13 @@ Result<SessionState> sessionFromJson(const QJsonObject& json) {
     s.bounds = b.value();
   }
   DPLDA_RETURN_IF_ERROR(readBool(priv, "share_releases", "privacy", s.shareReleases));
+  if (priv.contains("split")) {
+    QString splitText;
+    DPLDA_RETURN_IF_ERROR(readString(priv, "split", "privacy", splitText));
+    auto w = parseSplitText(splitText);
+    if (!w.ok()) return bad("session: privacy." + QString::fromStdString(w.status().message()));
+    s.splitWeights = w.value();
+  }
   if (priv.contains("noise_seed") && !priv.value("noise_seed").isNull() &&
       !(priv.value("noise_seed").isString() && priv.value("noise_seed").toString().isEmpty())) {
     std::uint64_t seed = 0;

@@ -8,6 +8,7 @@
 #include <QString>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "core/common/status.h"
 #include "core/corpus/synthetic_generator.h"
@@ -18,9 +19,10 @@
 namespace dplda {
 
 struct SessionState {
-  enum class Source { Synthetic, Uci };
+  enum class Source { Synthetic, Uci, Text };
   Source source = Source::Synthetic;
-  QString corpusPath;        // UCI folder (or docword file) when source == Uci
+  QString corpusPath;        // UCI folder (or docword file), or a text file / folder of text files
+  QString separator;         // Text: a line equal to it ends a document; empty = one document per line
   GeneratorParams generator; // d, k, N, α0, prior, β, length, seed; k and α0 also drive the fit
   QString decomposer = "robust";
   std::uint64_t initSeed = 1;
@@ -31,6 +33,7 @@ struct SessionState {
   Mechanism mechanism = Mechanism::AnalyticGaussian;
   BoundSet bounds = BoundSet::Sound;
   bool shareReleases = false;
+  std::vector<double> splitWeights;  // one per release in ledger order; empty = uniform
   std::optional<std::uint64_t> noiseSeed;  // empty: secure noise
   double maxLength = 200.0;
 
@@ -48,7 +51,7 @@ bool operator==(const SessionState& a, const SessionState& b);
 inline bool operator!=(const SessionState& a, const SessionState& b) { return !(a == b); }
 
 // Field-level validation: key = field name ("vocab", "topics", "docs", "alpha0", "beta",
-// "length", "epsilon", "delta", "corpus", "max_length", "trials", "decomposer"), value = a
+// "length", "epsilon", "delta", "corpus", "max_length", "trials", "decomposer", "split"), value = a
 // message naming the parameter and its value. Empty when the session can run.
 QMap<QString, QString> validateSession(const SessionState& s);
 
@@ -59,6 +62,11 @@ Result<SessionState> sessionFromJson(const QJsonObject& json);
 
 Status saveSession(const SessionState& s, const QString& path);
 Result<SessionState> loadSession(const QString& path);
+
+// "uniform" for no weights, else "w1,w2,..." (shortest exact decimal form).
+QString splitToText(const std::vector<double>& weights);
+// Parses the split text with parseSplit; the message names "split" and the text.
+Result<std::vector<double>> parseSplitText(const QString& text);
 
 QString seedToText(std::uint64_t seed);
 // Decimal digits only, fits in 64 bits; message names `what` and the text.

@@ -9,6 +9,7 @@
 
 #include "core/common/random.h"
 #include "core/corpus/synthetic_generator.h"
+#include "core/corpus/text_import.h"
 #include "core/corpus/truth_io.h"
 #include "core/corpus/uci_io.h"
 
@@ -18,6 +19,11 @@ namespace {
 
 QString generatorKey(const SessionState& s) {
   if (s.source == SessionState::Source::Uci) return "uci:" + QFileInfo(s.corpusPath).absoluteFilePath();
+  if (s.source == SessionState::Source::Text) {
+    // The import depends on the path, the separator and d (the vocabulary cap).
+    return QString("text:%1:%2:%3").arg(s.generator.vocabSize).arg(s.separator.size()).arg(s.separator) + ":" +
+           QFileInfo(s.corpusPath).absoluteFilePath();
+  }
   const GeneratorParams& g = s.generator;
   return QString("gen:%1:%2:%3:%4:%5:%6:%7:%8:%9")
       .arg(g.vocabSize).arg(g.topicCount).arg(g.docCount)
@@ -29,6 +35,9 @@ QString generatorKey(const SessionState& s) {
 PrivacyOptions privacyOptions(const SessionState& s, EdgeSet edges, double epsilon) {
   PrivacyOptions o;
   o.edges = edges;
+  // The weights are one per release of the session's own edge set; other sets (the preset
+  // comparison of the sweep) split uniformly.
+  if (edges == s.edges) o.splitWeights = s.splitWeights;
   o.shareReleases = s.shareReleases;
   o.epsilon = epsilon;
   o.delta = s.delta;
@@ -72,6 +81,23 @@ Status RunWorker::prepareCorpus(const SessionState& s, Feedback* fb, RunOutcome&
       if (!r.ok()) return r.status();
       m_corpus = std::make_shared<Corpus>(std::move(r.value().corpus));
       m_truth = std::move(r.value().truth);
+    } else if (s.source == SessionState::Source::Text) {
+      emit progress(out.id, 0.0, "importing text");
+      if (!QFileInfo::exists(s.corpusPath)) {
+        return ioError(QString("corpus: '%1' does not exist").arg(s.corpusPath).toStdString());
+      }
+      TextImportParams params;
+      params.input = s.corpusPath.toStdString();
+      params.vocabSize = s.generator.vocabSize;
+      params.separator = s.separator.toStdString();
+      TextImportReport report;
+      auto r = importText(params, &report, fb);
+      if (!r.ok()) return r.status();
+      m_corpus = std::make_shared<Corpus>(std::move(r.value()));
+      m_truthNote = QString("plain text (%1 documents read, %2 kept, %3 distinct words, d = %4): no truth; errors "
+                            "are measured against the non-private output")
+                        .arg(report.documentsRead).arg(report.documentsKept).arg(report.distinctWords)
+                        .arg(m_corpus->vocabSize());
     } else {
       emit progress(out.id, 0.0, "reading corpus");
       const QFileInfo info(s.corpusPath);
@@ -135,7 +161,9 @@ void RunWorker::process(const RunRequest& request, const std::shared_ptr<Feedbac
     return;
   }
   const SessionState& s = request.session;
-  *stage = s.source == SessionState::Source::Synthetic ? "generating corpus" : "reading corpus";
+  *stage = s.source == SessionState::Source::Synthetic ? "generating corpus"
+           : s.source == SessionState::Source::Text    ? "importing text"
+                                                       : "reading corpus";
   Status st = prepareCorpus(s, fb, *out);
   if (!st.isOk()) {
     finish(st, "corpus");
