@@ -70,10 +70,29 @@ SecondMomentOperator::SecondMomentOperator(const Corpus& corpus, double alpha0) 
   const double a = MomentConstants::fromAlpha0(alpha0).a;
   const Eigen::ArrayXd l = corpus.lengths.array();
   m_docWeights = (1.0 / (N * l * (l - 1.0)) + a / (N * (N - 1.0) * l * l)).matrix();
-  const Eigen::VectorXd pairWeight = (1.0 / (N * l * (l - 1.0))).matrix();
-  m_diagonal = corpus.counts.transpose() * pairWeight;
-  m_sum1 = corpus.counts.transpose() * corpus.lengths.cwiseInverse();
   m_rankOneWeight = a / (N * (N - 1.0));
+  // g = Σ_n c_n/(N l(l−1)) and S1 = Σ_n c_n/l in one pass over the counts, in lanes.
+  const SparseCounts& C = corpus.counts;
+  const Eigen::Index docs = C.rows(), d = C.cols(), nb = 4096;
+  const Eigen::Index blocks = (docs + nb - 1) / nb;
+  std::vector<Eigen::VectorXd> diag(kLanes, Eigen::VectorXd::Zero(d)), sum1(kLanes, Eigen::VectorXd::Zero(d));
+  forEachLane(static_cast<double>(C.nonZeros()) * 4, [&](int lane) {
+    for (Eigen::Index b = lane; b < blocks; b += kLanes) {
+      for (Eigen::Index n = b * nb; n < std::min(docs, (b + 1) * nb); ++n) {
+        const double pair = 1.0 / (N * l[n] * (l[n] - 1.0)), inv = 1.0 / l[n];
+        for (SparseCounts::InnerIterator it(C, n); it; ++it) {
+          diag[lane][it.col()] += it.value() * pair;
+          sum1[lane][it.col()] += it.value() * inv;
+        }
+      }
+    }
+  });
+  m_diagonal = diag[0];
+  m_sum1 = sum1[0];
+  for (int lane = 1; lane < kLanes; ++lane) {
+    m_diagonal += diag[lane];
+    m_sum1 += sum1[lane];
+  }
 }
 
 void SecondMomentOperator::perform_op(const double* x, double* y) const {
