@@ -3,7 +3,6 @@
 #include <QtTest>
 #include <chrono>
 #include <cmath>
-#include <ctime>
 #include <limits>
 #include <thread>
 
@@ -384,21 +383,6 @@ class TestSyntheticGenerator : public QObject {
     const auto r = generateLdaCorpus(smallParams(), &fb);
     QVERIFY(r.ok());
     QCOMPARE(fb.progress(), 1.0);
-  }
-
-  // The default experiment scale must be cheap: d=50, k=5, N=100000, length 100 (10^7 tokens).
-  // About 0.3 s of CPU time in Release (CPU time, so a loaded machine does not make it flaky);
-  // the bound catches anything several times slower.
-  void speed() {
-    GeneratorParams p;
-    p.docCount = 100000;
-    const std::clock_t start = std::clock();
-    const auto r = generateLdaCorpus(p);
-    const double seconds = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
-    QVERIFY(r.ok());
-    QCOMPARE(r->corpus.docCount(), 100000);
-    qInfo("generated 100000 documents (%.0f tokens) in %.3f s of CPU time", r->corpus.lengths.sum(), seconds);
-    QVERIFY2(seconds < 1.0, qPrintable(QString("took %1 s").arg(seconds)));
   }
 };
 

@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <QtTest>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -263,27 +262,6 @@ class TestUciIo : public QObject {
     fb.cancel();
     const auto r = readUciCorpus(dir.string(), &fb);
     QCOMPARE(statusCodeName(r.status().code()), statusCodeName(StatusCode::Cancelled));
-  }
-
-  // Parsing speed: ~2.5 million entry lines. Measured in CPU time (single-threaded code) so a
-  // loaded machine does not make it flaky. ~10 million lines per second is typical in Release
-  // (~0.8 s for 10.3M lines); the bound of 4 M lines/s still catches a per-token iostream parser.
-  void readSpeed() {
-    GeneratorParams p;
-    p.vocabSize = 2000;
-    p.docCount = 25000;
-    p.meanLength = 120;
-    const auto gen = generateLdaCorpus(p);
-    QVERIFY(gen.ok());
-    const std::string dir = m_tmp.path().toStdString() + "/speed";
-    QVERIFY(writeUciCorpus(gen->corpus, dir).isOk());
-    const std::clock_t start = std::clock();
-    const auto r = readUciCorpus(dir);
-    const double seconds = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
-    QVERIFY(r.ok());
-    QCOMPARE(r->nnz(), gen->corpus.nnz());
-    qInfo("read %lld entries in %.3f s of CPU time", static_cast<long long>(r->nnz()), seconds);
-    QVERIFY2(seconds < 0.25 * r->nnz() / 1e6 + 0.1, qPrintable(QString("took %1 s").arg(seconds)));
   }
 };
 
