@@ -20,6 +20,20 @@ namespace dplda {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// The privacy options of one (configuration, ε) point of a sweep.
+PrivacyOptions privacyOptionsFor(const SweepSpec& spec, EdgeSet edges, double epsilon) {
+  PrivacyOptions po;
+  po.edges = edges;
+  po.shareReleases = spec.shareReleases;
+  po.epsilon = epsilon;
+  po.delta = spec.delta;
+  po.mechanism = spec.mechanism;
+  po.bounds = spec.bounds;
+  po.maxLength = spec.maxLength;
+  po.noiseMultiplier = spec.noiseMultiplier;
+  return po;
+}
 constexpr long long kMaxTrialRuns = 10'000'000;
 
 using Clock = std::chrono::steady_clock;
@@ -154,15 +168,7 @@ SweepRow runTrial(const SweepSpec& spec, const PreparedCase& pc, SpectralPipelin
   row.sigmaK = pc.info.sigmaK;
   row.gammaS = pc.info.gammaS;
 
-  PrivacyOptions po;
-  po.edges = spec.configurations[configIndex].edges;
-  po.shareReleases = spec.shareReleases;
-  po.epsilon = row.epsilon;
-  po.delta = spec.delta;
-  po.mechanism = spec.mechanism;
-  po.bounds = spec.bounds;
-  po.maxLength = spec.maxLength;
-  po.noiseMultiplier = spec.noiseMultiplier;
+  const PrivacyOptions po = privacyOptionsFor(spec, spec.configurations[configIndex].edges, row.epsilon);
 
   SeededRandom noise(row.noiseSeed);
   const auto start = Clock::now();
@@ -404,16 +410,7 @@ Status validateSweepSpec(const SweepSpec& s) {
   for (const SweepConfiguration& c : s.configurations) {
     if (c.edges == 0) continue;
     for (double eps : s.epsilons) {
-      PrivacyOptions po;
-      po.edges = c.edges;
-      po.shareReleases = s.shareReleases;
-      po.epsilon = eps;
-      po.delta = s.delta;
-      po.mechanism = s.mechanism;
-      po.bounds = s.bounds;
-      po.maxLength = s.maxLength;
-      po.noiseMultiplier = s.noiseMultiplier;
-      const Status st = validatePrivacyOptions(po);
+      const Status st = validatePrivacyOptions(privacyOptionsFor(s, c.edges, eps));
       if (!st.isOk()) return Status(st.code(), "configuration \"" + c.label + "\": " + st.message());
     }
   }

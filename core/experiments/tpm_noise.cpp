@@ -23,25 +23,6 @@ double msSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-Eigen::VectorXd randomUnitVector(int k, RandomSource& rng) {
-  Eigen::VectorXd u(k);
-  for (;;) {
-    for (int i = 0; i < k; ++i) u[i] = standardNormal(rng);
-    const double n = u.norm();
-    if (n > 0.0) return u / n;
-  }
-}
-
-void normaliseColumns(Eigen::MatrixXd& next, const Eigen::MatrixXd& previous) {
-  for (Eigen::Index s = 0; s < next.cols(); ++s) {
-    const double n = next.col(s).norm();
-    if (n > 0.0 && std::isfinite(n))
-      next.col(s) /= n;
-    else
-      next.col(s) = previous.col(s);
-  }
-}
-
 std::string describe(double x) { return shortNumber(x); }
 
 }  // namespace
@@ -125,16 +106,7 @@ double scaleNoiseLevel(double sigma, int d, NoiseScaling s) {
 }
 
 Eigen::MatrixXd DenseTensorOperator::contractTwice(const Eigen::MatrixXd& U) const {
-  // As RobustPowerMethod's batch contraction: one GEMM with the k x k^2 slab, then per column.
-  const int k = m_t.dim();
-  Eigen::Map<const Eigen::MatrixXd> slab(m_t.data(), k, k * k);  // slab(l, i*k+j)
-  const Eigen::MatrixXd P = slab.transpose() * U;                // P(i*k+j, s) = Σ_l T(i,j,l) u_l
-  Eigen::MatrixXd out(k, U.cols());
-  for (Eigen::Index s = 0; s < U.cols(); ++s) {
-    Eigen::Map<const Eigen::MatrixXd> Ps(P.col(s).data(), k, k);  // Ps(j, i)
-    out.col(s).noalias() = Ps.transpose() * U.col(s);
-  }
-  return out;
+  return m_t.contractTwiceColumns(U);
 }
 
 TpmTensorOperator::TpmTensorOperator(TpmNoiseModel model, int d, double signalWeight, double noiseScale,

@@ -9,45 +9,6 @@ namespace dplda {
 
 namespace {
 
-// Columns of the result are T(I, u, u) for the columns u of U: one GEMM with the k^2 x k
-// unfolding, then a k^2-per-column contraction.
-Eigen::MatrixXd contractTwiceBatch(const Tensor3& T, const Eigen::MatrixXd& U) {
-  const int k = T.dim();
-  const Eigen::Index n = U.cols();
-  Eigen::Map<const Eigen::MatrixXd> slab(T.data(), k, k * k);  // slab(l, i*k+j)
-  Eigen::MatrixXd out(k, n);
-  // Columns are independent: large batches are split over threads (same result either way).
-  const int chunks = static_cast<double>(k) * k * k * static_cast<double>(n) > 4e6 ? 2 : 1;
-#pragma omp parallel for schedule(static, 1) if (chunks > 1)
-  for (int c = 0; c < chunks; ++c) {
-    const Eigen::Index begin = n * c / chunks, end = n * (c + 1) / chunks;
-    const Eigen::MatrixXd P = slab.transpose() * U.middleCols(begin, end - begin);  // P(i*k+j, s)
-    for (Eigen::Index s = begin; s < end; ++s) {
-      Eigen::Map<const Eigen::MatrixXd> Ps(P.col(s - begin).data(), k, k);  // Ps(j, i)
-      out.col(s).noalias() = Ps.transpose() * U.col(s);
-    }
-  }
-  return out;
-}
-
-Eigen::VectorXd randomUnitVector(int k, RandomSource& rng) {
-  Eigen::VectorXd u(k);
-  for (;;) {
-    for (int i = 0; i < k; ++i) u[i] = standardNormal(rng);
-    const double n = u.norm();
-    if (n > 0.0) return u / n;
-  }
-}
-
-// Normalises columns; a column that vanished (T(I,u,u) = 0) keeps its previous direction.
-void normaliseColumns(Eigen::MatrixXd& next, const Eigen::MatrixXd& previous) {
-  for (Eigen::Index s = 0; s < next.cols(); ++s) {
-    const double n = next.col(s).norm();
-    if (n > 0.0 && std::isfinite(n)) next.col(s) /= n;
-    else next.col(s) = previous.col(s);
-  }
-}
-
 TensorEigenpairs sortedPositive(Eigen::VectorXd lambda, Eigen::MatrixXd V) {
   for (Eigen::Index i = 0; i < lambda.size(); ++i) {
     if (lambda[i] < 0.0) {  // T(-v,-v,-v) = -T(v,v,v): flip to make λ positive
@@ -75,6 +36,23 @@ Status validateTensor(const Tensor3& T) {
 }
 
 }  // namespace
+
+Eigen::VectorXd randomUnitVector(int k, RandomSource& rng) {
+  Eigen::VectorXd u(k);
+  for (;;) {
+    for (int i = 0; i < k; ++i) u[i] = standardNormal(rng);
+    const double n = u.norm();
+    if (n > 0.0) return u / n;
+  }
+}
+
+void normaliseColumns(Eigen::MatrixXd& next, const Eigen::MatrixXd& previous) {
+  for (Eigen::Index s = 0; s < next.cols(); ++s) {
+    const double n = next.col(s).norm();
+    if (n > 0.0 && std::isfinite(n)) next.col(s) /= n;
+    else next.col(s) = previous.col(s);
+  }
+}
 
 double tensorEigengap(const Eigen::VectorXd& lambda) {
   const Eigen::Index k = lambda.size();
@@ -124,7 +102,7 @@ Result<TensorEigenpairs> RobustPowerMethod::decompose(const Tensor3& input, Rand
     for (int step = 0; step < R && !active.empty(); ++step) {
       current.resize(k, static_cast<Eigen::Index>(active.size()));
       for (std::size_t a = 0; a < active.size(); ++a) current.col(a) = U.col(active[a]);
-      Eigen::MatrixXd next = contractTwiceBatch(T, current);
+      Eigen::MatrixXd next = T.contractTwiceColumns(current);
       normaliseColumns(next, current);
       std::vector<int> still;
       for (std::size_t a = 0; a < active.size(); ++a) {
@@ -136,7 +114,7 @@ Result<TensorEigenpairs> RobustPowerMethod::decompose(const Tensor3& input, Rand
       ++iterations;
     }
     // Keep the start with the largest T(u,u,u), then polish it.
-    const Eigen::MatrixXd TU = contractTwiceBatch(T, U);
+    const Eigen::MatrixXd TU = T.contractTwiceColumns(U);
     Eigen::Index best = 0;
     (U.cwiseProduct(TU)).colwise().sum().maxCoeff(&best);
     Eigen::VectorXd u = U.col(best);
@@ -192,7 +170,7 @@ Result<TensorEigenpairs> SimultaneousPowerMethod::decompose(const Tensor3& T, Ra
   bool converged = false;
   for (int step = 0; step < maxIter; ++step) {
     if ((step & 15) == 0 && isCanceled(feedback)) return cancelled();
-    const Eigen::MatrixXd next = orthonormalise(contractTwiceBatch(T, V));
+    const Eigen::MatrixXd next = orthonormalise(T.contractTwiceColumns(V));
     ++iterations;
     // Subspace distance ‖(I − V Vᵀ) V_next‖ for the column-wise iteration.
     const double change = (next - V).colwise().norm().maxCoeff();
@@ -204,7 +182,7 @@ Result<TensorEigenpairs> SimultaneousPowerMethod::decompose(const Tensor3& T, Ra
     }
   }
   Eigen::VectorXd lambda(k);
-  const Eigen::MatrixXd TV = contractTwiceBatch(T, V);
+  const Eigen::MatrixXd TV = T.contractTwiceColumns(V);
   for (int i = 0; i < k; ++i) lambda[i] = V.col(i).dot(TV.col(i));
   TensorEigenpairs out = sortedPositive(lambda, V);
   out.iterations = iterations;

@@ -21,6 +21,12 @@ struct TensorEigenpairs {
   std::string method;
 };
 
+// A uniformly random point on the unit sphere in R^k.
+Eigen::VectorXd randomUnitVector(int k, RandomSource& rng);
+// Normalises the columns of `next`; a column that vanished (T(I,u,u) = 0) or overflowed keeps
+// its direction from `previous`.
+void normaliseColumns(Eigen::MatrixXd& next, const Eigen::MatrixXd& previous);
+
 // γ_s = ¼ min_i (λ_i − λ_{i+1}) with λ_{k+1} := 0 (SPEC §1).
 double tensorEigengap(const Eigen::VectorXd& lambdaDescending);
 

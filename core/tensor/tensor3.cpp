@@ -13,6 +13,25 @@ Eigen::VectorXd Tensor3::contractTwice(const Eigen::VectorXd& u) const {
   return vm.transpose() * u;
 }
 
+Eigen::MatrixXd Tensor3::contractTwiceColumns(const Eigen::MatrixXd& U) const {
+  const int k = m_k;
+  const Eigen::Index n = U.cols();
+  Eigen::Map<const Eigen::MatrixXd> slab(m_data.data(), k, k * k);  // slab(l, i*k+j)
+  Eigen::MatrixXd out(k, n);
+  // Columns are independent: large batches are split over threads (same result either way).
+  const int chunks = static_cast<double>(k) * k * k * static_cast<double>(n) > 4e6 ? 2 : 1;
+#pragma omp parallel for schedule(static, 1) if (chunks > 1)
+  for (int c = 0; c < chunks; ++c) {
+    const Eigen::Index begin = n * c / chunks, end = n * (c + 1) / chunks;
+    const Eigen::MatrixXd P = slab.transpose() * U.middleCols(begin, end - begin);  // P(i*k+j, s)
+    for (Eigen::Index s = begin; s < end; ++s) {
+      Eigen::Map<const Eigen::MatrixXd> Ps(P.col(s - begin).data(), k, k);  // Ps(j, i)
+      out.col(s).noalias() = Ps.transpose() * U.col(s);
+    }
+  }
+  return out;
+}
+
 double Tensor3::contractThrice(const Eigen::VectorXd& u) const { return u.dot(contractTwice(u)); }
 
 Tensor3 Tensor3::multilinear(const Eigen::MatrixXd& A) const {

@@ -25,6 +25,8 @@ class Tensor3 {
 
   // T(I, u, u): the vector with entries sum_{j,l} T(i, j, l) u_j u_l.
   Eigen::VectorXd contractTwice(const Eigen::VectorXd& u) const;
+  // Column s of the result is T(I, u_s, u_s) for column u_s of U: one GEMM for the batch.
+  Eigen::MatrixXd contractTwiceColumns(const Eigen::MatrixXd& U) const;
   // T(u, u, u).
   double contractThrice(const Eigen::VectorXd& u) const;
   // T(A, B, C)_{pqr} = sum_{ijl} T(i,j,l) A(i,p) B(j,q) C(l,r): the multilinear map.
