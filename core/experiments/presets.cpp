@@ -31,7 +31,7 @@ SweepCase syntheticCase(const std::string& label, int N, int k, double alpha0) {
 
 std::vector<SweepConfiguration> presetConfigurations(std::initializer_list<Preset> presets) {
   std::vector<SweepConfiguration> out;
-  for (Preset p : presets) out.push_back({presetName(p), presetEdges(p)});
+  for (Preset p : presets) out.push_back({presetName(p), presetEdges(p), {}});
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <mutex>
 #include <set>
 #include <sstream>
 
@@ -22,9 +23,10 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // The privacy options of one (configuration, ε) point of a sweep.
-PrivacyOptions privacyOptionsFor(const SweepSpec& spec, EdgeSet edges, double epsilon) {
+PrivacyOptions privacyOptionsFor(const SweepSpec& spec, const SweepConfiguration& config, double epsilon) {
   PrivacyOptions po;
-  po.edges = edges;
+  po.edges = config.edges;
+  po.splitWeights = config.splitWeights;
   po.shareReleases = spec.shareReleases;
   po.epsilon = epsilon;
   po.delta = spec.delta;
@@ -107,7 +109,11 @@ void prepareCase(const SweepSpec& spec, const SweepCase& c, PreparedCase& out) {
     out.truth = sc.value().truth;
     out.corpus = std::make_shared<const Corpus>(std::move(sc.value().corpus));
   }
-  out.pipeline.setCorpus(out.corpus);
+  if (c.source.pipeline && c.source.pipeline->corpus() == out.corpus) {
+    out.pipeline = *c.source.pipeline;  // its cached stages are reused where the options match
+  } else {
+    out.pipeline.setCorpus(out.corpus);
+  }
   out.pipeline.setOptions(spectralOptionsFor(spec, c));
   auto model = out.pipeline.run();
   if (!model.ok()) {
@@ -168,7 +174,7 @@ SweepRow runTrial(const SweepSpec& spec, const PreparedCase& pc, SpectralPipelin
   row.sigmaK = pc.info.sigmaK;
   row.gammaS = pc.info.gammaS;
 
-  const PrivacyOptions po = privacyOptionsFor(spec, spec.configurations[configIndex].edges, row.epsilon);
+  const PrivacyOptions po = privacyOptionsFor(spec, spec.configurations[configIndex], row.epsilon);
 
   SeededRandom noise(row.noiseSeed);
   const auto start = Clock::now();
@@ -269,7 +275,7 @@ Result<std::vector<SweepConfiguration>> parseConfigurations(const std::string& t
     if (item.empty()) return invalidArgument("configurations: \"" + text + "\" has an empty entry");
     auto preset = parsePreset(item);
     if (preset.ok()) {
-      out.push_back({presetName(preset.value()), presetEdges(preset.value())});
+      out.push_back({presetName(preset.value()), presetEdges(preset.value()), {}});
       continue;
     }
     // Custom sets name their edges with the e prefix ("e5+e6"): a bare "5" would read as a preset.
@@ -285,7 +291,7 @@ Result<std::vector<SweepConfiguration>> parseConfigurations(const std::string& t
           "configurations: \"" + item +
           "\" is neither a preset (none, 1, 2, 3, 4, input) nor an edge set such as e5+e6");
     }
-    out.push_back({item, set.value()});
+    out.push_back({item, set.value(), {}});
   }
   return out;
 }
@@ -410,7 +416,7 @@ Status validateSweepSpec(const SweepSpec& s) {
   for (const SweepConfiguration& c : s.configurations) {
     if (c.edges == 0) continue;
     for (double eps : s.epsilons) {
-      const Status st = validatePrivacyOptions(privacyOptionsFor(s, c.edges, eps));
+      const Status st = validatePrivacyOptions(privacyOptionsFor(s, c, eps));
       if (!st.isOk()) return Status(st.code(), "configuration \"" + c.label + "\": " + st.message());
     }
   }
@@ -444,11 +450,75 @@ const SweepRow& SweepResult::row(int c, int g, int e, int t) const {
 }
 
 const SweepSummaryRow& SweepResult::summaryRow(int c, int g, int e) const {
-  const std::size_t G = spec.configurations.size(), E = spec.epsilons.size();
-  return summary.at((static_cast<std::size_t>(c) * G + g) * E + e);
+  return summary.at(summaryIndex(spec, c, g, e));
 }
 
-Result<SweepResult> runSweep(const SweepSpec& spec, Feedback* feedback) {
+std::size_t summaryIndex(const SweepSpec& spec, int c, int g, int e) {
+  return (static_cast<std::size_t>(c) * spec.configurations.size() + g) * spec.epsilons.size() + e;
+}
+
+std::vector<SweepSummaryRow> emptySummary(const SweepSpec& spec, int caseCount) {
+  std::vector<SweepSummaryRow> out;
+  for (int c = 0; c < caseCount; ++c)
+    for (int g = 0; g < static_cast<int>(spec.configurations.size()); ++g)
+      for (int e = 0; e < static_cast<int>(spec.epsilons.size()); ++e) {
+        SweepSummaryRow s;
+        s.caseIndex = c;
+        s.configIndex = g;
+        s.epsilonIndex = e;
+        s.epsilon = spec.epsilons[e];
+        s.releaseRate = kNaN;
+        s.meanElapsedMs = kNaN;
+        out.push_back(s);
+      }
+  return out;
+}
+
+namespace {
+
+// The summary of one point from its T rows (stored at summaryIndex(...) * T + t).
+SweepSummaryRow summarizePoint(const SweepSpec& spec, const std::vector<SweepRow>& rows, int c, int g, int e) {
+  const int T = spec.trials;
+  const std::size_t first = summaryIndex(spec, c, g, e) * T;
+  SweepSummaryRow s;
+  s.caseIndex = c;
+  s.configIndex = g;
+  s.epsilonIndex = e;
+  s.epsilon = spec.epsilons[e];
+  s.trials = T;
+  std::vector<double> el2, el1, ea, ll2, ll1, la, sk, gs;
+  double ms = 0.0;
+  for (int t = 0; t < T; ++t) {
+    const SweepRow& r = rows[first + t];
+    ms += r.elapsedMs;
+    sk.push_back(r.sigmaKTilde);
+    gs.push_back(r.gammaSTilde);
+    if (!r.released) continue;
+    ++s.released;
+    el2.push_back(r.errorL2);
+    el1.push_back(r.errorL1);
+    ea.push_back(r.errorAlpha);
+    ll2.push_back(r.lossL2);
+    ll1.push_back(r.lossL1);
+    la.push_back(r.lossAlpha);
+  }
+  s.releaseRate = static_cast<double>(s.released) / T;
+  const double lo = spec.bandLower, hi = spec.bandUpper;
+  s.errorL2 = summarize(el2, lo, hi);
+  s.errorL1 = summarize(el1, lo, hi);
+  s.errorAlpha = summarize(ea, lo, hi);
+  s.lossL2 = summarize(ll2, lo, hi);
+  s.lossL1 = summarize(ll1, lo, hi);
+  s.lossAlpha = summarize(la, lo, hi);
+  s.sigmaKTilde = summarize(sk, lo, hi);
+  s.gammaSTilde = summarize(gs, lo, hi);
+  s.meanElapsedMs = ms / T;
+  return s;
+}
+
+}  // namespace
+
+Result<SweepResult> runSweep(const SweepSpec& spec, Feedback* feedback, const SweepListener* listener) {
   DPLDA_RETURN_IF_ERROR(validateSweepSpec(spec));
   const auto start = Clock::now();
   const int threads = resolveThreadCount(spec.threads);
@@ -478,58 +548,39 @@ Result<SweepResult> runSweep(const SweepSpec& spec, Feedback* feedback) {
   // noise-free stages, so nothing is recomputed and no pipeline is shared between threads.
   std::vector<std::vector<std::optional<SpectralPipeline>>> local(
       threads, std::vector<std::optional<SpectralPipeline>>(C));
+  std::mutex listenerMutex;  // the listener's calls are serialised
+  if (listener && listener->casesReady) {
+    std::lock_guard<std::mutex> lock(listenerMutex);
+    listener->casesReady(result.cases);
+  }
   std::atomic<int> done{0};
+  // Trials left per point; the thread finishing a point's last trial reports its summary.
+  std::vector<std::atomic<int>> pending(static_cast<std::size_t>(C) * G * E);
+  for (auto& p : pending) p.store(T);
+  // Scheduling order (case, ε, configuration, trial): every curve grows together in a live plot.
   parallelFor(total, threads, feedback, [&](int i, int worker) {
     const int t = i % T;
-    const int e = (i / T) % E;
-    const int g = (i / (T * E)) % G;
-    const int c = i / (T * E * G);
+    const int g = (i / T) % G;
+    const int e = (i / (T * G)) % E;
+    const int c = i / (T * G * E);
     auto& mine = local[worker][c];
     if (!mine) mine.emplace(prepared[c].pipeline);
-    result.rows[i] = runTrial(spec, prepared[c], *mine, c, g, e, t);
+    const std::size_t point = summaryIndex(spec, c, g, e);
+    result.rows[point * T + t] = runTrial(spec, prepared[c], *mine, c, g, e, t);
     reportProgress(feedback, static_cast<double>(done.fetch_add(1) + 1) / total);
+    // acq_rel: the last thread sees every other trial's row of this point.
+    if (pending[point].fetch_sub(1, std::memory_order_acq_rel) == 1 && listener && listener->pointDone) {
+      const SweepSummaryRow row = summarizePoint(spec, result.rows, c, g, e);
+      std::lock_guard<std::mutex> lock(listenerMutex);
+      listener->pointDone(row);
+    }
   });
   if (isCanceled(feedback)) return cancelled();
 
   // ---- summaries ----
   for (int c = 0; c < C; ++c)
     for (int g = 0; g < G; ++g)
-      for (int e = 0; e < E; ++e) {
-        SweepSummaryRow s;
-        s.caseIndex = c;
-        s.configIndex = g;
-        s.epsilonIndex = e;
-        s.epsilon = spec.epsilons[e];
-        s.trials = T;
-        std::vector<double> el2, el1, ea, ll2, ll1, la, sk, gs;
-        double ms = 0.0;
-        for (int t = 0; t < T; ++t) {
-          const SweepRow& r = result.row(c, g, e, t);
-          ms += r.elapsedMs;
-          sk.push_back(r.sigmaKTilde);
-          gs.push_back(r.gammaSTilde);
-          if (!r.released) continue;
-          ++s.released;
-          el2.push_back(r.errorL2);
-          el1.push_back(r.errorL1);
-          ea.push_back(r.errorAlpha);
-          ll2.push_back(r.lossL2);
-          ll1.push_back(r.lossL1);
-          la.push_back(r.lossAlpha);
-        }
-        s.releaseRate = static_cast<double>(s.released) / T;
-        const double lo = spec.bandLower, hi = spec.bandUpper;
-        s.errorL2 = summarize(el2, lo, hi);
-        s.errorL1 = summarize(el1, lo, hi);
-        s.errorAlpha = summarize(ea, lo, hi);
-        s.lossL2 = summarize(ll2, lo, hi);
-        s.lossL1 = summarize(ll1, lo, hi);
-        s.lossAlpha = summarize(la, lo, hi);
-        s.sigmaKTilde = summarize(sk, lo, hi);
-        s.gammaSTilde = summarize(gs, lo, hi);
-        s.meanElapsedMs = ms / T;
-        result.summary.push_back(s);
-      }
+      for (int e = 0; e < E; ++e) result.summary.push_back(summarizePoint(spec, result.rows, c, g, e));
   result.elapsedMs = msSince(start);
   return result;
 }

@@ -13,6 +13,7 @@
 // decomposer's starts (seeds.init) are fixed for the whole sweep. Results therefore do not
 // depend on the number of threads or the order in which trials run.
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -25,6 +26,7 @@
 #include "core/corpus/synthetic_generator.h"
 #include "core/graph/computation_graph.h"
 #include "core/privacy/mechanisms.h"
+#include "core/pipeline/spectral_pipeline.h"
 #include "core/privacy/sensitivity.h"
 #include "core/tensor/decomposer.h"
 
@@ -37,6 +39,9 @@ struct CorpusSource {
   std::optional<LdaModel> truth;             // only with a loaded corpus
   std::optional<GeneratorParams> generator;  // its seed is replaced by SweepSeeds::data
   std::string description;                   // e.g. "synthetic (d=50, k=5, N=100000)" or a path
+  // Optional, with a loaded corpus: a pipeline already run on that same corpus (the app's current
+  // model). The case starts from a copy, so stages whose options match are not computed again.
+  std::shared_ptr<const SpectralPipeline> pipeline;
 };
 
 // One corpus with its model settings: a point of the N / k / α0 grid.
@@ -51,6 +56,7 @@ struct SweepCase {
 struct SweepConfiguration {
   std::string label;  // "none", "1".."4", "input" or a custom label
   EdgeSet edges = 0;
+  std::vector<double> splitWeights;  // one per release of the edge set; empty = uniform split
 };
 
 struct SweepSeeds {
@@ -176,11 +182,31 @@ struct SweepResult {
   const SweepSummaryRow& summaryRow(int caseIndex, int configIndex, int epsilonIndex) const;
 };
 
+// The summary rows of a sweep before any trial has run: every point present with trials = 0,
+// released = 0 and NaN statistics and release rate. A live view fills them in as
+// SweepListener::pointDone reports them (plots show the missing points as gaps).
+std::vector<SweepSummaryRow> emptySummary(const SweepSpec& spec, int caseCount);
+// Index of point (case, configuration, ε) in SweepResult::summary and emptySummary().
+std::size_t summaryIndex(const SweepSpec& spec, int caseIndex, int configIndex, int epsilonIndex);
+
+// Observers of a running sweep (e.g. the app's live plot). Calls are serialised (never two at
+// once) but come from the sweep's worker threads; keep them short.
+struct SweepListener {
+  // Once, after every case is prepared and before the first trial.
+  std::function<void(const std::vector<SweepCaseInfo>& cases)> casesReady;
+  // When all trials of one (case, configuration, ε) point are done, with its summary (the same
+  // row the final result holds).
+  std::function<void(const SweepSummaryRow& point)> pointDone;
+};
+
 // Runs the sweep. Progress goes to `feedback` (trials done / total, after the cases are
 // prepared); cancelling returns Cancelled. A case whose non-private run fails (e.g. σ_k <= 0)
 // fails the sweep with that status, naming the case; a trial that releases nothing is a row
-// with released = false and the reason.
-Result<SweepResult> runSweep(const SweepSpec& spec, Feedback* feedback = nullptr);
+// with released = false and the reason. Trials are scheduled ε by ε (all configurations of the
+// smallest ε first), so a live plot grows from left to right on every curve at once; the
+// results do not depend on the order.
+Result<SweepResult> runSweep(const SweepSpec& spec, Feedback* feedback = nullptr,
+                             const SweepListener* listener = nullptr);
 
 // The tables (RFC 4180 CSV, numbers in shortest round-trip form, empty cells for NaN).
 // results.csv and summary.csv are identical for identical specs and seeds; timings are separate.

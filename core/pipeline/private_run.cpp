@@ -123,6 +123,10 @@ Status validatePrivacyOptions(const PrivacyOptions& o) {
   if (o.mechanism == Mechanism::Laplace && contains(o.edges, 3)) {
     return invalidArgument("Laplace noise on M3 (edge e3) has no projected sampler; use a Gaussian mechanism");
   }
+  if (!o.splitWeights.empty()) {  // one weight per release, each finite and > 0
+    const int releases = static_cast<int>(planReleases(o.edges, o.shareReleases).size());
+    DPLDA_RETURN_IF_ERROR(splitBudget(o.epsilon, o.delta, releases, o.splitWeights).status());
+  }
   return Status::ok();
 }
 

@@ -286,6 +286,94 @@ class TestSweep : public QObject {
             summary.find("error_l2_q90") != std::string::npos);
   }
 
+  void listenerSeesEveryPointOnceWithTheFinalSummary() {
+    // The live view: casesReady once before any point, then one pointDone per (case, config, ε)
+    // whose row equals the final summary row; emptySummary has the same layout with NaN values.
+    SweepSpec s = smallSpec(smallCorpus());
+    std::vector<SweepSummaryRow> seen;
+    int casesCalls = 0;
+    bool pointBeforeCases = false;
+    SweepListener listener;
+    listener.casesReady = [&](const std::vector<SweepCaseInfo>& cases) {
+      ++casesCalls;
+      QCOMPARE(cases.size(), std::size_t(1));
+    };
+    listener.pointDone = [&](const SweepSummaryRow& row) {
+      if (casesCalls == 0) pointBeforeCases = true;
+      seen.push_back(row);
+    };
+    const SweepResult r = runSweep(s, nullptr, &listener).value();
+    QCOMPARE(casesCalls, 1);
+    QVERIFY(!pointBeforeCases);
+    QCOMPARE(seen.size(), r.summary.size());
+    std::vector<int> hits(r.summary.size(), 0);
+    for (const SweepSummaryRow& row : seen) {
+      const std::size_t i = summaryIndex(s, row.caseIndex, row.configIndex, row.epsilonIndex);
+      ++hits[i];
+      const SweepSummaryRow& fin = r.summary[i];
+      QCOMPARE(row.released, fin.released);
+      QCOMPARE(row.trials, fin.trials);
+      QVERIFY(row.errorL2.median == fin.errorL2.median ||
+              (std::isnan(row.errorL2.median) && std::isnan(fin.errorL2.median)));
+    }
+    for (int h : hits) QCOMPARE(h, 1);
+    // ε-major scheduling: with one thread, every configuration of the first ε finishes first.
+    s.threads = 1;
+    seen.clear();
+    runSweep(s, nullptr, &listener).value();
+    const int G = static_cast<int>(s.configurations.size());
+    for (int i = 0; i < G; ++i) QCOMPARE(seen[i].epsilonIndex, 0);
+    const std::vector<SweepSummaryRow> empty = emptySummary(s, 1);
+    QCOMPARE(empty.size(), r.summary.size());
+    for (std::size_t i = 0; i < empty.size(); ++i) {
+      QCOMPARE(empty[i].configIndex, r.summary[i].configIndex);
+      QCOMPARE(empty[i].epsilon, r.summary[i].epsilon);
+      QCOMPARE(empty[i].trials, 0);
+      QVERIFY(std::isnan(empty[i].releaseRate) && std::isnan(empty[i].errorL2.median));
+    }
+  }
+
+  void preparedPipelineGivesTheSameTables() {
+    // A case that starts from the app's already-run pipeline must give the tables of a fresh one.
+    const SyntheticCorpus& sc = smallCorpus();
+    SweepSpec fresh = smallSpec(sc);
+    SweepSpec reused = fresh;
+    auto pipeline = std::make_shared<SpectralPipeline>();
+    pipeline->setCorpus(reused.cases[0].source.corpus);
+    SpectralOptions o;
+    o.topicCount = reused.cases[0].topicCount;
+    o.alpha0 = reused.cases[0].alpha0;
+    o.initSeed = reused.seeds.init;
+    pipeline->setOptions(o);
+    QVERIFY(pipeline->run().ok());
+    reused.cases[0].source.pipeline = pipeline;
+    QCOMPARE(sweepResultsCsv(runSweep(reused).value()), sweepResultsCsv(runSweep(fresh).value()));
+    // A pipeline of another corpus is not used (the case's own corpus decides).
+    SweepSpec other = fresh;
+    auto foreign = std::make_shared<SpectralPipeline>();
+    foreign->setCorpus(std::make_shared<const Corpus>(makeCorpus(30, 3, 3000, 9).corpus));
+    foreign->setOptions(o);
+    QVERIFY(foreign->run().ok());
+    other.cases[0].source.pipeline = foreign;
+    QCOMPARE(sweepResultsCsv(runSweep(other).value()), sweepResultsCsv(runSweep(fresh).value()));
+  }
+
+  void splitWeightsReachTheLedger() {
+    // Configuration 2 has three releases (M2, σ_k, T); weights 2:1:1 give M2 half of ε.
+    SweepSpec s = smallSpec(smallCorpus());
+    s.configurations = parseConfigurations("2").value();
+    s.configurations[0].splitWeights = {2.0, 1.0, 1.0};
+    s.epsilons = {4.0};
+    s.trials = 1;
+    const SweepResult r = runSweep(s).value();
+    const std::vector<NoiseScale>& scales = r.rows[0].noiseScales;
+    QCOMPARE(scales.size(), std::size_t(3));
+    QCOMPARE(scales[0].epsilon, 2.0);
+    QCOMPARE(scales[1].epsilon + scales[2].epsilon, 2.0);
+    s.configurations[0].splitWeights = {1.0, 1.0};  // wrong count: refused before any work
+    QCOMPARE(runSweep(s).status().code(), StatusCode::InvalidArgument);
+  }
+
   void quantilesAndParsers() {
     // Type-7 quantiles (R's default): for 1..4, q = 0.1 gives 1.3, the median 2.5.
     QCOMPARE(quantile({4, 1, 3, 2}, 0.1), 1.3);
