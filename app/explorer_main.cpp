@@ -1,9 +1,10 @@
 // dplda-explorer: the desktop app.
 //   dplda-explorer [SESSION.json]
-//   dplda-explorer --screenshot FILE [--select e5|node:T] [--tab error|diagnostics|topics|ledger|history]
-//                  [--size WxH] [SESSION.json]
-// --screenshot renders the window offscreen once the session's runs (and sweep) have finished,
-// saves it and exits (0 on success, 1 when the image could not be written or the run timed out).
+//   dplda-explorer --screenshot FILE [--select e5|node:T] [--tab sweeps|diagnostics|topics|ledger|history]
+//                  [--experiment PRESET [--trials T]] [--figure KEY] [--size WxH] [SESSION.json]
+// --screenshot renders the window offscreen once the session's runs (and sweep, and the preset
+// experiment if asked for) have finished, saves it and exits (0 on success, 1 when the image
+// could not be written or the run timed out).
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
@@ -13,7 +14,9 @@
 #include "core/graph/computation_graph.h"
 #include "ui/graph/graph_canvas.h"
 #include "ui/main_window.h"
+#include "ui/panels/experiment_view.h"
 #include "ui/panels/results_panel.h"
+#include "ui/worker/run_worker.h"
 
 int main(int argc, char** argv) {
   // Without a display there is no window to show: --screenshot renders offscreen, anything
@@ -45,10 +48,14 @@ int main(int argc, char** argv) {
   parser.addPositionalArgument("session", "A session file (.json) to open.", "[SESSION]");
   QCommandLineOption shot("screenshot", "Render the window after the runs finish, save it to FILE and exit.", "FILE");
   QCommandLineOption select("select", "Select an edge (e5) or a node (node:T) before the screenshot.", "ITEM");
-  QCommandLineOption tab("tab", "Results tab to show: error, diagnostics, topics, ledger, history.", "TAB");
+  QCommandLineOption tab("tab", "Results tab to show: sweeps, diagnostics, topics, ledger, history.", "TAB");
+  QCommandLineOption experiment("experiment", "Run a preset experiment in the Sweeps tab before the screenshot.",
+                                "PRESET");
+  QCommandLineOption trials("trials", "Trials per point of the --experiment preset.", "T", "10");
+  QCommandLineOption figure("figure", "Figure of the Sweeps tab to show (e.g. error_l2, release_rate).", "KEY");
   QCommandLineOption size("size", "Window size WxH for the screenshot (default 1500x960).", "WxH");
   QCommandLineOption lesson("lesson", "Open a built-in lesson by name.", "NAME");
-  parser.addOptions({shot, select, tab, size, lesson});
+  parser.addOptions({shot, select, tab, size, lesson, experiment, trials, figure});
   parser.process(app);
 
   dplda::MainWindow window;
@@ -81,6 +88,15 @@ int main(int argc, char** argv) {
   const QString file = parser.value(shot);
   window.show();
   window.runNow();
+  dplda::ExperimentView* view = window.results()->experiments();
+  if (parser.isSet(experiment)) {
+    if (!view->setSource(parser.value(experiment))) {
+      std::fprintf(stderr, "dplda-explorer: unknown experiment '%s'\n", qPrintable(parser.value(experiment)));
+      return 1;
+    }
+    view->setTrials(parser.value(trials).toInt());
+    view->requestRun();
+  }
   int exitCode = 1;
   auto grab = [&] {
     if (parser.isSet(select)) {
@@ -92,10 +108,13 @@ int main(int argc, char** argv) {
       }
     }
     if (parser.isSet(tab)) {
-      const QStringList tabs{"error", "diagnostics", "topics", "ledger", "history"};
-      const int i = tabs.indexOf(parser.value(tab));
+      const QStringList tabs{"sweeps", "diagnostics", "topics", "ledger", "history"};
+      const int i = tabs.indexOf(parser.value(tab) == "error" ? "sweeps" : parser.value(tab));
       if (i >= 0) window.results()->setCurrentIndex(i);
     }
+    if (parser.isSet(figure) && !view->setCurrentFigure(parser.value(figure)))
+      std::fprintf(stderr, "dplda-explorer: no figure '%s' (available: %s)\n", qPrintable(parser.value(figure)),
+                   qPrintable(view->figureKeys().join(", ")));
     QTimer::singleShot(400, &app, [&] {  // let queued replots and layouts settle
       const bool ok = window.grab().save(file);
       if (!ok) std::fprintf(stderr, "dplda-explorer: cannot write screenshot '%s'\n", qPrintable(file));
@@ -108,7 +127,7 @@ int main(int argc, char** argv) {
   int waited = 0;
   QObject::connect(poll, &QTimer::timeout, &app, [&] {
     waited += 100;
-    if (!window.isBusy() || waited > 180000) {
+    if ((!window.isBusy() && !window.experimentRunner()->isBusy()) || waited > 180000) {
       poll->stop();
       if (waited > 180000) std::fprintf(stderr, "dplda-explorer: the run did not finish within 180 s\n");
       grab();

@@ -28,6 +28,7 @@
 #include "ui/panels/budget_bar.h"
 #include "ui/panels/generator_panel.h"
 #include "ui/panels/inspector_panel.h"
+#include "ui/panels/experiment_view.h"
 #include "ui/panels/results_panel.h"
 #include "ui/plots/error_epsilon_plot.h"
 #include "ui/plots/plot_widget.h"
@@ -45,6 +46,7 @@ constexpr int kMaxRecent = 8;
 // Parameters that change the computation (everything but pins and lesson text).
 bool sameRunInputs(SessionState a, SessionState b) {
   a.pinned = b.pinned;
+  a.pinnedSweeps = b.pinnedSweeps;
   a.lessonTitle = b.lessonTitle;
   a.lessonText = b.lessonText;
   return a == b;
@@ -54,6 +56,7 @@ bool sameRunInputs(SessionState a, SessionState b) {
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setObjectName("MainWindow");
   m_runner = new RunController(this);
+  m_experiments = new RunController(this);
   m_canvas = new GraphCanvas;
   m_results = new ResultsPanel;
   auto* centre = new QSplitter(Qt::Vertical);
@@ -139,7 +142,24 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   });
 
   connect(m_runner, &RunController::runReady, this, &MainWindow::onRunReady);
-  connect(m_runner, &RunController::sweepReady, this, &MainWindow::onSweepReady);
+  connect(m_runner, &RunController::experimentReady, this, &MainWindow::onSessionSweep);
+  ExperimentView* view = m_results->experiments();
+  connect(view, &ExperimentView::runRequested, this, [this](const QString& preset, int trials) {
+    if (preset == "session") runNow();
+    else startExperiment(preset, trials);
+  });
+  connect(view, &ExperimentView::cancelRequested, m_experiments, &RunController::cancel);
+  connect(view, &ExperimentView::message, this, [this](const QString& text, bool error) { setStatus(text, error); });
+  connect(view, &ExperimentView::pinnedSweepsEdited, this, [this](const QJsonArray& pinned, const QString& what) {
+    SessionState s = m_model.state();
+    s.pinnedSweeps = pinned;
+    m_model.edit(s, what);
+  });
+  connect(m_experiments, &RunController::experimentReady, view, &ExperimentView::showUpdate);
+  connect(m_experiments, &RunController::busyChanged, view, &ExperimentView::setRunning);
+  connect(m_experiments, &RunController::progressChanged, view,
+          [view](quint64, double f, const QString&) { view->setProgress(f); });
+  connect(m_experiments, &RunController::cancelled, view, [view](quint64) { view->markCancelled(); });
   connect(m_runner, &RunController::progressChanged, this, [this](quint64, double f, const QString& stage) {
     m_progress->setValue(static_cast<int>(std::lround(f * 1000)));
     m_stage->setText(tr("%1 … %2%").arg(stage).arg(static_cast<int>(f * 100)));
@@ -406,6 +426,7 @@ void MainWindow::onStateChanged(const SessionState& previous, const SessionState
   }
   m_inspector->setSession(s);
   if (previous.pinned != s.pinned) m_results->setPinned(s.pinned);
+  if (previous.pinnedSweeps != s.pinnedSweeps) m_results->experiments()->setPinnedSweeps(s.pinnedSweeps);
   if (sameRunInputs(previous, s) && m_shownRun != 0) return;
   // Results of the old parameters are veiled at once and recomputed after a short pause.
   m_results->setStale(true);
@@ -490,15 +511,33 @@ void MainWindow::onRunReady(std::shared_ptr<const RunOutcome> o) {
   emit runShown(o->id);
 }
 
-void MainWindow::onSweepReady(std::shared_ptr<const SweepOutcome> o) {
-  if (!o->status.isOk()) return;
-  m_shownSweep = o->id;
-  m_results->showSweep(*o);
-  m_results->errorPlot()->setMetadata(plotMetadata(o->id, o->noiseNote));
+void MainWindow::startExperiment(const QString& preset, int trials) {
+  const SessionState& s = m_model.state();
+  ExperimentRequest request;
+  request.preset = preset;
+  request.trials = trials;
+  // The budget bar's bound set applies to the error sweeps; the seed is the session's noise seed
+  // when it has one, else 1 (the command line's default), so the figures can be reproduced.
+  if (preset != "tpm-noise") request.bounds = s.bounds;
+  request.seed = s.noiseSeed.value_or(1);
+  m_experiments->startExperiment(request);
+  setStatus(tr("Experiment %1 started (%2 trials per point)…").arg(preset).arg(trials));
+}
+
+void MainWindow::onSessionSweep(std::shared_ptr<const ExperimentUpdate> u) {
+  m_results->experiments()->showUpdate(u);
+  const bool finished = u->run && u->run->finished;
+  if (!finished && u->status.isOk()) return;  // a live snapshot
+  if (!u->status.isOk()) {
+    if (u->status.code() != StatusCode::Cancelled)
+      setStatus(tr("ε sweep of run %1 failed: %2").arg(u->id).arg(QString::fromStdString(u->status.message())), true);
+    return;
+  }
+  m_shownSweep = u->id;
   QString text = m_summary;
   text.replace(tr("; sweeping ε…"), tr("; ε sweep done."));
   setStatus(text, m_summaryIsError);
-  emit sweepShown(o->id);
+  emit sweepShown(u->id);
 }
 
 }  // namespace dplda

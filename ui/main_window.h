@@ -54,6 +54,7 @@ class MainWindow : public QMainWindow {
   quint64 shownRunId() const { return m_shownRun; }
   quint64 shownSweepId() const { return m_shownSweep; }
   bool isBusy() const { return m_runner->isBusy() || m_debounce.isActive(); }
+  RunController* experimentRunner() const { return m_experiments; }
 
   bool openSession(const QString& path, QString* error = nullptr);
   bool saveSession(const QString& path, QString* error = nullptr);
@@ -75,7 +76,8 @@ class MainWindow : public QMainWindow {
   void buildActions();
   void onStateChanged(const SessionState& previous, const SessionState& current);
   void onRunReady(std::shared_ptr<const RunOutcome> outcome);
-  void onSweepReady(std::shared_ptr<const SweepOutcome> outcome);
+  void onSessionSweep(std::shared_ptr<const ExperimentUpdate> update);
+  void startExperiment(const QString& preset, int trials);
   void setStatus(const QString& text, bool error = false);
   void addRecent(const QString& path);
   void rebuildRecentMenu();
@@ -83,7 +85,8 @@ class MainWindow : public QMainWindow {
   QJsonObject plotMetadata(quint64 runId, const QString& noise) const;
 
   SessionModel m_model;
-  RunController* m_runner = nullptr;
+  RunController* m_runner = nullptr;       // the session's runs and its ε sweep
+  RunController* m_experiments = nullptr;  // preset experiments, independent of session edits
   GraphCanvas* m_canvas = nullptr;
   BudgetBar* m_budget = nullptr;
   GeneratorPanel* m_generator = nullptr;

@@ -105,10 +105,6 @@ double scaleNoiseLevel(double sigma, int d, NoiseScaling s) {
   return sigma;
 }
 
-Eigen::MatrixXd DenseTensorOperator::contractTwice(const Eigen::MatrixXd& U) const {
-  return m_t.contractTwiceColumns(U);
-}
-
 TpmTensorOperator::TpmTensorOperator(TpmNoiseModel model, int d, double signalWeight, double noiseScale,
                                      const Tensor3* gaussianNoise)
     : m_model(model), m_d(d), m_signal(signalWeight), m_scale(noiseScale), m_dense(gaussianNoise) {
@@ -256,100 +252,7 @@ Tensor3 tpmNoiseTensor(TpmNoiseModel model, int d, RandomSource& rng) {
 Result<LeadingEigenpairs> leadingTensorEigenpairs(const SymmetricTensorOperator& T, int components,
                                                   const PowerMethodOptions& o, RandomSource& rng,
                                                   const ExtractionStopRule& stop, Feedback* feedback) {
-  const int d = T.dim();
-  if (d < 1) return invalidArgument("the tensor to decompose is empty");
-  if (components < 1 || components > d) {
-    return invalidArgument("components must be in 1.." + std::to_string(d) + ", got " +
-                           std::to_string(components));
-  }
-  DPLDA_RETURN_IF_ERROR(validatePowerMethodOptions(o));
-  const int r = components;
-  const int L = o.restarts > 0 ? o.restarts
-                               : std::max(10, 2 * static_cast<int>(std::ceil(r * std::log(std::max(r, 1)))));
-  const int R = o.maxIterations;
-  const double tol = o.tolerance;
-
-  Eigen::VectorXd lambda(r);
-  Eigen::MatrixXd V(d, r);
-  int found = 0;
-  // T(I,u,u) of the deflated tensor T − Σ_{c<found} λ_c v_c⊗v_c⊗v_c.
-  auto contract = [&](const Eigen::MatrixXd& U) {
-    Eigen::MatrixXd G = T.contractTwice(U);
-    for (int c = 0; c < found; ++c) {
-      const Eigen::RowVectorXd p = V.col(c).transpose() * U;
-      G.noalias() -= V.col(c) * (lambda[c] * p.array().square()).matrix();
-    }
-    return G;
-  };
-  int iterations = 0;
-  bool converged = true;
-  bool stoppedEarly = false;
-  for (int comp = 0; comp < r; ++comp) {
-    if (isCanceled(feedback)) return cancelled();
-    Eigen::MatrixXd U(d, L);
-    for (int s = 0; s < L; ++s) U.col(s) = randomUnitVector(d, rng);
-    for (int step = 0; step < R; ++step) {
-      Eigen::MatrixXd next = contract(U);
-      if (comp == 0 && step == 0 && !next.allFinite()) {
-        return numericalFailure("the tensor to decompose contains NaN or infinite entries");
-      }
-      normaliseColumns(next, U);
-      const double change = (next - U).colwise().norm().maxCoeff();
-      U.swap(next);
-      ++iterations;
-      if (change < tol) break;
-    }
-    // Keep the start with the largest T(u,u,u), then polish it.
-    const Eigen::MatrixXd TU = contract(U);
-    Eigen::Index best = 0;
-    (U.cwiseProduct(TU)).colwise().sum().maxCoeff(&best);
-    Eigen::VectorXd u = U.col(best);
-    bool settled = false;
-    for (int step = 0; step < R; ++step) {
-      Eigen::VectorXd next = contract(u);
-      const double n = next.norm();
-      if (!(n > 0.0) || !std::isfinite(n)) break;
-      next /= n;
-      const double change = (next - u).norm();
-      u = next;
-      ++iterations;
-      if (change < tol) {
-        settled = true;
-        break;
-      }
-    }
-    converged = converged && settled;
-    double lam = u.dot(contract(u).col(0));
-    if (lam < 0.0) {  // T(-v,-v,-v) = -T(v,v,v): flip to make λ positive (the deflation term is unchanged)
-      lam = -lam;
-      u = -u;
-    }
-    lambda[comp] = lam;
-    V.col(comp) = u;
-    found = comp + 1;
-    if (stop && found < r && stop(V.leftCols(found))) {
-      stoppedEarly = true;
-      break;
-    }
-  }
-  LeadingEigenpairs out;
-  out.found = V.leftCols(found);
-  out.foundLambda = lambda.head(found);
-  out.stoppedEarly = stoppedEarly;
-  std::vector<int> order(found);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return lambda[a] > lambda[b]; });
-  out.sorted.lambda.resize(found);
-  out.sorted.V.resize(d, found);
-  for (int i = 0; i < found; ++i) {
-    out.sorted.lambda[i] = lambda[order[i]];
-    out.sorted.V.col(i) = V.col(order[i]);
-  }
-  out.sorted.iterations = iterations;
-  out.sorted.converged = converged;
-  out.sorted.method = "robust tensor power method, first " + std::to_string(r) +
-                      " components (L = " + std::to_string(L) + ", R = " + std::to_string(R) + ")";
-  return out;
+  return RobustPowerMethod(o).extractLeading(T, components, rng, stop, feedback);
 }
 
 double bestMatchedMinimumOverlap(const Eigen::MatrixXd& truth, const Eigen::MatrixXd& recovered) {
@@ -546,7 +449,7 @@ Result<TpmNoiseResult> runTpmNoise(const TpmNoiseSpec& spec, Feedback* feedback)
     const double sigma = spec.models[m].sigmas[li];
     const TpmTensorOperator op(model, d, 1.0, sigma / norm.value, dense);
     SeededRandom init(seedFor(3, d, t));  // the same starts for every level and model
-    auto pairs = leadingTensorEigenpairs(op, 3, spec.power, init, stop);
+    auto pairs = RobustPowerMethod(spec.power).extractLeading(op, 3, init, stop);
     if (!pairs.ok()) {
       taskStatus[i] = pairs.status();
       return;

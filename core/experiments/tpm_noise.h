@@ -47,27 +47,10 @@ const char* noiseScalingLabel(NoiseScaling s);  // "σ", "σ√d", "σd", "σ ln
 double scaleNoiseLevel(double sigma, int d, NoiseScaling s);
 
 // ---- symmetric tensors seen through their contractions ----
-// Everything the power methods do with a symmetric d x d x d tensor goes through T(I, u, u),
-// so the tensor can be dense or applied in closed form (the structured noise models need no
-// d³ storage and O(d) work per vector).
-class SymmetricTensorOperator {
- public:
-  virtual ~SymmetricTensorOperator() = default;
-  virtual int dim() const = 0;
-  // Column s of the result is T(I, u_s, u_s) for column s of U (d x m).
-  virtual Eigen::MatrixXd contractTwice(const Eigen::MatrixXd& U) const = 0;
-};
-
-// A dense tensor, held by reference (it must outlive the operator).
-class DenseTensorOperator final : public SymmetricTensorOperator {
- public:
-  explicit DenseTensorOperator(const Tensor3& t) : m_t(t) {}
-  int dim() const override { return m_t.dim(); }
-  Eigen::MatrixXd contractTwice(const Eigen::MatrixXd& U) const override;
-
- private:
-  const Tensor3& m_t;
-};
+// Everything the power methods do with a symmetric d x d x d tensor goes through T(I, u, u)
+// (SymmetricTensorOperator, DenseTensorOperator: core/tensor/decomposer.h), so the tensor can be
+// dense or applied in closed form (the structured noise models need no d³ storage and O(d) work
+// per vector).
 
 // The experiment's tensor signalWeight · (e1⊗e1⊗e1 + 0.75 e2⊗e2⊗e2 + 0.5 e3⊗e3⊗e3) + noiseScale · E.
 // E is the dense raw noise for the Gaussian model (held by reference) and the closed form for
@@ -123,23 +106,10 @@ Tensor3 tpmSignalTensor(int d);  // e1⊗e1⊗e1 + 0.75 e2⊗e2⊗e2 + 0.5 e3⊗
 Tensor3 tpmNoiseTensor(TpmNoiseModel model, int d, RandomSource& rng);
 
 // ---- the robust tensor power method, first r components ----
-struct LeadingEigenpairs {
-  TensorEigenpairs sorted;  // by λ descending (λ made positive by flipping v), as RobustPowerMethod returns
-  Eigen::MatrixXd found;    // the same vectors in the order they were extracted
-  Eigen::VectorXd foundLambda;
-  bool stoppedEarly = false;  // the stop rule ended the extraction before r components
-};
-// Called after each extracted component with the vectors found so far (extraction order);
-// returning true stops the extraction (e.g. once a trial can no longer succeed).
-using ExtractionStopRule = std::function<bool(const Eigen::MatrixXd& foundSoFar)>;
-
-// Algorithm 1 of seed 004 (the robust tensor power method) stopped after `components`
-// deflations: the steps and random draws of RobustPowerMethod (L starts of R steps each, the
-// start with the largest T(u,u,u) polished by R more steps, then deflation), which always
-// extracts T.dim() components — far too many for a d x d x d tensor with a rank-3 signal.
-// Deflation is applied implicitly (T − Σ λ_c v_c⊗v_c⊗v_c through its contractions), equal to
-// RobustPowerMethod's explicit deflation up to rounding. With options.restarts = 0,
-// L = max(10, 2⌈r ln r⌉) for r = components.
+// RobustPowerMethod(options).extractLeading(T, components, rng, stop, feedback): the experiment
+// needs the matrix-free entry point because the adversarial and weakly correlated tensors are
+// never formed (O(d) per contraction instead of d³ storage and work), and it stops after 3 of
+// d components. This forwarder keeps the name the experiment's tests use.
 Result<LeadingEigenpairs> leadingTensorEigenpairs(const SymmetricTensorOperator& T, int components,
                                                   const PowerMethodOptions& options, RandomSource& rng,
                                                   const ExtractionStopRule& stop = {},

@@ -20,6 +20,40 @@ Status validateScale(const char* name, double scale) {
   return Status::ok();
 }
 
+Status requireSquare(const char* what, const Eigen::MatrixXd& m) {
+  if (m.rows() == m.cols()) return Status::ok();
+  return invalidArgument(std::string(what) + " needs a square matrix, got " + std::to_string(m.rows()) +
+                         " x " + std::to_string(m.cols()));
+}
+
+// Calls draw() once per unique entry (i <= j <= l, lexicographic) and adds the value to every
+// distinct permutation of its indices, so the result stays exactly symmetric.
+template <class Draw>
+void addToUniqueEntries(Tensor3& t, Draw&& draw) {
+  const int k = t.dim();
+  for (int i = 0; i < k; ++i)
+    for (int j = i; j < k; ++j)
+      for (int l = j; l < k; ++l) {
+        const double z = draw();
+        // The distinct permutations of (i, j, l); repeated indices collapse some of the six.
+        t(i, j, l) += z;
+        if (i == j && j == l) continue;
+        if (i == j) {  // (i, i, l)
+          t(i, l, i) += z;
+          t(l, i, i) += z;
+        } else if (j == l) {  // (i, j, j)
+          t(j, i, j) += z;
+          t(j, j, i) += z;
+        } else {
+          t(i, l, j) += z;
+          t(j, i, l) += z;
+          t(j, l, i) += z;
+          t(l, i, j) += z;
+          t(l, j, i) += z;
+        }
+      }
+}
+
 }  // namespace
 
 Status addGaussianNoise(Eigen::Ref<Eigen::MatrixXd> x, double sigma, RandomSource& rng) {
@@ -40,9 +74,7 @@ Status addLaplaceNoise(Eigen::Ref<Eigen::MatrixXd> x, double scale, RandomSource
 
 Status addSymmetricMatrixNoise(Eigen::MatrixXd& m, double sigma, RandomSource& rng) {
   DPLDA_RETURN_IF_ERROR(validateScale("sigma", sigma));
-  if (m.rows() != m.cols())
-    return invalidArgument("symmetric matrix noise needs a square matrix, got " + std::to_string(m.rows()) + " x " +
-                           std::to_string(m.cols()));
+  DPLDA_RETURN_IF_ERROR(requireSquare("symmetric matrix noise", m));
   if (sigma == 0.0) return Status::ok();
   const Eigen::Index n = m.rows();
   for (Eigen::Index i = 0; i < n; ++i)
@@ -57,28 +89,28 @@ Status addSymmetricMatrixNoise(Eigen::MatrixXd& m, double sigma, RandomSource& r
 Status addSymmetricTensorNoise(Tensor3& t, double sigma, RandomSource& rng) {
   DPLDA_RETURN_IF_ERROR(validateScale("sigma", sigma));
   if (sigma == 0.0) return Status::ok();
-  const int k = t.dim();
-  for (int i = 0; i < k; ++i)
-    for (int j = i; j < k; ++j)
-      for (int l = j; l < k; ++l) {
-        const double z = sigma * standardNormal(rng);
-        // The distinct permutations of (i, j, l); repeated indices collapse some of the six.
-        t(i, j, l) += z;
-        if (i == j && j == l) continue;
-        if (i == j) {  // (i, i, l)
-          t(i, l, i) += z;
-          t(l, i, i) += z;
-        } else if (j == l) {  // (i, j, j)
-          t(j, i, j) += z;
-          t(j, j, i) += z;
-        } else {
-          t(i, l, j) += z;
-          t(j, i, l) += z;
-          t(j, l, i) += z;
-          t(l, i, j) += z;
-          t(l, j, i) += z;
-        }
-      }
+  addToUniqueEntries(t, [&] { return sigma * standardNormal(rng); });
+  return Status::ok();
+}
+
+Status addSymmetricMatrixLaplaceNoise(Eigen::MatrixXd& m, double scale, RandomSource& rng) {
+  DPLDA_RETURN_IF_ERROR(validateScale("Laplace scale", scale));
+  DPLDA_RETURN_IF_ERROR(requireSquare("symmetric matrix Laplace noise", m));
+  if (scale == 0.0) return Status::ok();
+  const Eigen::Index n = m.rows();
+  for (Eigen::Index j = 0; j < n; ++j)  // column-major upper triangle (see the header)
+    for (Eigen::Index i = 0; i <= j; ++i) {
+      const double z = laplace(rng, scale);
+      m(i, j) += z;
+      if (i != j) m(j, i) += z;
+    }
+  return Status::ok();
+}
+
+Status addSymmetricTensorLaplaceNoise(Tensor3& t, double scale, RandomSource& rng) {
+  DPLDA_RETURN_IF_ERROR(validateScale("Laplace scale", scale));
+  if (scale == 0.0) return Status::ok();
+  addToUniqueEntries(t, [&] { return laplace(rng, scale); });
   return Status::ok();
 }
 

@@ -47,6 +47,16 @@ Status addSymmetricMatrixNoise(Eigen::MatrixXd& m, double sigma, RandomSource& r
 // added to every permutation of its indices.
 Status addSymmetricTensorNoise(Tensor3& t, double sigma, RandomSource& rng);
 
+// m += N with N symmetric: one Laplace(0, scale) draw per unique entry, mirrored. The draws go
+// column by column over the upper triangle ((0,0), (0,1), (1,1), (0,2), ...), not row by row as
+// in addSymmetricMatrixNoise: the order the private pipeline has always used, so seeds reproduce.
+// m must be square; if m is exactly symmetric the result is exactly symmetric.
+Status addSymmetricMatrixLaplaceNoise(Eigen::MatrixXd& m, double scale, RandomSource& rng);
+
+// t += N with N symmetric: one Laplace(0, scale) draw per unique entry (i <= j <= l,
+// lexicographic, as addSymmetricTensorNoise), added to every permutation of its indices.
+Status addSymmetricTensorLaplaceNoise(Tensor3& t, double scale, RandomSource& rng);
+
 // The k x k x k tensor E(W, W, W) for E = sqrt(6) sym(G), G i.i.d. N(0, sigma^2) on d x d x d
 // (see above), sampled as sqrt(6) sym(Z x1 L x2 L x3 L) with L L^T = W^T W (Cholesky; a symmetric
 // eigen square root when W^T W is only semidefinite). W is d x k, finite, with k >= 1.

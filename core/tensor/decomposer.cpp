@@ -35,6 +35,156 @@ Status validateTensor(const Tensor3& T) {
   return Status::ok();
 }
 
+Status validateComponents(int components, int dim) {
+  if (components < 1 || components > dim) {
+    return invalidArgument("the number of components to extract must be in 1.." + std::to_string(dim) +
+                           " (the tensor dimension), got " + std::to_string(components));
+  }
+  return Status::ok();
+}
+
+// The tensor the power method iterates on, deflated by the components found so far. Two
+// policies for the one algorithm below: a dense working copy deflated explicitly (Algorithm 1 as
+// written), and an operator deflated implicitly through its contractions.
+class ExplicitDeflation {
+ public:
+  explicit ExplicitDeflation(const Tensor3& t) : m_t(t) {}
+  int dim() const { return m_t.dim(); }
+  Eigen::MatrixXd columns(const Eigen::MatrixXd& U) const { return m_t.contractTwiceColumns(U); }
+  Eigen::VectorXd vector(const Eigen::VectorXd& u) const { return m_t.contractTwice(u); }
+  double value(const Eigen::VectorXd& u) const { return m_t.contractThrice(u); }
+  void deflate(double lambda, const Eigen::VectorXd& v) { m_t.addOuter(-lambda, v, v, v); }
+
+ private:
+  Tensor3 m_t;
+};
+
+class ImplicitDeflation {
+ public:
+  ImplicitDeflation(const SymmetricTensorOperator& op, int maxComponents)
+      : m_op(op), m_V(op.dim(), maxComponents), m_lambda(maxComponents) {}
+  int dim() const { return m_op.dim(); }
+  // T(I,u,u) − Σ_c λ_c v_c (v_cᵀu)²: O(found · d · m) on top of the operator's contraction.
+  Eigen::MatrixXd columns(const Eigen::MatrixXd& U) const {
+    Eigen::MatrixXd G = m_op.contractTwice(U);
+    for (int c = 0; c < m_found; ++c) {
+      const Eigen::RowVectorXd p = m_V.col(c).transpose() * U;
+      G.noalias() -= m_V.col(c) * (m_lambda[c] * p.array().square()).matrix();
+    }
+    return G;
+  }
+  Eigen::VectorXd vector(const Eigen::VectorXd& u) const { return columns(u); }
+  double value(const Eigen::VectorXd& u) const { return u.dot(vector(u)); }
+  void deflate(double lambda, const Eigen::VectorXd& v) {
+    m_V.col(m_found) = v;
+    m_lambda[m_found] = lambda;
+    ++m_found;
+  }
+
+ private:
+  const SymmetricTensorOperator& m_op;
+  Eigen::MatrixXd m_V;
+  Eigen::VectorXd m_lambda;
+  int m_found = 0;
+};
+
+struct Extraction {
+  Eigen::VectorXd lambda;  // extraction order, >= 0
+  Eigen::MatrixXd V;       // d x found
+  int iterations = 0;
+  bool converged = true;
+  bool stoppedEarly = false;
+  int L = 0, R = 0;
+};
+
+// Algorithm 1 of seed 004 for the first r components (validated by the caller).
+template <class Deflated>
+Result<Extraction> robustPowerIterations(Deflated& T, int r, const PowerMethodOptions& o, RandomSource& rng,
+                                         const ExtractionStopRule& stop, Feedback* feedback) {
+  const int k = T.dim();
+  const int L = o.restarts > 0 ? o.restarts
+                               : std::max(10, 2 * static_cast<int>(std::ceil(r * std::log(std::max(r, 1)))));
+  const int R = o.maxIterations;
+  const double tol = o.tolerance;
+
+  Extraction ex;
+  ex.L = L;
+  ex.R = R;
+  ex.lambda.resize(r);
+  ex.V.resize(k, r);
+  int found = 0;
+  for (int comp = 0; comp < r; ++comp) {
+    if (isCanceled(feedback)) return cancelled();
+    // L starts, R steps each; a start that has settled stops iterating (the others go on).
+    Eigen::MatrixXd U(k, L);
+    for (int s = 0; s < L; ++s) U.col(s) = randomUnitVector(k, rng);
+    std::vector<int> active(L);
+    std::iota(active.begin(), active.end(), 0);
+    Eigen::MatrixXd current;
+    for (int step = 0; step < R && !active.empty(); ++step) {
+      current.resize(k, static_cast<Eigen::Index>(active.size()));
+      for (std::size_t a = 0; a < active.size(); ++a) current.col(a) = U.col(active[a]);
+      Eigen::MatrixXd next = T.columns(current);
+      // A dense tensor is checked up front; an operator is checked on its first contraction.
+      if (comp == 0 && step == 0 && !next.allFinite()) {
+        return numericalFailure("the tensor to decompose contains NaN or infinite entries");
+      }
+      normaliseColumns(next, current);
+      std::vector<int> still;
+      for (std::size_t a = 0; a < active.size(); ++a) {
+        const double change = (next.col(a) - current.col(a)).norm();
+        U.col(active[a]) = next.col(a);
+        if (!(change < tol)) still.push_back(active[a]);
+      }
+      active.swap(still);
+      ++ex.iterations;
+    }
+    // Keep the start with the largest T(u,u,u), then polish it.
+    const Eigen::MatrixXd TU = T.columns(U);
+    Eigen::Index best = 0;
+    (U.cwiseProduct(TU)).colwise().sum().maxCoeff(&best);
+    Eigen::VectorXd u = U.col(best);
+    bool settled = false;
+    for (int step = 0; step < R; ++step) {
+      Eigen::VectorXd next = T.vector(u);
+      const double n = next.norm();
+      if (!(n > 0.0) || !std::isfinite(n)) break;
+      next /= n;
+      const double change = (next - u).norm();
+      u = next;
+      ++ex.iterations;
+      if (change < tol) {
+        settled = true;
+        break;
+      }
+    }
+    ex.converged = ex.converged && settled;
+    double lam = T.value(u);
+    if (lam < 0.0) {  // T(-v,-v,-v) = -T(v,v,v): flip to make λ positive (the deflation term is unchanged)
+      lam = -lam;
+      u = -u;
+    }
+    ex.lambda[comp] = lam;
+    ex.V.col(comp) = u;
+    T.deflate(lam, u);
+    found = comp + 1;
+    reportProgress(feedback, static_cast<double>(found) / r);
+    if (stop && found < r && stop(ex.V.leftCols(found))) {
+      ex.stoppedEarly = true;
+      break;
+    }
+  }
+  ex.lambda.conservativeResize(found);
+  ex.V.conservativeResize(k, found);
+  return ex;
+}
+
+std::string robustMethodName(int components, int dim, int L, int R) {
+  const std::string params = "(L = " + std::to_string(L) + ", R = " + std::to_string(R) + ")";
+  if (components == dim) return "robust tensor power method " + params;
+  return "robust tensor power method, first " + std::to_string(components) + " components " + params;
+}
+
 }  // namespace
 
 Eigen::VectorXd randomUnitVector(int k, RandomSource& rng) {
@@ -75,74 +225,45 @@ Status validatePowerMethodOptions(const PowerMethodOptions& o) {
   return Status::ok();
 }
 
-Result<TensorEigenpairs> RobustPowerMethod::decompose(const Tensor3& input, RandomSource& rng,
+Result<TensorEigenpairs> RobustPowerMethod::decompose(const Tensor3& T, RandomSource& rng,
                                                       Feedback* feedback) const {
-  DPLDA_RETURN_IF_ERROR(validateTensor(input));
-  DPLDA_RETURN_IF_ERROR(validatePowerMethodOptions(m_options));
-  const int k = input.dim();
-  const int L = m_options.restarts > 0
-                    ? m_options.restarts
-                    : std::max(10, 2 * static_cast<int>(std::ceil(k * std::log(std::max(k, 1)))));
-  const int R = m_options.maxIterations;
-  const double tol = m_options.tolerance;
+  return decompose(T, T.dim(), rng, feedback);
+}
 
-  Tensor3 T = input;
-  Eigen::VectorXd lambda(k);
-  Eigen::MatrixXd V(k, k);
-  int iterations = 0;
-  bool converged = true;
-  for (int comp = 0; comp < k; ++comp) {
-    if (isCanceled(feedback)) return cancelled();
-    // L starts, R steps each; a start that has settled stops iterating (the others go on).
-    Eigen::MatrixXd U(k, L);
-    for (int s = 0; s < L; ++s) U.col(s) = randomUnitVector(k, rng);
-    std::vector<int> active(L);
-    std::iota(active.begin(), active.end(), 0);
-    Eigen::MatrixXd current;
-    for (int step = 0; step < R && !active.empty(); ++step) {
-      current.resize(k, static_cast<Eigen::Index>(active.size()));
-      for (std::size_t a = 0; a < active.size(); ++a) current.col(a) = U.col(active[a]);
-      Eigen::MatrixXd next = T.contractTwiceColumns(current);
-      normaliseColumns(next, current);
-      std::vector<int> still;
-      for (std::size_t a = 0; a < active.size(); ++a) {
-        const double change = (next.col(a) - current.col(a)).norm();
-        U.col(active[a]) = next.col(a);
-        if (!(change < tol)) still.push_back(active[a]);
-      }
-      active.swap(still);
-      ++iterations;
-    }
-    // Keep the start with the largest T(u,u,u), then polish it.
-    const Eigen::MatrixXd TU = T.contractTwiceColumns(U);
-    Eigen::Index best = 0;
-    (U.cwiseProduct(TU)).colwise().sum().maxCoeff(&best);
-    Eigen::VectorXd u = U.col(best);
-    bool settled = false;
-    for (int step = 0; step < R; ++step) {
-      Eigen::VectorXd next = T.contractTwice(u);
-      const double n = next.norm();
-      if (!(n > 0.0) || !std::isfinite(n)) break;
-      next /= n;
-      const double change = (next - u).norm();
-      u = next;
-      ++iterations;
-      if (change < tol) {
-        settled = true;
-        break;
-      }
-    }
-    converged = converged && settled;
-    const double lam = T.contractThrice(u);
-    lambda[comp] = lam;
-    V.col(comp) = u;
-    T.addOuter(-lam, u, u, u);  // deflate
-    reportProgress(feedback, static_cast<double>(comp + 1) / k);
-  }
-  TensorEigenpairs out = sortedPositive(lambda, V);
-  out.iterations = iterations;
-  out.converged = converged;
-  out.method = "robust tensor power method (L = " + std::to_string(L) + ", R = " + std::to_string(R) + ")";
+Result<TensorEigenpairs> RobustPowerMethod::decompose(const Tensor3& T, int components, RandomSource& rng,
+                                                      Feedback* feedback) const {
+  DPLDA_RETURN_IF_ERROR(validateTensor(T));
+  DPLDA_RETURN_IF_ERROR(validateComponents(components, T.dim()));
+  DPLDA_RETURN_IF_ERROR(validatePowerMethodOptions(m_options));
+  ExplicitDeflation deflated(T);
+  auto ex = robustPowerIterations(deflated, components, m_options, rng, {}, feedback);
+  if (!ex.ok()) return ex.status();
+  const Extraction& e = ex.value();
+  TensorEigenpairs out = sortedPositive(e.lambda, e.V);
+  out.iterations = e.iterations;
+  out.converged = e.converged;
+  out.method = robustMethodName(components, T.dim(), e.L, e.R);
+  return out;
+}
+
+Result<LeadingEigenpairs> RobustPowerMethod::extractLeading(const SymmetricTensorOperator& T, int components,
+                                                            RandomSource& rng, const ExtractionStopRule& stop,
+                                                            Feedback* feedback) const {
+  if (T.dim() < 1) return invalidArgument("the tensor to decompose is empty");
+  DPLDA_RETURN_IF_ERROR(validateComponents(components, T.dim()));
+  DPLDA_RETURN_IF_ERROR(validatePowerMethodOptions(m_options));
+  ImplicitDeflation deflated(T, components);
+  auto ex = robustPowerIterations(deflated, components, m_options, rng, stop, feedback);
+  if (!ex.ok()) return ex.status();
+  const Extraction& e = ex.value();
+  LeadingEigenpairs out;
+  out.found = e.V;
+  out.foundLambda = e.lambda;
+  out.stoppedEarly = e.stoppedEarly;
+  out.sorted = sortedPositive(e.lambda, e.V);
+  out.sorted.iterations = e.iterations;
+  out.sorted.converged = e.converged;
+  out.sorted.method = robustMethodName(components, T.dim(), e.L, e.R);
   return out;
 }
 

@@ -3,6 +3,7 @@
 // interchangeable policy (after mlpack's PCA decomposition policies) so the online and
 // noise-calibrated variants of seed 004 slot in later.
 #include <Eigen/Dense>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -15,7 +16,7 @@ namespace dplda {
 
 struct TensorEigenpairs {
   Eigen::VectorXd lambda;  // robust eigenvalues, > 0, descending
-  Eigen::MatrixXd V;       // k x k, column i is the eigenvector of lambda[i]
+  Eigen::MatrixXd V;       // k x r (r = k unless fewer were asked for), column i belongs to lambda[i]
   int iterations = 0;      // power steps used (all starts and components)
   bool converged = true;   // every component met the tolerance within the iteration limit
   std::string method;
@@ -37,6 +38,41 @@ struct PowerMethodOptions {
 };
 Status validatePowerMethodOptions(const PowerMethodOptions& options);
 
+// A symmetric d x d x d tensor seen only through its contractions T(I, u, u): everything the
+// robust power method does with a tensor. Lets a caller decompose a tensor it never forms (a
+// closed-form structured tensor needs O(d) work per vector instead of d^3 storage).
+class SymmetricTensorOperator {
+ public:
+  virtual ~SymmetricTensorOperator() = default;
+  virtual int dim() const = 0;
+  // Column s of the result is T(I, u_s, u_s) for column s of U (d x m).
+  virtual Eigen::MatrixXd contractTwice(const Eigen::MatrixXd& U) const = 0;
+};
+
+// A dense tensor, held by reference (it must outlive the operator).
+class DenseTensorOperator final : public SymmetricTensorOperator {
+ public:
+  explicit DenseTensorOperator(const Tensor3& t) : m_t(t) {}
+  int dim() const override { return m_t.dim(); }
+  Eigen::MatrixXd contractTwice(const Eigen::MatrixXd& U) const override {
+    return m_t.contractTwiceColumns(U);
+  }
+
+ private:
+  const Tensor3& m_t;
+};
+
+// The first components of a robust power method run, in both orders.
+struct LeadingEigenpairs {
+  TensorEigenpairs sorted;  // by λ descending (λ made positive by flipping v), as decompose returns
+  Eigen::MatrixXd found;    // the same vectors in the order they were extracted
+  Eigen::VectorXd foundLambda;
+  bool stoppedEarly = false;  // the stop rule ended the extraction before the asked-for count
+};
+// Called after each extracted component but the last with the vectors found so far (extraction
+// order, λ >= 0); returning true stops the extraction (e.g. once a trial can no longer succeed).
+using ExtractionStopRule = std::function<bool(const Eigen::MatrixXd& foundSoFar)>;
+
 class TensorDecomposer {
  public:
   virtual ~TensorDecomposer() = default;
@@ -47,13 +83,31 @@ class TensorDecomposer {
 };
 
 // Robust tensor power method with deflation (seed 004, Algorithm 1). All L starts of a
-// component iterate together, so each step is one k^2 x k by k x L GEMM.
+// component iterate together, so each step is one k^2 x k by k x L GEMM; a start that has settled
+// stops iterating. It may stop after r <= k deflations: Algorithm 1 finds the components one at a
+// time, largest weight first when the tensor is (close to) orthogonally decomposable, so the
+// first r are the r leading ones. With options.restarts = 0, L = max(10, 2⌈r ln r⌉) for the r
+// components extracted (the default for r = k is unchanged).
 class RobustPowerMethod final : public TensorDecomposer {
  public:
   explicit RobustPowerMethod(PowerMethodOptions options = {}) : m_options(options) {}
   std::string name() const override { return "robust"; }
+  // All T.dim() components.
   Result<TensorEigenpairs> decompose(const Tensor3& T, RandomSource& rng,
                                      Feedback* feedback = nullptr) const override;
+  // The first `components` (1..T.dim()) components, sorted by λ descending. With the same L
+  // (an explicit options.restarts: the default L depends on r) these are the steps and random
+  // draws of the full decomposition up to that point. InvalidArgument naming the value when out
+  // of range.
+  Result<TensorEigenpairs> decompose(const Tensor3& T, int components, RandomSource& rng,
+                                     Feedback* feedback = nullptr) const;
+  // Matrix-free: the first `components` (1..T.dim()) of a tensor given by its contractions,
+  // deflated implicitly (T − Σ λ_c v_c⊗v_c⊗v_c applied through contractions; equal to the
+  // explicit deflation of the dense overloads up to rounding). Keeps the extraction order, and
+  // `stop` may end the extraction early.
+  Result<LeadingEigenpairs> extractLeading(const SymmetricTensorOperator& T, int components,
+                                           RandomSource& rng, const ExtractionStopRule& stop = {},
+                                           Feedback* feedback = nullptr) const;
 
  private:
   PowerMethodOptions m_options;

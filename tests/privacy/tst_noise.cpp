@@ -84,6 +84,35 @@ int covarianceFailures(const std::vector<std::vector<double>>& draws, const Eige
   return failures;
 }
 
+// Laplace(0, b) noise on the unique entries: mean 0 and variance 2 b^2 (5 SE each: SE of the mean
+// sqrt(2 b^2 / n); the relative SE of the variance estimate is sqrt(Var(X^2)) / (2 b^2 sqrt(n)) =
+// sqrt(20 b^4 / n) / (2 b^2) = sqrt(5 / n) = 1.6%), the Laplace CDF by KS at p > 0.001, and distinct
+// unique entries uncorrelated (|r| < 5 / sqrt(n)).
+void checkLaplaceEntries(const std::vector<std::vector<double>>& unique, double b, const char* what) {
+  const double n = static_cast<double>(unique[0].size());
+  const double var = 2 * b * b;
+  for (std::size_t u = 0; u < unique.size(); ++u) {
+    double mean = 0.0;
+    for (double v : unique[u]) mean += v;
+    mean /= n;
+    QVERIFY2(std::abs(mean) < 5 * std::sqrt(var / n),
+             qPrintable(QString("%1 entry %2: mean %3").arg(what).arg(u).arg(mean)));
+    const double v = stat::sampleCovariance(unique[u], unique[u]);
+    QVERIFY2(std::abs(v / var - 1) < 5 * std::sqrt(5.0 / n),
+             qPrintable(QString("%1 entry %2: var %3").arg(what).arg(u).arg(v)));
+    const double p =
+        stat::ksPValue(stat::ksStatistic(unique[u], [&](double x) { return stat::laplaceCdf(x, b); }), n);
+    QVERIFY2(p > 1e-3, qPrintable(QString("%1 entry %2: KS p = %3").arg(what).arg(u).arg(p)));
+    for (std::size_t w = u + 1; w < unique.size(); ++w)
+      QVERIFY(std::abs(stat::sampleCovariance(unique[u], unique[w])) / var < 5 / std::sqrt(n));
+  }
+  // Power: the same KS test rejects a normal with the same variance 2 b^2 (p < 1e-6), the
+  // mistake of drawing Gaussian noise at the Laplace variance.
+  const double pn = stat::ksPValue(
+      stat::ksStatistic(unique[0], [&](double x) { return stat::normalCdf(x, std::sqrt(var)); }), n);
+  QVERIFY2(pn < 1e-6, qPrintable(QString("%1: normal accepted, p = %2").arg(what).arg(pn)));
+}
+
 }  // namespace
 
 class TestNoise : public QObject {
@@ -210,6 +239,121 @@ class TestNoise : public QObject {
       QVERIFY2(std::abs(v / (sigma * sigma) - 1) < varTol, qPrintable(QString("entry %1: %2").arg(u).arg(v)));
       for (std::size_t w = u + 1; w < unique.size(); ++w)
         QVERIFY(std::abs(stat::sampleCovariance(unique[u], unique[w])) / (sigma * sigma) < 5 / std::sqrt(double(kDraws)));
+    }
+  }
+
+  void symmetricMatrixLaplaceNoise() {
+    const int n = 4;
+    const double b = 0.9;
+    SeededRandom rng(313);
+    Eigen::MatrixXd base = Eigen::MatrixXd::Random(n, n);
+    base = (base + base.transpose()).eval();
+    std::vector<std::vector<double>> unique(n * (n + 1) / 2, std::vector<double>(kDraws));
+    for (int t = 0; t < kDraws; ++t) {
+      Eigen::MatrixXd m = base;
+      QVERIFY(addSymmetricMatrixLaplaceNoise(m, b, rng).isOk());
+      if (t < 100) QVERIFY(m == m.transpose());  // exactly symmetric
+      int u = 0;
+      for (int i = 0; i < n; ++i)
+        for (int j = i; j < n; ++j) unique[u++][t] = m(i, j) - base(i, j);
+    }
+    checkLaplaceEntries(unique, b, "matrix");
+    if (QTest::currentTestFailed()) return;
+
+    // One draw per unique entry, mirrored (m(j, i) holds the same value, not a second draw), in the
+    // column-major upper-triangle order the private pipeline has always used: a seed reproduces it.
+    SeededRandom r1(31), r2(31);
+    Eigen::MatrixXd z = Eigen::MatrixXd::Zero(5, 5);
+    QVERIFY(addSymmetricMatrixLaplaceNoise(z, b, r1).isOk());
+    for (int j = 0; j < 5; ++j)
+      for (int i = 0; i <= j; ++i) {
+        const double e = laplace(r2, b);
+        QCOMPARE(z(i, j), e);
+        QCOMPARE(z(j, i), e);
+      }
+    QCOMPARE(r1.nextU64(), r2.nextU64());  // exactly 15 draws used
+
+    // Zero scale: unchanged and nothing drawn. Bad scales and shapes: refused, input untouched.
+    SeededRandom r3(32), r4(32);
+    Eigen::MatrixXd same = base;
+    QVERIFY(addSymmetricMatrixLaplaceNoise(same, 0.0, r3).isOk());
+    QVERIFY(same == base);
+    QCOMPARE(r3.nextU64(), r4.nextU64());
+    for (double bad :
+         {-1.5, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+      Eigen::MatrixXd m = base;
+      const Status s = addSymmetricMatrixLaplaceNoise(m, bad, rng);
+      QCOMPARE(s.code(), StatusCode::InvalidArgument);
+      QVERIFY2(s.message().find("Laplace scale") != std::string::npos, s.message().c_str());
+      QVERIFY(m == base);
+    }
+    QVERIFY(addSymmetricMatrixLaplaceNoise(same, -1.5, rng).message().find("-1.5") != std::string::npos);
+    Eigen::MatrixXd rect = Eigen::MatrixXd::Zero(2, 3);
+    const Status s = addSymmetricMatrixLaplaceNoise(rect, 1.0, rng);
+    QCOMPARE(s.code(), StatusCode::InvalidArgument);
+    QVERIFY2(
+        s.message().find("square") != std::string::npos && s.message().find("2 x 3") != std::string::npos,
+        s.message().c_str());
+    QVERIFY(rect.isZero(0.0));
+  }
+
+  void symmetricTensorLaplaceNoise() {
+    const int k = 3;
+    const double b = 0.6;
+    SeededRandom rng(414);
+    std::vector<std::array<int, 3>> uniqueIdx;
+    for (int i = 0; i < k; ++i)
+      for (int j = i; j < k; ++j)
+        for (int l = j; l < k; ++l) uniqueIdx.push_back({i, j, l});
+    std::vector<std::vector<double>> unique(uniqueIdx.size(), std::vector<double>(kDraws));
+    for (int t = 0; t < kDraws; ++t) {
+      Tensor3 e(k);
+      QVERIFY(addSymmetricTensorLaplaceNoise(e, b, rng).isOk());
+      if (t < 100) {
+        for (int i = 0; i < k; ++i)
+          for (int j = 0; j < k; ++j)
+            for (int l = 0; l < k; ++l) {
+              const double v = e(i, j, l);
+              QVERIFY(v == e(i, l, j) && v == e(j, i, l) && v == e(j, l, i) && v == e(l, i, j) &&
+                      v == e(l, j, i));
+            }
+      }
+      for (std::size_t u = 0; u < uniqueIdx.size(); ++u)
+        unique[u][t] = e(uniqueIdx[u][0], uniqueIdx[u][1], uniqueIdx[u][2]);
+    }
+    checkLaplaceEntries(unique, b, "tensor");
+    if (QTest::currentTestFailed()) return;
+
+    // One draw per unique entry in lexicographic order, the same value in every permutation (each
+    // permutation receives it once: a repeated-index entry is not counted twice).
+    const int d = 4;
+    SeededRandom r1(41), r2(41);
+    Tensor3 z(d);
+    QVERIFY(addSymmetricTensorLaplaceNoise(z, b, r1).isOk());
+    for (int i = 0; i < d; ++i)
+      for (int j = i; j < d; ++j)
+        for (int l = j; l < d; ++l) {
+          const double e = laplace(r2, b);
+          for (const auto& p :
+               {std::array<int, 3>{i, j, l}, {i, l, j}, {j, i, l}, {j, l, i}, {l, i, j}, {l, j, i}})
+            QCOMPARE(z(p[0], p[1], p[2]), e);
+        }
+    QCOMPARE(r1.nextU64(), r2.nextU64());  // exactly 20 draws used
+
+    SeededRandom r3(42), r4(42);
+    Tensor3 base(d);
+    for (std::size_t i = 0; i < base.size(); ++i) base.data()[i] = 0.25 * static_cast<double>(i);
+    Tensor3 same = base;
+    QVERIFY(addSymmetricTensorLaplaceNoise(same, 0.0, r3).isOk());
+    QVERIFY(std::equal(same.data(), same.data() + same.size(), base.data()));
+    QCOMPARE(r3.nextU64(), r4.nextU64());
+    for (double bad :
+         {-2.0, std::numeric_limits<double>::quiet_NaN(), -std::numeric_limits<double>::infinity()}) {
+      Tensor3 t = base;
+      const Status s = addSymmetricTensorLaplaceNoise(t, bad, rng);
+      QCOMPARE(s.code(), StatusCode::InvalidArgument);
+      QVERIFY2(s.message().find("Laplace scale") != std::string::npos, s.message().c_str());
+      QVERIFY(std::equal(t.data(), t.data() + t.size(), base.data()));
     }
   }
 

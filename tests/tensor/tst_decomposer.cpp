@@ -116,6 +116,94 @@ class TestDecomposer : public QObject {
     QVERIFY(recoveryError(td, sortedLambda, sortedV) < 1e-2);
   }
 
+  void leadingComponentsOfOrthogonalTensor() {
+    // Odeco, k = 8, distinct weights with three clear leaders stored out of order: r = 3
+    // components are the three largest weights and their vectors (relative error 1e-8, sign
+    // fixed by λ > 0), in a k x 3 result.
+    const int k = 8, r = 3;
+    const Eigen::MatrixXd V = randomOrthogonal(k, 21);
+    Eigen::VectorXd w(k);
+    w << 0.9, 4.0, 0.7, 5.0, 0.6, 1.0, 3.0, 0.8;
+    const Tensor3 T = symmetricFromComponents(w, V);
+    const std::vector<int> leaders = {3, 1, 6};  // weights 5, 4, 3
+    Eigen::VectorXd topW(r);
+    Eigen::MatrixXd topV(k, r);
+    for (int i = 0; i < r; ++i) {
+      topW[i] = w[leaders[i]];
+      topV.col(i) = V.col(leaders[i]);
+    }
+    SeededRandom rng(5);
+    const TensorEigenpairs td = RobustPowerMethod().decompose(T, r, rng).value();
+    QCOMPARE(td.lambda.size(), Eigen::Index(r));
+    QCOMPARE(td.V.rows(), Eigen::Index(k));
+    QCOMPARE(td.V.cols(), Eigen::Index(r));
+    QVERIFY(td.converged);
+    QVERIFY2(recoveryError(td, topW, topV) < 1e-8, td.method.c_str());
+    QVERIFY(td.method.find("first 3") != std::string::npos);
+
+    // Same starts as the full decomposition (explicit L, same seed): its three leading pairs, to
+    // rounding; with the default L the r = k result is what decompose(T, rng) gives.
+    PowerMethodOptions o;
+    o.restarts = 12;
+    SeededRandom a(9), b(9);
+    const TensorEigenpairs full = RobustPowerMethod(o).decompose(T, a).value();
+    const TensorEigenpairs lead = RobustPowerMethod(o).decompose(T, r, b).value();
+    QVERIFY(full.iterations > lead.iterations);
+    for (int i = 0; i < r; ++i) {
+      QVERIFY(std::abs(lead.lambda[i] - full.lambda[i]) < 1e-12);
+      QVERIFY((lead.V.col(i) - full.V.col(i)).norm() < 1e-12);
+    }
+    SeededRandom c(4), e(4);
+    const TensorEigenpairs all = RobustPowerMethod().decompose(T, k, c).value();
+    const TensorEigenpairs byDefault = RobustPowerMethod().decompose(T, e).value();
+    QVERIFY(all.lambda == byDefault.lambda && all.V == byDefault.V);
+    QCOMPARE(all.V.cols(), Eigen::Index(k));
+
+    // Matrix-free: the same components through the tensor's contractions (implicit deflation),
+    // in extraction order (largest weight first here), λ >= 0; a stop rule ends it early.
+    SeededRandom f(9);
+    const LeadingEigenpairs ex = RobustPowerMethod(o).extractLeading(DenseTensorOperator(T), r, f).value();
+    QVERIFY(!ex.stoppedEarly);
+    QCOMPARE(ex.found.cols(), Eigen::Index(r));
+    for (int i = 0; i < r; ++i) {
+      QVERIFY(std::abs(ex.foundLambda[i] - topW[i]) < 1e-8 * topW[i]);
+      QVERIFY((ex.found.col(i) - topV.col(i)).norm() < 1e-8);
+      QVERIFY(std::abs(ex.sorted.lambda[i] - lead.lambda[i]) < 1e-10);
+    }
+    int calls = 0;
+    SeededRandom g(9);
+    const LeadingEigenpairs stopped =
+        RobustPowerMethod(o)
+            .extractLeading(DenseTensorOperator(T), r, g,
+                            [&](const Eigen::MatrixXd& soFar) { return ++calls, soFar.cols() == 2; })
+            .value();
+    QVERIFY(stopped.stoppedEarly);
+    QCOMPARE(calls, 2);
+    QCOMPARE(stopped.found.cols(), Eigen::Index(2));
+    QCOMPARE(stopped.sorted.lambda.size(), Eigen::Index(2));
+  }
+
+  void componentCountOutOfRange() {
+    const Tensor3 T = symmetricFromComponents(Eigen::Vector3d(3, 2, 1), randomOrthogonal(3, 1));
+    SeededRandom rng(1);
+    for (int bad : {0, -1, 4}) {
+      const Status s = RobustPowerMethod().decompose(T, bad, rng).status();
+      QCOMPARE(s.code(), StatusCode::InvalidArgument);
+      QVERIFY2(s.message().find("components") != std::string::npos &&
+                   s.message().find("1..3") != std::string::npos &&
+                   s.message().find("got " + std::to_string(bad)) != std::string::npos,
+               s.message().c_str());
+      QCOMPARE(RobustPowerMethod().extractLeading(DenseTensorOperator(T), bad, rng).status().code(),
+               StatusCode::InvalidArgument);
+    }
+    // Non-finite input is refused by both entry points, also when only a few components are asked for.
+    Tensor3 bad = T;
+    bad(0, 1, 2) = bad(2, 1, 0) = std::nan("");
+    QCOMPARE(RobustPowerMethod().decompose(bad, 1, rng).status().code(), StatusCode::NumericalFailure);
+    QCOMPARE(RobustPowerMethod().extractLeading(DenseTensorOperator(bad), 1, rng).status().code(),
+             StatusCode::NumericalFailure);
+  }
+
   void validation() {
     QVERIFY(!makeDecomposer("magic").ok());
     QVERIFY(makeDecomposer("magic").status().message().find("magic") != std::string::npos);

@@ -22,6 +22,8 @@
 #include "ui/plots/diagnostics_plot.h"
 #include "ui/plots/error_epsilon_plot.h"
 #include "ui/plots/topics_plot.h"
+#include "ui/panels/experiment_view.h"
+#include "ui/plots/series_plot.h"
 #include "ui/worker/run_worker.h"
 #include "core/privacy/budget.h"
 
@@ -62,7 +64,11 @@ class TstMainWindow : public QObject {
   void canvasClicksUpdatePresetAndIndicator() {
     MainWindow w;
     w.setAutoRun(false);
-    QCOMPARE(w.model()->state().edges, presetEdges(Preset::Config2));
+    // A new window starts on configuration 1, which releases at the default corpus size.
+    QCOMPARE(w.model()->state().edges, presetEdges(Preset::Config1));
+    SessionState start;
+    start.edges = presetEdges(Preset::Config2);
+    w.model()->reset(start);
     QVERIFY(w.budgetBar()->presetText().startsWith("config 2"));
     QVERIFY(w.budgetBar()->indicatorText().contains("private"));
     QVERIFY(!w.budgetBar()->indicatorText().contains("NOT"));
@@ -104,10 +110,20 @@ class TstMainWindow : public QObject {
     QVERIFY(r->spectrumPlot()->gap() > 0);
     QVERIFY(r->topicsPlot()->hasData());
     QCOMPARE(r->topicsPlot()->topicCount(), 3);
-    QVERIFY(r->errorPlot()->hasData());
-    QVERIFY(r->errorPlot()->curveKeys().contains("current"));
+    // The session's sweep: error and release-rate figures of the session's configuration.
+    ExperimentView* view = r->experiments();
+    QCOMPARE(view->source(), QString("session"));
+    QVERIFY(view->figureKeys().contains("error_l2"));
+    QVERIFY(view->figureKeys().contains("release_rate"));
+    QCOMPARE(view->currentFigureKey(), QString("error_l2"));
     QVERIFY(r->errorPlot()->hasBaseline());
     QVERIFY(!r->errorPlot()->isStale());
+    QVERIFY(view->setCurrentFigure("release_rate"));
+    auto* rate = qobject_cast<SeriesPlot*>(view->currentPlot());
+    QVERIFY(rate && rate->seriesKeys() == QStringList{"2"});
+    QVERIFY(view->setCurrentFigure("error_l2"));
+    QVERIFY(view->shownUpdate()->run->finished);
+    QCOMPARE(view->shownUpdate()->run->sweep->spec.trials, 2);
     // Config 2: Procedure 1 (σ_k) + W+ + T releases.
     QVERIFY(r->ledgerTable()->rowCount() >= 3);
     QVERIFY(r->diagnosticsTable()->rowCount() >= 3);
@@ -129,6 +145,83 @@ class TstMainWindow : public QObject {
     QVERIFY(r->errorPlot()->isStale());
     QVERIFY(r->topicsPlot()->isStale());
     QCOMPARE(w.canvas()->nodeState(Node::OUT), NodeState::Stale);
+  }
+
+  void presetExperimentGrowsLivePinsAndSaves() {
+    // A preset runs beside the session, arrives in snapshots while its points complete, can be
+    // pinned (an undoable session edit drawn as dashed curves) and saved as a folder.
+    MainWindow w;
+    w.setAutoRun(false);
+    ExperimentView* view = w.results()->experiments();
+    QVERIFY(view->setSource("figure2-small-corpus"));
+    view->setTrials(2);
+    QSignalSpy updates(w.experimentRunner(), &RunController::experimentReady);
+    view->requestRun();
+    QTRY_VERIFY_WITH_TIMEOUT(view->shownUpdate() && view->shownUpdate()->run->finished, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(!view->isRunning(), 5000);
+    // Snapshots before the end: the first has every point pending, later ones fill in.
+    QVERIFY(updates.count() >= 2);
+    auto first = updates.first().at(0).value<std::shared_ptr<const ExperimentUpdate>>();
+    QVERIFY(!first->run->finished);
+    QCOMPARE(first->pointsDone, 0);
+    for (const SweepSummaryRow& row : first->run->sweep->summary) QCOMPARE(row.trials, 0);
+    auto last = view->shownUpdate();
+    QCOMPARE(last->pointsDone, last->pointsTotal);
+    QCOMPARE(last->pointsTotal, 5 * 10);
+    QVERIFY(last->commandLine.contains("--preset figure2-small-corpus"));
+    const SweepResult& result = *last->run->sweep;
+    for (const SweepSummaryRow& row : result.summary) QCOMPARE(row.trials, 2);
+    QVERIFY(view->figureKeys().contains("error_l2"));
+    QCOMPARE(view->currentFigureKey(), QString("error_l2"));
+    const int curves = w.results()->errorPlot()->curveKeys().size();
+    QVERIFY(curves >= 1);  // configuration 1 releases at N = 1e4
+
+    // Pin: stored in the session, drawn dashed beside the live curves; undo unpins.
+    QString err;
+    QVERIFY2(view->pinShown(&err), qPrintable(err));
+    QCOMPARE(w.model()->state().pinnedSweeps.size(), 1);
+    QVERIFY(w.results()->errorPlot()->curveKeys().contains("pin-0-0"));
+    QCOMPARE(w.results()->errorPlot()->curveKeys().size(), 2 * curves);
+    // The pinned curves are the figure's own numbers.
+    ErrorVsEpsilonPlot::CurveData live, pinned;
+    QVERIFY(w.results()->errorPlot()->curveData("1", &live));
+    QVERIFY(w.results()->errorPlot()->curveData("pin-0-0", &pinned));
+    QCOMPARE(pinned.median, live.median);
+    w.model()->undoStack()->undo();
+    QCOMPARE(w.model()->state().pinnedSweeps.size(), 0);
+    QVERIFY(!w.results()->errorPlot()->curveKeys().contains("pin-0-0"));
+
+    // Save writes the same folder as `dplda sweep`.
+    QTemporaryDir dir;
+    QVERIFY2(view->saveShown(dir.path(), &err), qPrintable(err));
+    for (const char* f : {"results.csv", "summary.csv", "timings.csv", "report.md", "figures/error_l2.png",
+                          "figures/error_l2.svg", "figures/error_l2.pdf", "figures/error_l2.csv",
+                          "figures/release_rate.png"})
+      QVERIFY2(QFileInfo(dir.filePath(f)).size() > 0, f);
+    QFile report(dir.filePath("report.md"));
+    QVERIFY(report.open(QIODevice::ReadOnly));
+    QVERIFY(report.readAll().contains("--preset figure2-small-corpus"));
+    QFile summary(dir.filePath("summary.csv"));
+    QVERIFY(summary.open(QIODevice::ReadOnly));
+    QCOMPARE(QString(summary.readAll()), QString::fromStdString(sweepSummaryCsv(result)));
+  }
+
+  void presetExperimentCancels() {
+    MainWindow w;
+    w.setAutoRun(false);
+    ExperimentView* view = w.results()->experiments();
+    QVERIFY(view->setSource("figure2"));
+    view->setTrials(1000);
+    view->requestRun();
+    QTRY_VERIFY_WITH_TIMEOUT(view->shownUpdate() && view->shownUpdate()->pointsTotal > 0, 30000);
+    QVERIFY(view->isRunning());
+    view->requestRun();  // the Run button reads Cancel while the preset runs
+    QTRY_VERIFY_WITH_TIMEOUT(!view->isRunning(), 10000);
+    QCOMPARE(view->shownUpdate()->status.code(), StatusCode::Cancelled);
+    QString err;
+    QVERIFY(!view->pinShown(&err));  // nothing finished to pin
+    QVERIFY(err.contains("finished"));
+    QVERIFY(!view->saveShown(QDir::tempPath(), &err));
   }
 
   void cancelStopsPromptly() {
@@ -391,7 +484,10 @@ class TstMainWindow : public QObject {
     QVERIFY(r->topicsPlot()->hasData());
     QCOMPARE(r->topicsPlot()->topicCount(), 2);
     QVERIFY(r->ledgerTable()->rowCount() >= 3);
-    QVERIFY(r->errorPlot()->hasData());
+    // No truth: the sweep measures utility loss only, and its release rate.
+    QCOMPARE(r->experiments()->figureKeys(), (QStringList{"utility_loss_l2", "release_rate"}));
+    QVERIFY(r->experiments()->setCurrentFigure("release_rate"));
+    QVERIFY(r->experiments()->currentPlot()->hasData());
 
     // A missing file: the worker's error shows next to the path field.
     s.corpusPath = dir.filePath("no-such-text.txt");

@@ -41,6 +41,10 @@ class TstSession : public QObject {
     s.separator = "--";
     s.splitWeights = {3, 1};
     s.pinned = QJsonArray{QJsonObject{{"run", 3}, {"label", "config 2"}, {"epsilon", 0.5}, {"error", 0.1}}};
+    s.pinnedSweeps = QJsonArray{QJsonObject{
+        {"label", "figure2"},
+        {"figures", QJsonObject{{"error_l2", QJsonArray{QJsonObject{{"config", "config 1"}, {"eps", QJsonArray{0.1, 1}},
+                                                                     {"median", QJsonArray{0.4, QJsonValue()}}}}}}}}};
     s.lessonTitle = "t";
     s.lessonText = "some text";
     return s;
@@ -90,6 +94,7 @@ class TstSession : public QObject {
         {QJsonObject{{"privacy", QJsonObject{{"mechanism", "magic"}}}}, "privacy.mechanism"},
         {QJsonObject{{"corpus", QJsonObject{{"source", "ftp"}}}}, "corpus.source"},
         {QJsonObject{{"version", 99}}, "version"},
+        {QJsonObject{{"pinned_sweeps", "figure2"}}, "pinned_sweeps"},
     };
     for (const Case& c : cases) {
       auto r = sessionFromJson(c.json);

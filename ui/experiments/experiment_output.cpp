@@ -31,6 +31,7 @@ ExperimentFigure figure(QString key, QString title, QString heading,
   f.title = std::move(title);
   f.heading = std::move(heading);
   f.create = [] { return std::make_unique<P>(); };
+  f.plotType = &P::staticMetaObject;
   f.fill = [fill = std::move(fill)](PlotWidget& plot, QString* error) {
     auto* p = qobject_cast<P*>(&plot);
     if (!p) {

@@ -36,6 +36,7 @@ struct ExperimentFigure {
   // Clears `plot` (one made by create) and draws the result into it. False with a message when
   // the data cannot be drawn.
   std::function<bool(PlotWidget& plot, QString* error)> fill;
+  const QMetaObject* plotType = nullptr;  // the class create() makes
   bool errorCurves = false;  // an ErrorVsEpsilonPlot with one curve per configuration (pinnable)
 };
 

@@ -12,6 +12,7 @@
 
 #include "ui/common/palette.h"
 #include "ui/plots/diagnostics_plot.h"
+#include "ui/panels/experiment_view.h"
 #include "ui/plots/error_epsilon_plot.h"
 #include "ui/plots/topics_plot.h"
 #include "ui/worker/run_worker.h"
@@ -50,18 +51,9 @@ QString historyText(const QJsonObject& s) {
 }  // namespace
 
 ResultsPanel::ResultsPanel(QWidget* parent) : QTabWidget(parent) {
-  // Error vs ε
-  auto* errTab = new QWidget;
-  auto* ev = new QVBoxLayout(errTab);
-  ev->setContentsMargins(2, 2, 2, 2);
-  m_errorPlot = new ErrorVsEpsilonPlot;
-  m_errorPlot->setTitle(tr("Error vs total ε"));
-  m_errorNote = new QLabel;
-  m_errorNote->setWordWrap(true);
-  m_errorNote->setStyleSheet("color: gray;");
-  ev->addWidget(m_errorPlot, 1);
-  ev->addWidget(m_errorNote);
-  addTab(errTab, tr("Error vs ε"));
+  // Sweeps: the session's ε sweep and the papers' experiments
+  m_experiments = new ExperimentView;
+  addTab(m_experiments, tr("Sweeps"));
 
   // Diagnostics
   auto* diag = new QSplitter(Qt::Horizontal);
@@ -127,14 +119,16 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QTabWidget(parent) {
       if (it->checkState() == Qt::Checked) pinned.append(it->data(Qt::UserRole).toJsonObject());
     }
     m_pinned = pinned;
-    refreshPinnedCurves();
+    m_experiments->setPinnedRuns(pinned);
     emit pinnedEdited(pinned, tr("pin or unpin a run"));
   });
 }
 
+ErrorVsEpsilonPlot* ResultsPanel::errorPlot() const { return m_experiments->errorPlot(); }
+
 PlotWidget* ResultsPanel::currentPlot() const {
   switch (currentIndex()) {
-    case 0: return m_errorPlot;
+    case 0: return m_experiments->currentPlot();
     case 1: return m_spectrum;
     case 2: return m_topics;
     default: return nullptr;
@@ -142,16 +136,15 @@ PlotWidget* ResultsPanel::currentPlot() const {
 }
 
 void ResultsPanel::setStale(bool stale) {
-  for (PlotWidget* p : {static_cast<PlotWidget*>(m_errorPlot), static_cast<PlotWidget*>(m_spectrum),
-                        static_cast<PlotWidget*>(m_topics)})
-    p->setStale(stale);
+  m_experiments->setStale(stale);
+  for (PlotWidget* p : {static_cast<PlotWidget*>(m_spectrum), static_cast<PlotWidget*>(m_topics)}) p->setStale(stale);
   const QString style = stale ? "color: gray;" : QString();
   m_ledger->setStyleSheet(style);
   m_diag->setStyleSheet(style);
 }
 
 void ResultsPanel::setMetadata(const QJsonObject& metadata) {
-  m_errorPlot->setMetadata(metadata);
+  m_experiments->setSessionMetadata(metadata);
   m_spectrum->setMetadata(metadata);
   m_topics->setMetadata(metadata);
 }
@@ -209,23 +202,7 @@ void ResultsPanel::setPinned(const QJsonArray& pinned) {
     }
   }
   m_updatingHistory = false;
-  refreshPinnedCurves();
-}
-
-void ResultsPanel::refreshPinnedCurves() {
-  for (const QString& key : m_pinnedKeys) m_errorPlot->removeCurve(key);
-  m_pinnedKeys.clear();
-  int i = 0;
-  for (const QJsonValue& v : m_pinned) {
-    const QJsonObject s = v.toObject();
-    const double eps = s.value("epsilon").toDouble(NAN);
-    const double err = s.value("error").toDouble(NAN);
-    if (!(eps > 0) || !std::isfinite(err) || s.value("edges").toString().isEmpty()) continue;
-    const QString key = QString("pinned-%1").arg(i++);
-    if (m_errorPlot->setCurve(key, tr("pinned #%1 %2").arg(s.value("run").toInt()).arg(s.value("label").toString()),
-                              {eps}, {err}, {}, {}, 6 + i))
-      m_pinnedKeys << key;
-  }
+  m_experiments->setPinnedRuns(pinned);
 }
 
 void ResultsPanel::showOutcome(const RunOutcome& o) {
@@ -320,32 +297,6 @@ void ResultsPanel::showOutcome(const RunOutcome& o) {
   }
   m_ledgerNote->setText(note);
   addHistory(summarize(o));
-}
-
-void ResultsPanel::showSweep(const SweepOutcome& sw) {
-  m_errorPlot->setStale(false);
-  for (const QString& key : m_errorPlot->curveKeys())
-    if (!m_pinnedKeys.contains(key)) m_errorPlot->removeCurve(key);
-  QString err;
-  for (const SweepCurve& c : sw.curves) {
-    if (!m_errorPlot->setCurve(c.key, c.label, c.eps, c.median, c.lower, c.upper, c.style, &err)) continue;
-  }
-  m_errorPlot->setErrorLabel(sw.errorLabel);
-  // A log axis when the private errors dwarf the baseline, so both stay readable.
-  double lo = std::isfinite(sw.baseline) && sw.baseline > 0 ? sw.baseline : INFINITY, hi = 0;
-  for (const SweepCurve& c : sw.curves)
-    for (double v : c.median)
-      if (std::isfinite(v) && v > 0) { lo = std::min(lo, v); hi = std::max(hi, v); }
-  m_errorPlot->setLogError(hi > 0 && std::isfinite(lo) && hi / lo > 50);
-  if (std::isfinite(sw.baseline) && sw.baseline > 0) m_errorPlot->setBaseline(tr("non-private"), sw.baseline);
-  else m_errorPlot->clearBaseline();
-  refreshPinnedCurves();
-  QStringList fails;
-  for (const SweepCurve& c : sw.curves)
-    if (c.failures) fails << tr("%1: %2 trials released nothing").arg(c.label).arg(c.failures);
-  m_errorNote->setText(tr("Median of %1 trials per ε, band min–max. %2.%3")
-                           .arg(sw.trials).arg(sw.noiseNote, fails.isEmpty() ? QString() : " " + fails.join("; ")));
-  m_errorPlot->resetView();
 }
 
 }  // namespace dplda

@@ -1,7 +1,8 @@
 #pragma once
-// The bottom dock: results tabs — error vs ε, diagnostics (eigen spectrum with the k-th gap and
-// a table of σ_k, σ̃_k, γ_s, γ̃_s), topics (true vs recovered, matched), the privacy ledger and
-// the run history (pin runs to compare them on the error-vs-ε plot).
+// The bottom dock: results tabs — sweeps (the session's ε sweep and the papers' experiments, see
+// ExperimentView), diagnostics (eigen spectrum with the k-th gap and a table of σ_k, σ̃_k, γ_s,
+// γ̃_s), topics (true vs recovered, matched), the privacy ledger and the run history (pin runs to
+// compare them on the error-vs-ε plot).
 #include <QJsonArray>
 #include <QTabWidget>
 #include <memory>
@@ -17,10 +18,10 @@ namespace dplda {
 
 class EigenSpectrumPlot;
 class ErrorVsEpsilonPlot;
+class ExperimentView;
 class PlotWidget;
 class TopicsPlot;
 struct RunOutcome;
-struct SweepOutcome;
 
 class ResultsPanel : public QTabWidget {
   Q_OBJECT
@@ -30,12 +31,12 @@ class ResultsPanel : public QTabWidget {
 
   void setStale(bool stale);  // every plot: results of old parameters are veiled at once
   void showOutcome(const RunOutcome& outcome);
-  void showSweep(const SweepOutcome& sweep);
   void setMetadata(const QJsonObject& metadata);
   // Pinned run summaries (stored in the session); shown as points on the error-vs-ε plot.
   void setPinned(const QJsonArray& pinned);
 
-  ErrorVsEpsilonPlot* errorPlot() const { return m_errorPlot; }
+  ExperimentView* experiments() const { return m_experiments; }
+  ErrorVsEpsilonPlot* errorPlot() const;
   EigenSpectrumPlot* spectrumPlot() const { return m_spectrum; }
   TopicsPlot* topicsPlot() const { return m_topics; }
   QTableWidget* ledgerTable() const { return m_ledger; }
@@ -52,10 +53,8 @@ class ResultsPanel : public QTabWidget {
 
  private:
   void addHistory(const QJsonObject& summary);
-  void refreshPinnedCurves();
 
-  ErrorVsEpsilonPlot* m_errorPlot = nullptr;
-  QLabel* m_errorNote = nullptr;
+  ExperimentView* m_experiments = nullptr;
   EigenSpectrumPlot* m_spectrum = nullptr;
   QTableWidget* m_diag = nullptr;
   TopicsPlot* m_topics = nullptr;
@@ -65,7 +64,6 @@ class ResultsPanel : public QTabWidget {
   QLabel* m_ledgerNote = nullptr;
   QListWidget* m_history = nullptr;
   QJsonArray m_pinned;
-  QStringList m_pinnedKeys;
   bool m_updatingHistory = false;
 };
 

@@ -98,6 +98,28 @@ bool ErrorVsEpsilonPlot::setCurve(const QString& key, const QString& label, cons
   return true;
 }
 
+void ErrorVsEpsilonPlot::setCurveDimmed(const QString& key) {
+  auto it = m_curves.find(key);
+  if (it == m_curves.end()) return;
+  QPen pen = seriesPen(it->style, 1.4);
+  QColor c = pen.color();
+  c.setAlpha(150);
+  pen.setColor(c);
+  pen.setStyle(Qt::DashLine);
+  it->medianGraph->setPen(pen);
+  QCPScatterStyle marker = seriesScatter(it->style, 5.0);
+  marker.setPen(pen);
+  it->medianGraph->setScatterStyle(marker);
+  requestReplot();
+}
+
+bool ErrorVsEpsilonPlot::curveData(const QString& key, CurveData* out) const {
+  auto it = m_curves.find(key);
+  if (it == m_curves.end()) return false;
+  *out = CurveData{it->label, it->eps, it->median, it->lower, it->upper, it->style};
+  return true;
+}
+
 void ErrorVsEpsilonPlot::removeCurve(const QString& key) {
   auto it = m_curves.find(key);
   if (it == m_curves.end()) return;

@@ -24,7 +24,16 @@ class ErrorVsEpsilonPlot : public PlotWidget {
   bool setCurve(const QString& key, const QString& label, const QVector<double>& eps,
                 const QVector<double>& median, const QVector<double>& lower, const QVector<double>& upper,
                 int styleIndex = -1, QString* error = nullptr);
+  // Draws an existing curve as a reference (thin, dashed, translucent; e.g. a pinned sweep).
+  void setCurveDimmed(const QString& key);
   void removeCurve(const QString& key);
+  // A curve's data as given to setCurve (sorted by ε); false for an unknown key.
+  struct CurveData {
+    QString label;
+    QVector<double> eps, median, lower, upper;
+    int style = 0;
+  };
+  bool curveData(const QString& key, CurveData* out) const;
   void clearCurves();
   QStringList curveKeys() const { return m_order; }
 

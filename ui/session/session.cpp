@@ -73,6 +73,7 @@ bool operator==(const SessionState& a, const SessionState& b) {
          a.delta == b.delta && a.mechanism == b.mechanism && a.bounds == b.bounds &&
          a.shareReleases == b.shareReleases && a.noiseSeed == b.noiseSeed && a.maxLength == b.maxLength &&
          a.trials == b.trials && a.comparePresets == b.comparePresets && a.pinned == b.pinned &&
+         a.pinnedSweeps == b.pinnedSweeps &&
          a.lessonTitle == b.lessonTitle && a.lessonText == b.lessonText;
 }
 
@@ -220,6 +221,7 @@ QJsonObject sessionToJson(const SessionState& s) {
                               {"max_length", s.maxLength}}},
       {"sweep", QJsonObject{{"trials", s.trials}, {"compare_presets", s.comparePresets}}},
       {"pinned", s.pinned},
+      {"pinned_sweeps", s.pinnedSweeps},
   };
   if (!lesson.isEmpty()) json.insert("lesson", lesson);
   return json;
@@ -331,6 +333,10 @@ Result<SessionState> sessionFromJson(const QJsonObject& json) {
   if (json.contains("pinned")) {
     if (!json.value("pinned").isArray()) return bad("session: 'pinned' must be an array");
     s.pinned = json.value("pinned").toArray();
+  }
+  if (json.contains("pinned_sweeps")) {
+    if (!json.value("pinned_sweeps").isArray()) return bad("session: 'pinned_sweeps' must be an array");
+    s.pinnedSweeps = json.value("pinned_sweeps").toArray();
   }
   DPLDA_RETURN_IF_ERROR(readString(lesson, "title", "lesson", s.lessonTitle));
   DPLDA_RETURN_IF_ERROR(readString(lesson, "text", "lesson", s.lessonText));

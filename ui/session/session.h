@@ -27,7 +27,9 @@ struct SessionState {
   QString decomposer = "robust";
   std::uint64_t initSeed = 1;
 
-  EdgeSet edges = presetEdges(Preset::Config2);
+  // Configuration 1: at the default corpus size it releases at ε = 1 (configuration 2 needs
+  // about N = 1e5 before Procedure 1's σ̃_k clears Δ2), so a first run shows a private result.
+  EdgeSet edges = presetEdges(Preset::Config1);
   double epsilon = 1.0;
   double delta = 1e-5;
   Mechanism mechanism = Mechanism::AnalyticGaussian;
@@ -40,7 +42,8 @@ struct SessionState {
   int trials = 3;               // per ε in the error-vs-ε sweep
   bool comparePresets = false;  // sweep configurations 1-4 instead of {none, current}
 
-  QJsonArray pinned;  // pinned run summaries (see RunSummary in the history panel)
+  QJsonArray pinned;        // pinned run summaries (see RunSummary in the history panel)
+  QJsonArray pinnedSweeps;  // pinned sweeps: their curves per figure (see ExperimentView::pinShown)
   QString lessonTitle, lessonText;
 
   int topicCount() const { return generator.topicCount; }

@@ -4,6 +4,7 @@
 #include <QFileInfo>
 #include <QDir>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -56,17 +57,9 @@ SpectralOptions spectralOptions(const SessionState& s) {
   return o;
 }
 
-double quantileSorted(const std::vector<double>& v, double q) {
-  if (v.empty()) return std::numeric_limits<double>::quiet_NaN();
-  const double pos = q * (v.size() - 1);
-  const size_t lo = static_cast<size_t>(std::floor(pos));
-  const size_t hi = std::min(v.size() - 1, lo + 1);
-  return v[lo] + (pos - lo) * (v[hi] - v[lo]);
-}
-
 }  // namespace
 
-QVector<double> RunWorker::sweepEpsilons() { return {0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0}; }
+std::vector<double> RunWorker::sweepEpsilons() { return {0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0}; }
 
 Status RunWorker::prepareCorpus(const SessionState& s, Feedback* fb, RunOutcome& out) {
   const QString key = generatorKey(s);
@@ -216,99 +209,178 @@ void RunWorker::process(const RunRequest& request, const std::shared_ptr<Feedbac
   finish(Status::ok(), "");
 
   if (request.sweep && !fb->isCanceled()) {
-    *stage = "error vs ε sweep";
-    auto sw = sweep(request, *out, fb);
-    emit sweepFinished(sw);
+    *stage = "ε sweep";
+    runLiveSweep(id, "session", sessionSweep(s), QString(), fb);
   }
   emit done(id);
 }
 
-std::shared_ptr<SweepOutcome> RunWorker::sweep(const RunRequest& request, const RunOutcome& main, Feedback* fb) {
-  const SessionState& s = request.session;
-  auto out = std::make_shared<SweepOutcome>();
-  out->id = request.id;
-  out->trials = s.trials;
-  const bool haveTruth = m_truth.has_value();
-  out->errorLabel = haveTruth ? "mean ℓ₂ error per topic (vs truth)" : "utility loss: mean ℓ₂ distance to the non-private output";
-  out->baseline = haveTruth && main.baselineError ? main.baselineError->l2Mean : 0.0;
-
-  // Common random numbers: trial t uses the same noise seed in every configuration and at every ε.
-  std::uint64_t base = 0;
-  if (s.noiseSeed) {
-    base = *s.noiseSeed;
-    out->noiseNote = QString("seeded noise: trial t uses deriveSeed(%1, t)").arg(seedToText(base));
-  } else {
-    SecureRandom secure;
-    base = secure.nextU64();
-    out->noiseNote = "secure base seed drawn for this sweep; trials share it across configurations";
-  }
-
-  struct Config {
-    QString key, label;
-    EdgeSet edges;
-    int style;
+void RunWorker::processExperiment(const ExperimentRequest& request, const std::shared_ptr<Feedback>& feedback) {
+  Feedback* fb = feedback.get();
+  const quint64 id = request.id;
+  const QString stage = request.preset;
+  fb->setProgressCallback([this, id, stage](double f) { emit progress(id, f, stage); });
+  auto fail = [&](Status st, std::shared_ptr<const ExperimentRun> run = nullptr) {
+    auto u = std::make_shared<ExperimentUpdate>();
+    u->id = id;
+    u->source = request.preset;
+    u->status = std::move(st);
+    u->run = std::move(run);
+    emit experimentUpdated(u);
   };
-  QVector<Config> configs;
-  if (s.comparePresets) {
-    for (Preset p : {Preset::Config1, Preset::Config2, Preset::Config3, Preset::Config4})
-      configs.push_back({QString("config%1").arg(presetName(p)), edgeSetLabel(presetEdges(p)), presetEdges(p),
-                         static_cast<int>(p) - 1});
-  } else if (s.edges != 0) {
-    const auto p = presetOf(s.edges);
-    const int style = p && *p != Preset::None ? static_cast<int>(*p) - 1 : 5;
-    configs.push_back({"current", edgeSetLabel(s.edges), s.edges, style});
+  PresetOverrides ov;
+  ov.trials = request.trials;
+  ov.bounds = request.bounds;
+  ov.seed = request.seed;
+  auto preset = makeExperimentPreset(request.preset.toStdString(), ov);
+  if (!preset.ok()) {
+    fail(preset.status());
+    emit done(id);
+    return;
   }
-  const QVector<double> grid = sweepEpsilons();
-  const int total = std::max<int>(1, static_cast<int>(configs.size()) * grid.size() * s.trials);
-  int done = 0;
-  const Eigen::MatrixXd& refTopics = haveTruth ? m_truth->topics : main.nonPrivate.topics;
-  const Eigen::VectorXd& refAlpha = haveTruth ? m_truth->alpha : main.nonPrivate.alpha;
-
-  for (const Config& c : configs) {
-    SweepCurve curve;
-    curve.key = c.key;
-    curve.label = c.label;
-    curve.style = c.style;
-    for (double eps : grid) {
-      std::vector<double> errors;
-      for (int t = 0; t < s.trials; ++t) {
-        if (fb->isCanceled()) {
-          out->status = cancelled();
-          return out;
-        }
-        SeededRandom noise(deriveSeed(base, static_cast<std::uint64_t>(t)));
-        auto r = runPrivate(m_pipeline, privacyOptions(s, c.edges, eps), noise, nullptr);
-        ++done;
-        fb->setProgress(static_cast<double>(done) / total);
-        if (!r.ok() || !r->released || !r->output) {
-          ++curve.failures;
-          continue;
-        }
-        const TopicErrors e = compareTopics(refTopics, refAlpha, r->output->topics, r->output->alpha);
-        if (std::isfinite(e.l2Mean)) errors.push_back(e.l2Mean);
-        else ++curve.failures;
-      }
-      std::sort(errors.begin(), errors.end());
-      curve.eps.push_back(eps);
-      curve.median.push_back(quantileSorted(errors, 0.5));
-      curve.lower.push_back(errors.empty() ? std::numeric_limits<double>::quiet_NaN() : errors.front());
-      curve.upper.push_back(errors.empty() ? std::numeric_limits<double>::quiet_NaN() : errors.back());
+  QString command = QString("dplda sweep --preset %1 --seed %2").arg(request.preset).arg(request.seed);
+  if (request.trials) command += QString(" --trials %1").arg(*request.trials);
+  if (request.bounds) command += QString(" --bounds %1").arg(boundSetName(*request.bounds));
+  command += " --out DIR";
+  if (preset->kind == ExperimentKind::TpmNoise) {
+    auto start = std::make_shared<ExperimentRun>();
+    start->preset = preset.value();
+    auto first = std::make_shared<ExperimentUpdate>();
+    first->id = id;
+    first->source = request.preset;
+    first->run = start;
+    first->commandLine = command;
+    emit experimentUpdated(first);  // the figure list stays empty until the run ends
+    auto r = runTpmNoise(preset->tpm, fb);
+    if (!r.ok()) {
+      fail(r.status(), start);
+    } else {
+      auto run = std::make_shared<ExperimentRun>(*start);
+      run->tpm = std::make_shared<const TpmNoiseResult>(std::move(r).value());
+      run->finished = true;
+      auto u = std::make_shared<ExperimentUpdate>(*first);
+      u->run = run;
+      emit experimentUpdated(u);
     }
-    out->curves.push_back(curve);
+  } else {
+    runLiveSweep(id, request.preset, preset.value(), command, fb);
   }
-  return out;
+  emit done(id);
+}
+
+ExperimentPreset RunWorker::sessionSweep(const SessionState& s) const {
+  ExperimentPreset p;
+  p.name = "session";
+  p.title = m_truth ? "Error vs total ε (this session)" : "Utility loss vs total ε (this session)";
+  p.description = "The session's corpus and model; each ε is the total budget of one run. Trial t draws the "
+                  "same noise seed in every configuration and at every ε (common random numbers).";
+  p.kind = ExperimentKind::ErrorSweep;
+  SweepSpec& spec = p.sweep;
+  spec.name = "session";
+  SweepCase c;
+  c.label = "session";
+  c.source.corpus = m_corpus;
+  c.source.truth = m_truth;
+  c.source.description = generatorKey(s).toStdString();
+  c.source.pipeline = std::make_shared<const SpectralPipeline>(m_pipeline);
+  c.topicCount = s.topicCount();
+  c.alpha0 = s.alpha0();
+  spec.cases = {c};
+  if (s.comparePresets) {
+    for (Preset preset : {Preset::Config1, Preset::Config2, Preset::Config3, Preset::Config4})
+      spec.configurations.push_back({presetName(preset), presetEdges(preset), {}});
+  } else if (s.edges != 0) {
+    const auto preset = presetOf(s.edges);
+    const std::string label = preset ? presetName(*preset) : edgeSetToString(s.edges);
+    spec.configurations.push_back({label, s.edges, s.splitWeights});
+  } else {
+    spec.configurations.push_back({"none", 0, {}});  // non-private: the baseline alone
+  }
+  spec.epsilons = sweepEpsilons();
+  spec.delta = s.delta;
+  spec.mechanism = s.mechanism;
+  spec.bounds = s.bounds;
+  spec.shareReleases = s.shareReleases;
+  spec.maxLength = s.maxLength;
+  spec.trials = s.trials;
+  spec.decomposer = s.decomposer.toStdString();
+  spec.seeds.init = s.initSeed;
+  spec.seeds.data = 0;  // the corpus is given, nothing is drawn
+  if (s.noiseSeed) {
+    spec.seeds.noise = *s.noiseSeed;
+  } else {
+    SecureRandom secure;  // a fresh base seed per sweep; trials share it across configurations
+    spec.seeds.noise = secure.nextU64();
+  }
+  return p;
+}
+
+void RunWorker::runLiveSweep(quint64 id, const QString& source, const ExperimentPreset& preset,
+                             const QString& command, Feedback* fb) {
+  using Clock = std::chrono::steady_clock;
+  SweepResult live;
+  live.spec = preset.sweep;
+  int done = 0;
+  const int total = static_cast<int>(live.spec.configurations.size() * live.spec.epsilons.size()) *
+                    static_cast<int>(live.spec.cases.size());
+  Clock::time_point last{};
+  auto emitSnapshot = [&](bool force) {
+    const auto now = Clock::now();
+    if (!force && now - last < std::chrono::milliseconds(80)) return;  // a few redraws per second
+    last = now;
+    auto run = std::make_shared<ExperimentRun>();
+    run->preset = preset;
+    run->sweep = std::make_shared<const SweepResult>(live);
+    auto u = std::make_shared<ExperimentUpdate>();
+    u->id = id;
+    u->source = source;
+    u->run = run;
+    u->pointsDone = done;
+    u->pointsTotal = total;
+    u->commandLine = command;
+    emit experimentUpdated(u);
+  };
+  SweepListener listener;
+  listener.casesReady = [&](const std::vector<SweepCaseInfo>& cases) {
+    live.cases = cases;
+    live.summary = emptySummary(live.spec, static_cast<int>(cases.size()));
+    emitSnapshot(true);
+  };
+  listener.pointDone = [&](const SweepSummaryRow& row) {
+    live.summary[summaryIndex(live.spec, row.caseIndex, row.configIndex, row.epsilonIndex)] = row;
+    ++done;
+    emitSnapshot(false);
+  };
+  auto r = runSweep(preset.sweep, fb, &listener);
+  auto run = std::make_shared<ExperimentRun>();
+  run->preset = preset;
+  auto u = std::make_shared<ExperimentUpdate>();
+  u->id = id;
+  u->source = source;
+  u->pointsDone = done;
+  u->pointsTotal = total;
+  u->commandLine = command;
+  if (r.ok()) {
+    run->sweep = std::make_shared<const SweepResult>(std::move(r).value());
+    run->finished = true;
+  } else {
+    u->status = r.status();
+    if (!live.cases.empty()) run->sweep = std::make_shared<const SweepResult>(live);
+  }
+  u->run = run;
+  emit experimentUpdated(u);
 }
 
 // ---------------------------------------------------------------------------------------------
 
 RunController::RunController(QObject* parent) : QObject(parent) {
   qRegisterMetaType<std::shared_ptr<const RunOutcome>>();
-  qRegisterMetaType<std::shared_ptr<const SweepOutcome>>();
+  qRegisterMetaType<std::shared_ptr<const ExperimentUpdate>>();
   m_worker = new RunWorker;
   m_worker->moveToThread(&m_thread);
   connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
   connect(m_worker, &RunWorker::runFinished, this, &RunController::onRunFinished, Qt::QueuedConnection);
-  connect(m_worker, &RunWorker::sweepFinished, this, &RunController::onSweepFinished, Qt::QueuedConnection);
+  connect(m_worker, &RunWorker::experimentUpdated, this, &RunController::onExperimentUpdated, Qt::QueuedConnection);
   connect(m_worker, &RunWorker::done, this, &RunController::onDone, Qt::QueuedConnection);
   connect(
       m_worker, &RunWorker::progress, this,
@@ -326,11 +398,27 @@ RunController::~RunController() {
   m_thread.wait();
 }
 
-quint64 RunController::start(const SessionState& session, bool sweep) {
+quint64 RunController::begin() {
   if (m_feedback) m_feedback->cancel();  // the superseded run stops at its next poll
   const quint64 id = m_nextId++;
   m_currentId = id;
   m_feedback = std::make_shared<Feedback>();
+  return id;
+}
+
+quint64 RunController::startExperiment(ExperimentRequest request) {
+  request.id = begin();
+  auto fb = m_feedback;
+  RunWorker* worker = m_worker;
+  QMetaObject::invokeMethod(
+      worker, [worker, request, fb] { worker->processExperiment(request, fb); }, Qt::QueuedConnection);
+  setBusy(true);
+  emit started(request.id);
+  return request.id;
+}
+
+quint64 RunController::start(const SessionState& session, bool sweep) {
+  const quint64 id = begin();
   RunRequest request{id, session, sweep};
   auto fb = m_feedback;
   RunWorker* worker = m_worker;
@@ -357,12 +445,12 @@ void RunController::onRunFinished(std::shared_ptr<const RunOutcome> outcome) {
   emit runReady(outcome);
 }
 
-void RunController::onSweepFinished(std::shared_ptr<const SweepOutcome> outcome) {
-  if (!outcome || outcome->id != m_currentId) {
+void RunController::onExperimentUpdated(std::shared_ptr<const ExperimentUpdate> update) {
+  if (!update || update->id != m_currentId) {
     ++m_dropped;
     return;
   }
-  emit sweepReady(outcome);
+  emit experimentReady(update);
 }
 
 void RunController::onDone(quint64 id) {

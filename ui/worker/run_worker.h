@@ -18,6 +18,7 @@
 #include "core/eval/metrics.h"
 #include "core/pipeline/private_run.h"
 #include "core/pipeline/spectral_pipeline.h"
+#include "ui/experiments/experiment_output.h"
 #include "ui/session/session.h"
 
 namespace dplda {
@@ -25,7 +26,7 @@ namespace dplda {
 struct RunRequest {
   quint64 id = 0;
   SessionState session;
-  bool sweep = true;  // also run the error-vs-ε sweep after the main run
+  bool sweep = true;  // also run the session's ε sweep after the main run
 };
 
 // The main run: corpus, non-private spectral model, the private run of the session's edge set.
@@ -52,21 +53,24 @@ struct RunOutcome {
   double milliseconds = 0;
 };
 
-struct SweepCurve {
-  QString key, label;
-  int style = 0;
-  QVector<double> eps, median, lower, upper;  // band: min..max over the trials that released
-  int failures = 0;                            // trials that released nothing
+// An experiment in the results dock: the session's own ε sweep (run after each main run) or a
+// preset of the papers' experiments (run on request), both on the core sweep engine.
+struct ExperimentRequest {
+  quint64 id = 0;
+  QString preset;                  // a name from experimentPresetNames()
+  std::optional<int> trials;       // the preset's own when empty
+  std::optional<BoundSet> bounds;  // error sweeps only
+  std::uint64_t seed = 1;          // every seed of the experiment is derived from it
 };
 
-struct SweepOutcome {
+// A snapshot of a running experiment (a few per second, as points complete) or its end.
+struct ExperimentUpdate {
   quint64 id = 0;
-  Status status;
-  QVector<SweepCurve> curves;
-  double baseline = std::numeric_limits<double>::quiet_NaN();  // non-private error
-  QString errorLabel;   // what the y axis measures
-  QString noiseNote;    // where the sweep's noise came from
-  int trials = 0;
+  QString source;  // "session" or the preset's name
+  Status status;   // not ok: the experiment failed or was cancelled (run then holds what was known)
+  std::shared_ptr<const ExperimentRun> run;
+  int pointsDone = 0, pointsTotal = 0;
+  QString commandLine;  // the equivalent `dplda sweep` command, when there is one
 };
 
 // Lives on the worker thread. Keeps the last corpus and pipeline so that a change of ε, edges
@@ -76,19 +80,24 @@ class RunWorker : public QObject {
 
  public:
   void process(const RunRequest& request, const std::shared_ptr<Feedback>& feedback);
+  void processExperiment(const ExperimentRequest& request, const std::shared_ptr<Feedback>& feedback);
 
-  // The ε grid of the sweep (log-spaced, SPEC §13's range extended to 10).
-  static QVector<double> sweepEpsilons();
+  // The ε grid of the session's sweep (log-spaced, SPEC §13's range extended to 10).
+  static std::vector<double> sweepEpsilons();
 
  signals:
   void progress(quint64 id, double fraction, const QString& stage);
   void runFinished(std::shared_ptr<const dplda::RunOutcome> outcome);
-  void sweepFinished(std::shared_ptr<const dplda::SweepOutcome> outcome);
+  void experimentUpdated(std::shared_ptr<const dplda::ExperimentUpdate> update);
   void done(quint64 id);
 
  private:
   Status prepareCorpus(const SessionState& s, Feedback* fb, RunOutcome& out);
-  std::shared_ptr<SweepOutcome> sweep(const RunRequest& request, const RunOutcome& main, Feedback* fb);
+  // The session's sweep on the corpus and model just computed (no stage is computed again).
+  ExperimentPreset sessionSweep(const SessionState& s) const;
+  // Runs an error or diagnostics sweep, emitting snapshots as its points complete.
+  void runLiveSweep(quint64 id, const QString& source, const ExperimentPreset& preset, const QString& command,
+                    Feedback* fb);
 
   QString m_corpusKey;
   std::shared_ptr<const Corpus> m_corpus;
@@ -109,6 +118,8 @@ class RunController : public QObject {
 
   // Starts a run of `session` (cancelling the one in flight) and returns its id.
   quint64 start(const SessionState& session, bool sweep = true);
+  // Starts a preset experiment (cancelling whatever this controller runs) and returns its id.
+  quint64 startExperiment(ExperimentRequest request);
   void cancel();
   bool isBusy() const { return m_busy; }
   quint64 currentId() const { return m_currentId; }
@@ -118,13 +129,14 @@ class RunController : public QObject {
   void started(quint64 id);
   void progressChanged(quint64 id, double fraction, const QString& stage);
   void runReady(std::shared_ptr<const dplda::RunOutcome> outcome);
-  void sweepReady(std::shared_ptr<const dplda::SweepOutcome> outcome);
+  void experimentReady(std::shared_ptr<const dplda::ExperimentUpdate> update);
   void busyChanged(bool busy);
   void cancelled(quint64 id);
 
  private:
   void onRunFinished(std::shared_ptr<const RunOutcome> outcome);
-  void onSweepFinished(std::shared_ptr<const SweepOutcome> outcome);
+  void onExperimentUpdated(std::shared_ptr<const ExperimentUpdate> update);
+  quint64 begin();  // cancels the run in flight and hands out the next id
   void onDone(quint64 id);
   void setBusy(bool busy);
 
@@ -140,4 +152,4 @@ class RunController : public QObject {
 }  // namespace dplda
 
 Q_DECLARE_METATYPE(std::shared_ptr<const dplda::RunOutcome>)
-Q_DECLARE_METATYPE(std::shared_ptr<const dplda::SweepOutcome>)
+Q_DECLARE_METATYPE(std::shared_ptr<const dplda::ExperimentUpdate>)

@@ -1,0 +1,465 @@
+#include "ui/panels/experiment_view.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "core/experiments/table_text.h"
+#include "ui/common/palette.h"
+#include "ui/plots/error_epsilon_plot.h"
+#include "ui/worker/run_worker.h"
+
+namespace dplda {
+
+namespace {
+
+const QString kSession = "session";
+
+QJsonArray toJson(const QVector<double>& v) {
+  QJsonArray a;
+  for (double x : v) a.append(std::isfinite(x) ? QJsonValue(x) : QJsonValue());
+  return a;
+}
+
+QVector<double> fromJson(const QJsonArray& a) {
+  QVector<double> v;
+  for (const QJsonValue& x : a) v.append(x.isDouble() ? x.toDouble() : NAN);
+  return v;
+}
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+}  // namespace
+
+ExperimentView::ExperimentView(QWidget* parent) : QWidget(parent) {
+  auto* v = new QVBoxLayout(this);
+  v->setContentsMargins(2, 2, 2, 2);
+  auto* bar = new QHBoxLayout;
+  m_sourceCombo = new QComboBox;
+  m_sourceCombo->addItem(tr("This session's ε sweep"), kSession);
+  m_sourceCombo->setItemData(0, tr("Error against total ε for the session's corpus and edge set (or configurations 1–4 "
+                                   "with Run ▸ Compare); rerun after every run."),
+                             Qt::ToolTipRole);
+  for (const std::string& name : experimentPresetNames()) {
+    auto p = makeExperimentPreset(name);
+    if (!p.ok()) continue;
+    m_sourceCombo->addItem(QString("%1 — %2").arg(q(name), q(p->title)), q(name));
+    m_sourceCombo->setItemData(m_sourceCombo->count() - 1, q(p->description), Qt::ToolTipRole);
+  }
+  m_trials = new QSpinBox;
+  m_trials->setRange(1, 1000);
+  m_trials->setValue(10);
+  m_trials->setPrefix(tr("trials "));
+  m_trials->setToolTip(tr("Trials per point of a preset (the session's sweep uses the generator panel's value)"));
+  m_run = new QPushButton(tr("Run"));
+  m_figureCombo = new QComboBox;
+  m_figureCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  m_figureCombo->setMinimumContentsLength(28);
+  m_pin = new QPushButton(tr("Pin sweep"));
+  m_pin->setToolTip(tr("Keep this sweep's curves on the error plots as dashed references (saved with the session)"));
+  m_save = new QPushButton(tr("Save…"));
+  m_save->setToolTip(tr("Write the experiment folder: results.csv, summary.csv, every figure as PNG, PDF, SVG and CSV, "
+                        "and report.md"));
+  bar->addWidget(m_sourceCombo, 2);
+  bar->addWidget(m_trials);
+  bar->addWidget(m_run);
+  bar->addSpacing(12);
+  bar->addWidget(new QLabel(tr("Figure")));
+  bar->addWidget(m_figureCombo, 3);
+  bar->addWidget(m_pin);
+  bar->addWidget(m_save);
+  v->addLayout(bar);
+
+  m_stack = new QStackedWidget;
+  m_errorPlot = new ErrorVsEpsilonPlot;
+  m_errorPlot->setTitle(tr("Error vs total ε"));
+  m_plots.insert(ErrorVsEpsilonPlot::staticMetaObject.className(), m_errorPlot);
+  m_stack->addWidget(m_errorPlot);
+  v->addWidget(m_stack, 1);
+  m_note = new QLabel;
+  m_note->setWordWrap(true);
+  m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  v->addWidget(m_note);
+
+  auto* pins = new QHBoxLayout;
+  m_pinnedList = new QListWidget;
+  m_pinnedList->setMaximumHeight(64);
+  m_pinnedList->setToolTip(tr("Pinned sweeps, drawn dashed on the error plots; select one and press Unpin to remove it"));
+  m_unpin = new QPushButton(tr("Unpin"));
+  m_unpin->setEnabled(false);
+  pins->addWidget(m_pinnedList, 1);
+  pins->addWidget(m_unpin, 0, Qt::AlignTop);
+  v->addLayout(pins);
+  m_pinnedList->hide();
+  m_unpin->hide();
+
+  connect(m_sourceCombo, &QComboBox::currentIndexChanged, this, [this] {
+    updateButtons();
+    refresh();
+  });
+  connect(m_figureCombo, &QComboBox::currentIndexChanged, this, [this](int i) {
+    if (m_updatingCombo || i < 0) return;
+    m_figureKey = m_figureCombo->itemData(i).toString();
+    refresh();
+    if (PlotWidget* p = currentPlot()) p->resetView();
+  });
+  connect(m_run, &QPushButton::clicked, this, &ExperimentView::requestRun);
+  connect(m_pin, &QPushButton::clicked, this, [this] {
+    QString error;
+    if (!pinShown(&error)) emit message(error, true);
+  });
+  connect(m_unpin, &QPushButton::clicked, this, [this] {
+    const int row = m_pinnedList->currentRow();
+    if (row < 0 || row >= m_pinnedSweeps.size()) return;
+    m_pinnedSweeps.removeAt(row);
+    rebuildPinnedList();
+    refresh();
+    emit pinnedSweepsEdited(m_pinnedSweeps, tr("unpin a sweep"));
+  });
+  connect(m_pinnedList, &QListWidget::itemSelectionChanged, this,
+          [this] { m_unpin->setEnabled(m_pinnedList->currentRow() >= 0); });
+  updateButtons();
+  updateNote();
+}
+
+void ExperimentView::requestRun() {
+  if (m_running && source() != kSession) {
+    if (source() == m_runningSource) emit cancelRequested();
+    return;  // one preset at a time
+  }
+  if (source() != kSession) {
+    m_runningSource = source();
+    m_progress = 0.0;
+  }
+  emit runRequested(source(), m_trials->value());
+}
+
+QString ExperimentView::source() const { return m_sourceCombo->currentData().toString(); }
+
+bool ExperimentView::setSource(const QString& source) {
+  const int i = m_sourceCombo->findData(source);
+  if (i < 0) return false;
+  m_sourceCombo->setCurrentIndex(i);
+  return true;
+}
+
+void ExperimentView::setTrials(int trials) { m_trials->setValue(trials); }
+
+std::shared_ptr<const ExperimentUpdate> ExperimentView::shownUpdate() const { return m_latest.value(source()); }
+
+QStringList ExperimentView::figureKeys() const {
+  QStringList keys;
+  for (const ExperimentFigure& f : m_figures) keys << f.key;
+  return keys;
+}
+
+bool ExperimentView::setCurrentFigure(const QString& key) {
+  const int i = m_figureCombo->findData(key);
+  if (i < 0) return false;
+  m_figureCombo->setCurrentIndex(i);
+  m_figureKey = key;
+  refresh();
+  return true;
+}
+
+PlotWidget* ExperimentView::currentPlot() const { return qobject_cast<PlotWidget*>(m_stack->currentWidget()); }
+
+void ExperimentView::showUpdate(const std::shared_ptr<const ExperimentUpdate>& update) {
+  if (!update) return;
+  m_latest.insert(update->source, update);
+  if (update->source == kSession) m_stale = false;
+  if (update->source == source()) refresh();
+}
+
+void ExperimentView::setRunning(bool running) {
+  m_running = running;
+  updateButtons();
+}
+
+void ExperimentView::setProgress(double fraction) {
+  m_progress = fraction;
+  updateButtons();
+}
+
+void ExperimentView::markCancelled() {
+  auto last = m_latest.value(m_runningSource);
+  auto u = last ? std::make_shared<ExperimentUpdate>(*last) : std::make_shared<ExperimentUpdate>();
+  u->source = m_runningSource;
+  u->status = cancelled();  // the snapshot keeps the points completed before the cancel
+  showUpdate(u);
+}
+
+void ExperimentView::setStale(bool stale) {
+  m_stale = stale;
+  if (source() == kSession)
+    for (PlotWidget* p : m_plots) p->setStale(stale);
+}
+
+void ExperimentView::setSessionMetadata(const QJsonObject& meta) {
+  m_sessionMeta = meta;
+  if (source() == kSession) refresh();
+}
+
+void ExperimentView::setPinnedRuns(const QJsonArray& pinned) {
+  m_pinnedRuns = pinned;
+  refresh();
+}
+
+void ExperimentView::setPinnedSweeps(const QJsonArray& pinned) {
+  if (pinned == m_pinnedSweeps) return;
+  m_pinnedSweeps = pinned;
+  rebuildPinnedList();
+  refresh();
+}
+
+void ExperimentView::rebuildPinnedList() {
+  m_pinnedList->clear();
+  for (const QJsonValue& v : m_pinnedSweeps) m_pinnedList->addItem(tr("📌 %1").arg(v.toObject().value("label").toString()));
+  m_pinnedList->setVisible(!m_pinnedSweeps.isEmpty());
+  m_unpin->setVisible(!m_pinnedSweeps.isEmpty());
+  m_unpin->setEnabled(false);
+}
+
+void ExperimentView::refresh() {
+  const auto u = shownUpdate();
+  m_figures = u && u->run ? experimentFigures(*u->run) : std::vector<ExperimentFigure>{};
+  QStringList keys = figureKeys();
+  QStringList shownKeys;
+  for (int i = 0; i < m_figureCombo->count(); ++i) shownKeys << m_figureCombo->itemData(i).toString();
+  if (keys != shownKeys) {  // rebuilt only when the list changes, so an open popup survives updates
+    m_updatingCombo = true;
+    m_figureCombo->clear();
+    for (const ExperimentFigure& f : m_figures) m_figureCombo->addItem(f.heading, f.key);
+    m_updatingCombo = false;
+  }
+  if (!keys.contains(m_figureKey)) m_figureKey = keys.isEmpty() ? QString() : keys.first();
+  {
+    m_updatingCombo = true;
+    m_figureCombo->setCurrentIndex(m_figureCombo->findData(m_figureKey));
+    m_updatingCombo = false;
+  }
+  if (m_figures.empty()) {
+    m_errorPlot->clearCurves();
+    m_errorPlot->clearBaseline();
+    m_stack->setCurrentWidget(m_errorPlot);
+    if (source() == kSession) overlayPins(QString());
+  } else {
+    for (const ExperimentFigure& f : m_figures)
+      if (f.key == m_figureKey) drawFigure(f, *u);
+  }
+  updateNote();
+  updateButtons();
+}
+
+void ExperimentView::drawFigure(const ExperimentFigure& figure, const ExperimentUpdate& update) {
+  PlotWidget*& plot = m_plots[figure.plotType->className()];
+  if (!plot) {
+    plot = figure.create().release();
+    m_stack->addWidget(plot);
+  }
+  m_stack->setCurrentWidget(plot);
+  QString error;
+  if (!figure.fill(*plot, &error)) emit message(tr("Figure %1: %2").arg(figure.key, error), true);
+  plot->setTitle(figure.title);
+  QJsonObject meta = experimentMetadata(*update.run);
+  if (update.source == kSession)
+    for (auto it = m_sessionMeta.begin(); it != m_sessionMeta.end(); ++it) meta.insert(it.key(), it.value());
+  if (!update.commandLine.isEmpty()) meta.insert("command", update.commandLine);
+  plot->setMetadata(meta);
+  if (figure.errorCurves) overlayPins(figure.key);
+  plot->setStale(update.source == kSession && m_stale);
+}
+
+void ExperimentView::overlayPins(const QString& figureKey) {
+  int n = 0;
+  for (int i = 0; i < m_pinnedSweeps.size(); ++i) {
+    const QJsonObject pin = m_pinnedSweeps[i].toObject();
+    const QJsonArray curves = pin.value("figures").toObject().value(figureKey).toArray();
+    for (int j = 0; j < curves.size(); ++j) {
+      const QJsonObject c = curves[j].toObject();
+      const QString key = QString("pin-%1-%2").arg(i).arg(j);
+      if (m_errorPlot->setCurve(key, tr("pinned %1: %2").arg(pin.value("label").toString(), c.value("config").toString()),
+                                fromJson(c.value("eps").toArray()), fromJson(c.value("median").toArray()), {}, {},
+                                c.value("style").toInt()))
+        m_errorPlot->setCurveDimmed(key);
+      ++n;
+    }
+  }
+  // Single pinned runs belong to the session: points on its ℓ₂ error (or utility loss) figure.
+  if (source() != kSession) return;
+  int i = 0;
+  for (const QJsonValue& v : m_pinnedRuns) {
+    const QJsonObject s = v.toObject();
+    const double eps = s.value("epsilon").toDouble(NAN);
+    const double err = s.value("error").toDouble(NAN);
+    const QString wanted = s.value("error_kind").toString() == "utility loss" ? "utility_loss_l2" : "error_l2";
+    ++i;
+    if (!(eps > 0) || !std::isfinite(err) || (!figureKey.isEmpty() && figureKey != wanted)) continue;
+    m_errorPlot->setCurve(QString("pinned-run-%1").arg(i),
+                          tr("pinned run #%1 %2").arg(s.value("run").toInt()).arg(s.value("label").toString()), {eps},
+                          {err}, {}, {}, 6 + i);
+  }
+}
+
+void ExperimentView::updateButtons() {
+  const bool session = source() == kSession;
+  m_trials->setEnabled(!session);
+  const bool cancelShown = m_running && !session && source() == m_runningSource;
+  m_run->setText(cancelShown ? tr("Cancel (%1%)").arg(static_cast<int>(m_progress * 100)) : tr("Run"));
+  m_run->setEnabled(session || !m_running || cancelShown);  // one preset at a time
+  m_run->setToolTip(session ? tr("Run the session again (Ctrl+R)") : tr("Run this experiment in the background"));
+  const auto u = shownUpdate();
+  const bool finished = u && u->run && u->run->finished;
+  m_pin->setEnabled(finished && u->run->preset.kind == ExperimentKind::ErrorSweep);
+  m_save->setEnabled(finished);
+}
+
+void ExperimentView::updateNote() {
+  const auto u = shownUpdate();
+  const bool session = source() == kSession;
+  QString text;
+  QString color;
+  if (!u) {
+    if (session) {
+      text = tr("The session's ε sweep runs after every run (Ctrl+R).");
+    } else {
+      auto p = makeExperimentPreset(source().toStdString());
+      text = tr("Press Run to start this experiment. %1").arg(p.ok() ? q(p->description) : QString());
+    }
+  } else if (!u->status.isOk()) {
+    const bool cancelledRun = u->status.code() == StatusCode::Cancelled;
+    text = cancelledRun ? tr("Cancelled after %1 of %2 points; the points shown are complete.")
+                              .arg(u->pointsDone).arg(u->pointsTotal)
+                        : tr("The experiment failed: %1").arg(q(u->status.message()));
+    if (!cancelledRun) color = leakColor().name();
+  } else if (!u->run || !u->run->finished) {
+    text = u->pointsTotal > 0 ? tr("Running: %1 of %2 points done…").arg(u->pointsDone).arg(u->pointsTotal)
+                              : tr("Running…");
+  } else if (u->run->tpm) {
+    const TpmNoiseResult& r = *u->run->tpm;
+    text = tr("%1 runs of the robust power method in %2 s; failure = %3; bars are 95% Wilson intervals.")
+               .arg(r.rows.size())
+               .arg(r.elapsedMs / 1000.0, 0, 'f', 1)
+               .arg(tpmSuccessCriterionName(r.spec.criterion));
+  } else if (u->run->sweep) {
+    const SweepResult& r = *u->run->sweep;
+    const SweepSpec& s = r.spec;
+    text = tr("%1 runs (%2 points × %3 trials) in %4 s on %5 threads; %6 bounds, %7, δ = %8. Median over the trials "
+              "that released, band %9–%10% quantiles.")
+               .arg(r.rows.size())
+               .arg(r.summary.size())
+               .arg(s.trials)
+               .arg(r.elapsedMs / 1000.0, 0, 'f', 1)
+               .arg(r.threadsUsed)
+               .arg(boundSetName(s.bounds), mechanismName(s.mechanism), QString::number(s.delta, 'g', 3))
+               .arg(s.bandLower * 100)
+               .arg(s.bandUpper * 100);
+    QStringList rare;
+    for (int g = 0; g < static_cast<int>(s.configurations.size()); ++g) {
+      if (s.configurations[g].edges == 0) continue;
+      int released = 0, trials = 0;
+      for (const SweepSummaryRow& row : r.summary)
+        if (row.configIndex == g) {
+          released += row.released;
+          trials += row.trials;
+        }
+      if (released < trials)
+        rare << tr("config %1 released in %2 of %3 runs").arg(q(s.configurations[g].label)).arg(released).arg(trials);
+    }
+    if (!rare.isEmpty()) text += " " + rare.join("; ") + tr(" (the others refused: see the ledger's reasons).");
+    text += " " + tr("Noise: %1.").arg(q(r.noiseSource));
+  }
+  if (u && !u->commandLine.isEmpty()) text += " " + tr("Same as: <code>%1</code>").arg(u->commandLine.toHtmlEscaped());
+  m_note->setText(color.isEmpty() ? text : QString("<span style='color:%1'>%2</span>").arg(color, text));
+}
+
+bool ExperimentView::pinShown(QString* error) {
+  const auto u = shownUpdate();
+  if (!u || !u->run || !u->run->finished || !u->run->sweep || u->run->preset.kind != ExperimentKind::ErrorSweep) {
+    if (error) *error = tr("Only a finished error sweep can be pinned; wait for it to finish.");
+    return false;
+  }
+  QJsonObject figures;
+  ErrorVsEpsilonPlot scratch;  // the curves exactly as the figure draws them
+  for (const ExperimentFigure& f : experimentFigures(*u->run)) {
+    if (!f.errorCurves) continue;
+    QString err;
+    if (!f.fill(scratch, &err)) continue;
+    QJsonArray curves;
+    for (const QString& key : scratch.curveKeys()) {
+      ErrorVsEpsilonPlot::CurveData c;
+      if (!scratch.curveData(key, &c)) continue;
+      curves.append(QJsonObject{{"config", c.label}, {"style", c.style}, {"eps", toJson(c.eps)},
+                                {"median", toJson(c.median)}});
+    }
+    figures.insert(f.key, curves);
+  }
+  const SweepSpec& s = u->run->sweep->spec;
+  const QString what = u->source == kSession ? tr("session") : u->source;
+  const QString label = tr("%1 · %2 bounds · %3 trials · %4")
+                            .arg(what, boundSetName(s.bounds))
+                            .arg(s.trials)
+                            .arg(QDateTime::currentDateTime().toString("HH:mm:ss"));
+  m_pinnedSweeps.append(QJsonObject{{"label", label},
+                                    {"source", u->source},
+                                    {"bounds", boundSetName(s.bounds)},
+                                    {"trials", s.trials},
+                                    {"noise_seed", QString::number(s.seeds.noise)},
+                                    {"figures", figures}});
+  rebuildPinnedList();
+  refresh();
+  emit pinnedSweepsEdited(m_pinnedSweeps, tr("pin a sweep"));
+  return true;
+}
+
+bool ExperimentView::saveShown(const QString& dir, QString* error) {
+  const auto u = shownUpdate();
+  if (!u || !u->run || !u->run->finished) {
+    if (error) *error = tr("Nothing finished to save: run the experiment and wait for it to finish.");
+    return false;
+  }
+  ReportContext context;
+  context.title = u->run->preset.title;
+  context.description = u->run->preset.description;
+  context.procedureOneTable = u->run->preset.kind == ExperimentKind::Diagnostics;
+  if (u->commandLine.isEmpty()) {
+    context.commandLine = "dplda-explorer: the session's epsilon sweep (its settings are in session.json)";
+    const SweepSpec& s = u->run->sweep->spec;
+    context.seedNote = "noise base seed " + std::to_string(s.seeds.noise) + " (trial t uses deriveSeed(base, t)), "
+                       "decomposer seed " + std::to_string(s.seeds.init) + "; the corpus is the session's";
+  } else {
+    context.commandLine = QString(u->commandLine).replace("DIR", dir).toStdString();
+    context.seedNote = "all seeds derived from --seed (see the command line)";
+  }
+  std::vector<std::string> warnings;
+  auto written = writeExperimentFolder(*u->run, dir.toStdString(),
+                                       {ExportFormat::Png, ExportFormat::Pdf, ExportFormat::Svg}, context, &warnings);
+  if (!written.ok()) {
+    if (error) *error = q(written.status().message());
+    return false;
+  }
+  if (u->source == kSession && !m_sessionMeta.isEmpty()) {
+    QFile f(QDir(dir).filePath("session.json"));
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+        f.write(QJsonDocument(m_sessionMeta).toJson()) < 0) {
+      if (error) *error = tr("cannot write %1: %2").arg(f.fileName(), f.errorString());
+      return false;
+    }
+  }
+  emit message(tr("Saved %1%2").arg(q(written->string()),
+                                    warnings.empty() ? QString() : tr(" (%1 figure files failed)").arg(warnings.size())),
+               !warnings.empty());
+  return true;
+}
+
+}  // namespace dplda

@@ -1,0 +1,107 @@
+#pragma once
+// The Sweeps tab of the results dock: the session's own ε sweep (rerun after every run) and the
+// papers' experiments (presets, run on request), drawn while they grow, point by point, with the
+// same figures `dplda sweep` writes. A finished error sweep can be pinned: its curves stay on
+// the error plots as dashed references (saved with the session) to compare with another sweep.
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QMap>
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+#include "ui/experiments/experiment_output.h"
+
+class QComboBox;
+class QLabel;
+class QListWidget;
+class QPushButton;
+class QSpinBox;
+class QStackedWidget;
+
+namespace dplda {
+
+class ErrorVsEpsilonPlot;
+class PlotWidget;
+struct ExperimentUpdate;
+
+class ExperimentView : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit ExperimentView(QWidget* parent = nullptr);
+
+  // Stores the latest state of an experiment; draws it when its source is the one shown.
+  void showUpdate(const std::shared_ptr<const ExperimentUpdate>& update);
+  // What the Run button does: runs the shown source (for a preset: cancels it while it runs).
+  void requestRun();
+  // A preset experiment started or stopped (its Run button turns into Cancel meanwhile).
+  void setRunning(bool running);
+  bool isRunning() const { return m_running; }
+  void setProgress(double fraction);  // of the running preset, shown on its Cancel button
+  // The running preset was cancelled: its last snapshot is marked as such.
+  void markCancelled();
+
+  // "session" or a preset name; the experiment whose latest state is shown.
+  QString source() const;
+  bool setSource(const QString& source);
+  void setTrials(int trials);  // for presets
+
+  QStringList figureKeys() const;
+  QString currentFigureKey() const { return m_figureKey; }
+  bool setCurrentFigure(const QString& key);
+  PlotWidget* currentPlot() const;
+  ErrorVsEpsilonPlot* errorPlot() const { return m_errorPlot; }
+  std::shared_ptr<const ExperimentUpdate> shownUpdate() const;
+
+  void setStale(bool stale);                          // the session's sweep is out of date
+  void setSessionMetadata(const QJsonObject& meta);   // merged into the session sweep's exports
+  void setPinnedRuns(const QJsonArray& pinned);       // single runs from the history, as points
+  void setPinnedSweeps(const QJsonArray& pinned);     // from the session
+  QJsonArray pinnedSweeps() const { return m_pinnedSweeps; }
+
+  // Pins the shown sweep (finished error sweeps only); false with the reason otherwise.
+  bool pinShown(QString* error = nullptr);
+  // Writes the shown experiment's folder (tables, figures in PNG/PDF/SVG + CSV, report.md).
+  bool saveShown(const QString& dir, QString* error = nullptr);
+
+ signals:
+  void runRequested(const QString& preset, int trials);  // "session": rerun the session
+  void cancelRequested();
+  void pinnedSweepsEdited(const QJsonArray& pinned, const QString& what);
+  void message(const QString& text, bool error);
+
+ private:
+  void refresh();           // figure list, plot and note of the shown source
+  void drawFigure(const ExperimentFigure& figure, const ExperimentUpdate& update);
+  void overlayPins(const QString& figureKey);
+  void updateNote();
+  void updateButtons();
+  void rebuildPinnedList();
+
+  QComboBox* m_sourceCombo = nullptr;
+  QSpinBox* m_trials = nullptr;
+  QPushButton* m_run = nullptr;
+  QComboBox* m_figureCombo = nullptr;
+  QPushButton* m_pin = nullptr;
+  QPushButton* m_save = nullptr;
+  QStackedWidget* m_stack = nullptr;
+  ErrorVsEpsilonPlot* m_errorPlot = nullptr;
+  QMap<QString, PlotWidget*> m_plots;  // one plot per class name, made on first use
+  QLabel* m_note = nullptr;
+  QListWidget* m_pinnedList = nullptr;
+  QPushButton* m_unpin = nullptr;
+
+  QMap<QString, std::shared_ptr<const ExperimentUpdate>> m_latest;  // by source
+  std::vector<ExperimentFigure> m_figures;                          // of the shown source
+  QString m_figureKey;
+  QJsonObject m_sessionMeta;
+  QJsonArray m_pinnedRuns, m_pinnedSweeps;
+  bool m_running = false;
+  QString m_runningSource;
+  double m_progress = 0.0;
+  bool m_stale = false;
+  bool m_updatingCombo = false;
+};
+
+}  // namespace dplda
