@@ -249,12 +249,6 @@ Tensor3 tpmNoiseTensor(TpmNoiseModel model, int d, RandomSource& rng) {
   return e;
 }
 
-Result<LeadingEigenpairs> leadingTensorEigenpairs(const SymmetricTensorOperator& T, int components,
-                                                  const PowerMethodOptions& o, RandomSource& rng,
-                                                  const ExtractionStopRule& stop, Feedback* feedback) {
-  return RobustPowerMethod(o).extractLeading(T, components, rng, stop, feedback);
-}
-
 double bestMatchedMinimumOverlap(const Eigen::MatrixXd& truth, const Eigen::MatrixXd& recovered) {
   const int r = static_cast<int>(truth.cols());
   const int m = static_cast<int>(recovered.cols());

@@ -105,16 +105,6 @@ Tensor3 tpmSignalTensor(int d);  // e1⊗e1⊗e1 + 0.75 e2⊗e2⊗e2 + 0.5 e3⊗
 // The raw (unscaled) dense noise tensor; rng is used by the Gaussian model only.
 Tensor3 tpmNoiseTensor(TpmNoiseModel model, int d, RandomSource& rng);
 
-// ---- the robust tensor power method, first r components ----
-// RobustPowerMethod(options).extractLeading(T, components, rng, stop, feedback): the experiment
-// needs the matrix-free entry point because the adversarial and weakly correlated tensors are
-// never formed (O(d) per contraction instead of d³ storage and work), and it stops after 3 of
-// d components. This forwarder keeps the name the experiment's tests use.
-Result<LeadingEigenpairs> leadingTensorEigenpairs(const SymmetricTensorOperator& T, int components,
-                                                  const PowerMethodOptions& options, RandomSource& rng,
-                                                  const ExtractionStopRule& stop = {},
-                                                  Feedback* feedback = nullptr);
-
 // The largest over matchings of min_i v̂_{π(i)}ᵀ v_i for the true columns of `truth` and the
 // recovered columns of `recovered` (at least as many as truth; ≤ 8 true columns).
 double bestMatchedMinimumOverlap(const Eigen::MatrixXd& truth, const Eigen::MatrixXd& recovered);

@@ -160,7 +160,7 @@ class TestTpmNoise : public QObject {
     o.tolerance = 1e-12;
     SeededRandom a(42), b(42);
     const TensorEigenpairs full = RobustPowerMethod(o).decompose(t, a).value();
-    const LeadingEigenpairs lead = leadingTensorEigenpairs(DenseTensorOperator(t), 3, o, b).value();
+    const LeadingEigenpairs lead = RobustPowerMethod(o).extractLeading(DenseTensorOperator(t), 3, b).value();
     QCOMPARE(lead.found.cols(), Eigen::Index(3));
     for (int i = 0; i < 3; ++i) {
       QVERIFY(std::abs(lead.sorted.lambda[i] - full.lambda[i]) < 1e-10);
@@ -169,8 +169,8 @@ class TestTpmNoise : public QObject {
     // Without noise: exactly e1, e2, e3 with weights 1, 0.75, 0.5, found in that order.
     SeededRandom c(1);
     const LeadingEigenpairs clean =
-        leadingTensorEigenpairs(TpmTensorOperator(TpmNoiseModel::WeaklyCorrelated, 40, 1.0, 0.0), 3,
-                                PowerMethodOptions{0, 30, 1e-10}, c)
+        RobustPowerMethod(PowerMethodOptions{0, 30, 1e-10})
+            .extractLeading(TpmTensorOperator(TpmNoiseModel::WeaklyCorrelated, 40, 1.0, 0.0), 3, c)
             .value();
     for (int i = 0; i < 3; ++i) {
       QVERIFY(std::abs(clean.found(i, i) - 1.0) < 1e-9);
@@ -179,12 +179,12 @@ class TestTpmNoise : public QObject {
     // The stop rule ends the extraction.
     SeededRandom e(1);
     const LeadingEigenpairs stopped =
-        leadingTensorEigenpairs(DenseTensorOperator(t), 3, o, e, [](const Eigen::MatrixXd&) {
+        RobustPowerMethod(o).extractLeading(DenseTensorOperator(t), 3, e, [](const Eigen::MatrixXd&) {
           return true;
         }).value();
     QVERIFY(stopped.stoppedEarly);
     QCOMPARE(stopped.found.cols(), Eigen::Index(1));
-    QCOMPARE(leadingTensorEigenpairs(DenseTensorOperator(t), 8, o, e).status().code(),
+    QCOMPARE(RobustPowerMethod(o).extractLeading(DenseTensorOperator(t), 8, e).status().code(),
              StatusCode::InvalidArgument);
   }
 
