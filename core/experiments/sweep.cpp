@@ -457,20 +457,27 @@ std::size_t summaryIndex(const SweepSpec& spec, int c, int g, int e) {
   return (static_cast<std::size_t>(c) * spec.configurations.size() + g) * spec.epsilons.size() + e;
 }
 
+namespace {
+
+// A point before any of its trials has run: no trials, NaN statistics.
+SweepSummaryRow pendingPoint(const SweepSpec& spec, int c, int g, int e) {
+  SweepSummaryRow s;
+  s.caseIndex = c;
+  s.configIndex = g;
+  s.epsilonIndex = e;
+  s.epsilon = spec.epsilons[e];
+  s.releaseRate = kNaN;
+  s.meanElapsedMs = kNaN;
+  return s;
+}
+
+}  // namespace
+
 std::vector<SweepSummaryRow> emptySummary(const SweepSpec& spec, int caseCount) {
   std::vector<SweepSummaryRow> out;
   for (int c = 0; c < caseCount; ++c)
     for (int g = 0; g < static_cast<int>(spec.configurations.size()); ++g)
-      for (int e = 0; e < static_cast<int>(spec.epsilons.size()); ++e) {
-        SweepSummaryRow s;
-        s.caseIndex = c;
-        s.configIndex = g;
-        s.epsilonIndex = e;
-        s.epsilon = spec.epsilons[e];
-        s.releaseRate = kNaN;
-        s.meanElapsedMs = kNaN;
-        out.push_back(s);
-      }
+      for (int e = 0; e < static_cast<int>(spec.epsilons.size()); ++e) out.push_back(pendingPoint(spec, c, g, e));
   return out;
 }
 
@@ -480,11 +487,7 @@ namespace {
 SweepSummaryRow summarizePoint(const SweepSpec& spec, const std::vector<SweepRow>& rows, int c, int g, int e) {
   const int T = spec.trials;
   const std::size_t first = summaryIndex(spec, c, g, e) * T;
-  SweepSummaryRow s;
-  s.caseIndex = c;
-  s.configIndex = g;
-  s.epsilonIndex = e;
-  s.epsilon = spec.epsilons[e];
+  SweepSummaryRow s = pendingPoint(spec, c, g, e);
   s.trials = T;
   std::vector<double> el2, el1, ea, ll2, ll1, la, sk, gs;
   double ms = 0.0;

@@ -323,22 +323,28 @@ void RunWorker::runLiveSweep(quint64 id, const QString& source, const Experiment
   int done = 0;
   const int total = static_cast<int>(live.spec.configurations.size() * live.spec.epsilons.size()) *
                     static_cast<int>(live.spec.cases.size());
+  // An update holding `sweep` (a snapshot of the live result, or the final one).
+  auto update = [&](std::shared_ptr<const SweepResult> sweep, bool finished, Status status) {
+    auto run = std::make_shared<ExperimentRun>();
+    run->preset = preset;
+    run->sweep = std::move(sweep);
+    run->finished = finished;
+    auto u = std::make_shared<ExperimentUpdate>();
+    u->id = id;
+    u->source = source;
+    u->status = std::move(status);
+    u->run = std::move(run);
+    u->pointsDone = done;
+    u->pointsTotal = total;
+    u->commandLine = command;
+    return u;
+  };
   Clock::time_point last{};
   auto emitSnapshot = [&](bool force) {
     const auto now = Clock::now();
     if (!force && now - last < std::chrono::milliseconds(80)) return;  // a few redraws per second
     last = now;
-    auto run = std::make_shared<ExperimentRun>();
-    run->preset = preset;
-    run->sweep = std::make_shared<const SweepResult>(live);
-    auto u = std::make_shared<ExperimentUpdate>();
-    u->id = id;
-    u->source = source;
-    u->run = run;
-    u->pointsDone = done;
-    u->pointsTotal = total;
-    u->commandLine = command;
-    emit experimentUpdated(u);
+    emit experimentUpdated(update(std::make_shared<const SweepResult>(live), false, Status::ok()));
   };
   SweepListener listener;
   listener.casesReady = [&](const std::vector<SweepCaseInfo>& cases) {
@@ -352,23 +358,12 @@ void RunWorker::runLiveSweep(quint64 id, const QString& source, const Experiment
     emitSnapshot(false);
   };
   auto r = runSweep(preset.sweep, fb, &listener);
-  auto run = std::make_shared<ExperimentRun>();
-  run->preset = preset;
-  auto u = std::make_shared<ExperimentUpdate>();
-  u->id = id;
-  u->source = source;
-  u->pointsDone = done;
-  u->pointsTotal = total;
-  u->commandLine = command;
   if (r.ok()) {
-    run->sweep = std::make_shared<const SweepResult>(std::move(r).value());
-    run->finished = true;
-  } else {
-    u->status = r.status();
-    if (!live.cases.empty()) run->sweep = std::make_shared<const SweepResult>(live);
+    emit experimentUpdated(update(std::make_shared<const SweepResult>(std::move(r).value()), true, Status::ok()));
+  } else {  // failed or cancelled: what was known so far, if anything
+    emit experimentUpdated(
+        update(live.cases.empty() ? nullptr : std::make_shared<const SweepResult>(live), false, r.status()));
   }
-  u->run = run;
-  emit experimentUpdated(u);
 }
 
 // ---------------------------------------------------------------------------------------------
