@@ -122,6 +122,18 @@ void prepareCase(const SweepSpec& spec, const SweepCase& c, PreparedCase& out) {
                "case \"" + c.label + "\": the non-private pipeline failed: " + model.status().message());
     return;
   }
+  // Configurations with a noisy W (e2 or e4) recompute T = M̂3(W,W,W); for small d the explicit
+  // M̂3 is built once here and shared by every worker's copy of the pipeline.
+  for (const SweepConfiguration& cfg : spec.configurations) {
+    if (contains(cfg.edges, 2) || contains(cfg.edges, 4)) {
+      const Status st = out.pipeline.prepareExplicitThirdMoment();
+      if (!st.isOk()) {
+        out.status = Status(st.code(), "case \"" + c.label + "\": " + st.message());
+        return;
+      }
+      break;
+    }
+  }
   const SpectralModel& m = model.value();
   out.baseline = m.output;
   SweepCaseInfo& info = out.info;

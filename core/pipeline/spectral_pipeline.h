@@ -3,7 +3,12 @@
 // caching: each stage remembers the inputs it was computed from, so a later change (k, the
 // decomposer, a seed) recomputes only what depends on it. The privacy layer reuses the
 // cached noise-free stages.
+//
+// For small vocabularies it can also keep the explicit M̂3 (d x d x d), computed once per
+// corpus and α0, so that T̂ = M̂3(W,W,W) for a W other than its own (configuration 1 whitens
+// with a noisy W in every trial) is a contraction instead of a pass over the documents.
 #include <Eigen/Dense>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -15,6 +20,7 @@
 #include "core/corpus/corpus.h"
 #include "core/moments/moments.h"
 #include "core/tensor/decomposer.h"
+#include "core/tensor/tensor3.h"
 #include "core/whitening/unwhitening.h"
 #include "core/whitening/whitening.h"
 
@@ -47,6 +53,14 @@ struct SpectralModel {
   UnwhitenedTopics output;     // node OUT (topics on the simplex)
 };
 
+// The largest explicit M̂3 a pipeline keeps by default: 16 MiB, i.e. d <= 128. Two reasons:
+// memory (the tensor itself, plus up to four same-sized accumulators while it is computed: at
+// most 80 MiB at the limit), and cost: contracting it with a d x k W is O(d^3 k), which beats a
+// document pass, O(nnz k + N k^3), only while d^3 stays well below nnz + N k^2 (at d = 50,
+// k = 5, N = 1e5: 0.09 ms against 9-20 ms; at d = 128 about 3 ms; at d = 200 the two are
+// comparable and the 64 MiB tensor buys nothing).
+inline constexpr std::size_t kPipelineExplicitM3Bytes = std::size_t{16} << 20;
+
 class SpectralPipeline {
  public:
   void setCorpus(std::shared_ptr<const Corpus> corpus);
@@ -63,6 +77,38 @@ class SpectralPipeline {
   // The dense M̂2, computed on first use (d^2 memory).
   Result<Eigen::MatrixXd> secondMomentDense(Feedback* feedback = nullptr);
 
+  // ---- T̂ for other whitening matrices (the private runs) ----
+  // Computes the explicit M̂3 of the corpus (SPEC §3) once, when its d^3 doubles fit in
+  // explicitThirdMomentLimit(); above the limit it does nothing and returns ok. Cost: one pass
+  // over the documents of O(Σ_n m_n^3 / 6) for m_n distinct words in document n: 0.15-0.3 s
+  // single-threaded at d = 50, N = 1e5 (about ten document passes for T̂), 1.5 s at d = 128.
+  //
+  // Thread safety: this is the only method that creates the tensor, and it is non-const like
+  // run(): call it at a well-defined point (e.g. when a sweep prepares a case, before the
+  // pipeline is copied to the worker threads: the copies then share one tensor), or lazily on
+  // a pipeline that only one thread uses (runPrivate does this on its first run with a W
+  // other than the pipeline's). The tensor is immutable and held by a shared_ptr, so copies
+  // made after it exists share it and read it concurrently. setCorpus and a change of α0 drop
+  // it (copies that hold it keep their own reference, which matches their own corpus and α0).
+  //
+  // Why on first use and not after a few document passes: the contraction and the document
+  // pass agree only to rounding, and the power method on a very noisy T̂ (configuration 1 at
+  // small ε) can turn a 1e-13 difference into a different output. Whether a run uses the
+  // tensor must therefore not depend on the pipeline's history, or a sweep's results would
+  // depend on how its trials were scheduled over the threads.
+  Status prepareExplicitThirdMoment(Feedback* feedback = nullptr);
+  bool hasExplicitThirdMoment() const { return static_cast<bool>(m_thirdMoment); }
+  const std::shared_ptr<const Tensor3>& explicitThirdMoment() const { return m_thirdMoment; }
+  // Bytes the explicit M̂3 may take (default kPipelineExplicitM3Bytes; 0 disables it). Lowering
+  // it below the size of a tensor already computed drops that tensor.
+  void setExplicitThirdMomentLimit(std::size_t maxBytes);
+  std::size_t explicitThirdMomentLimit() const { return m_thirdMomentLimit; }
+  // T̂ = M̂3(W, W, W) of the pipeline's corpus and α0 for any d x k W (not only its own
+  // whitening): contracts the explicit M̂3 when it has been prepared (O(d^3 k)), else a pass
+  // over the documents (whitenedThirdMoment). The two agree to rounding (~1e-13 relative).
+  // Const and reads only immutable state: safe to call concurrently on copies.
+  Result<Tensor3> whitenedTensor(const Eigen::MatrixXd& W, Feedback* feedback = nullptr) const;
+
  private:
   template <class F>
   Status stage(const char* name, bool valid, F&& compute);
@@ -74,6 +120,9 @@ class SpectralPipeline {
   // Cache, each with the validity of the inputs it was computed from.
   std::optional<SecondMomentOperator> m_operator;
   std::optional<Eigen::MatrixXd> m_dense;
+  // The explicit M̂3 of (corpus, α0), shared between copies; null until prepared.
+  std::shared_ptr<const Tensor3> m_thirdMoment;
+  std::size_t m_thirdMomentLimit = kPipelineExplicitM3Bytes;
   bool m_momentsValid = false, m_eigenValid = false, m_tensorValid = false, m_decomposeValid = false,
        m_unwhitenValid = false;
   SpectralModel m_model;

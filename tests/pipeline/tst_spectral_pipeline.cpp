@@ -1,9 +1,11 @@
 // The end-to-end non-private pipeline: consistency (error falls with N), caching (a change
-// recomputes only what depends on it, with identical results), statuses for bad options.
+// recomputes only what depends on it, with identical results), statuses for bad options, and
+// the explicit M̂3 kept for whitening with other W (its formula, sharing and invalidation).
 #include <QtTest>
 
 #include "core/corpus/synthetic_generator.h"
 #include "core/eval/metrics.h"
+#include "core/moments/moments.h"
 #include "core/pipeline/spectral_pipeline.h"
 #include "test_util.h"
 
@@ -32,6 +34,14 @@ double errorFor(const SyntheticCorpus& sc, const std::string& decomposer) {
   pipeline.setOptions(o);
   const SpectralModel m = pipeline.run().value();
   return compareTopics(sc.truth.topics, sc.truth.alpha, m.output.topics, m.output.alpha).l1Mean;
+}
+
+Eigen::MatrixXd gaussianMatrix(int rows, int cols, double scale, std::uint64_t seed) {
+  SeededRandom rng(seed);
+  Eigen::MatrixXd m(rows, cols);
+  for (Eigen::Index j = 0; j < cols; ++j)
+    for (Eigen::Index i = 0; i < rows; ++i) m(i, j) = scale * standardNormal(rng);
+  return m;
 }
 
 const StageTiming& timing(const SpectralPipeline& p, const std::string& stage) {
@@ -114,6 +124,136 @@ class TestSpectralPipeline : public QObject {
     fresh.setCorpus(std::make_shared<Corpus>(sc.corpus));
     fresh.setOptions(o);
     QVERIFY(fresh.run().value().output.topics == fourth.output.topics);
+  }
+
+  void explicitThirdMomentMatchesTheReference() {
+    // The pipeline's fast explicit M̂3 against thirdMomentExplicit (the SPEC §3 formula entry by
+    // entry), for two α0 (setOptions with a new α0 must drop the old tensor).
+    GeneratorParams g;
+    g.vocabSize = 30;
+    g.docCount = 3000;
+    g.meanLength = 40;
+    g.seed = 11;
+    const auto corpus = std::make_shared<const Corpus>(generateLdaCorpus(g).value().corpus);
+    SpectralPipeline pipeline;
+    pipeline.setCorpus(corpus);
+    QVERIFY(!pipeline.hasExplicitThirdMoment());
+    for (double alpha0 : {1.0, 0.3}) {
+      SpectralOptions o;
+      o.alpha0 = alpha0;
+      pipeline.setOptions(o);
+      QVERIFY(!pipeline.hasExplicitThirdMoment());
+      QVERIFY(pipeline.prepareExplicitThirdMoment().isOk());
+      QVERIFY(pipeline.hasExplicitThirdMoment());
+      const Tensor3& fast = *pipeline.explicitThirdMoment();
+      const Tensor3 reference = thirdMomentExplicit(*corpus, alpha0).value();
+      QCOMPARE(fast.dim(), 30);
+      const double rel = relativeError(fast, reference);
+      qInfo("alpha0 %.1f: explicit M3 relative difference to the reference %.2e", alpha0, rel);
+      QVERIFY(rel < 1e-12);
+      QVERIFY(fast.isSymmetric(1e-15));
+    }
+  }
+
+  void whitenedTensorMatchesTheDocumentPass() {
+    // T̂ = M̂3(W,W,W) by contraction of the explicit M̂3 against the document pass, for matrices
+    // that are not the pipeline's whitening: a noisy copy of it, a rescaled one (not whitening:
+    // WᵀM̂2W != I), random Gaussian ones with k = 5 and k = 8.
+    const SyntheticCorpus sc = generate(20000, 4);
+    const auto corpus = std::make_shared<const Corpus>(sc.corpus);
+    SpectralPipeline pipeline;
+    pipeline.setCorpus(corpus);
+    const SpectralModel model = pipeline.run().value();
+    const Eigen::MatrixXd& W0 = model.whitening.W;
+    const std::vector<Eigen::MatrixXd> matrices = {
+        W0 + gaussianMatrix(50, 5, 0.05 * W0.cwiseAbs().maxCoeff(), 1),
+        W0 * Eigen::VectorXd::LinSpaced(5, 0.5, 3.0).asDiagonal(),
+        gaussianMatrix(50, 5, 1.0, 2),
+        gaussianMatrix(50, 8, 10.0, 3),
+    };
+    std::vector<Tensor3> fromDocuments;
+    for (const auto& W : matrices) {
+      auto t = pipeline.whitenedTensor(W);  // not prepared yet: the document pass itself
+      QVERIFY(t.ok());
+      QVERIFY(t.value().frobeniusNorm() == whitenedThirdMoment(*corpus, 1.0, W).value().frobeniusNorm());
+      fromDocuments.push_back(std::move(t).value());
+    }
+    QVERIFY(pipeline.prepareExplicitThirdMoment().isOk());
+    QVERIFY(pipeline.hasExplicitThirdMoment());
+    for (std::size_t i = 0; i < matrices.size(); ++i) {
+      const Tensor3 contracted = pipeline.whitenedTensor(matrices[i]).value();
+      QCOMPARE(contracted.dim(), static_cast<int>(matrices[i].cols()));
+      const double rel = relativeError(contracted, fromDocuments[i]);
+      qInfo("W %zu: contraction vs document pass, relative difference %.2e", i, rel);
+      // M̂3's entries cancel under the contraction (T̂ is much smaller than ‖M̂3‖‖W‖³), so
+      // rounding of ~1e-16 in the entries shows as up to ~1e-12 in T̂ on either path (seen:
+      // 2e-13 to 1.5e-12; the reference thirdMomentExplicit contracted in long double is
+      // 1.6e-11 away from both). A wrong term of the formula would be off by far more.
+      QVERIFY(rel < 1e-11);
+    }
+    // The pipeline's own T̂ is reproduced too.
+    QVERIFY(relativeError(pipeline.whitenedTensor(W0).value(), model.tensor) < 1e-11);
+
+    // Bad matrices are refused on both paths.
+    const Eigen::MatrixXd wrongRows = Eigen::MatrixXd::Ones(49, 5);
+    QCOMPARE(pipeline.whitenedTensor(wrongRows).status().code(), StatusCode::InvalidArgument);
+    Eigen::MatrixXd bad = W0;
+    bad(3, 2) = std::nan("");
+    QCOMPARE(pipeline.whitenedTensor(bad).status().code(), StatusCode::NumericalFailure);
+    pipeline.setExplicitThirdMomentLimit(0);
+    QVERIFY(!pipeline.hasExplicitThirdMoment());
+    QCOMPARE(pipeline.whitenedTensor(wrongRows).status().code(), StatusCode::InvalidArgument);
+    QCOMPARE(pipeline.whitenedTensor(bad).status().code(), StatusCode::NumericalFailure);
+  }
+
+  void explicitThirdMomentIsSharedAndInvalidated() {
+    const SyntheticCorpus sc = generate(3000, 5);
+    const auto corpus = std::make_shared<const Corpus>(sc.corpus);
+    SpectralPipeline pipeline;
+    pipeline.setCorpus(corpus);
+    QVERIFY(pipeline.run().ok());
+    const SpectralPipeline before = pipeline;  // copied before the tensor exists: never gets it
+    QVERIFY(pipeline.prepareExplicitThirdMoment().isOk());
+    const Tensor3* tensor = pipeline.explicitThirdMoment().get();
+    QVERIFY(tensor != nullptr);
+    QVERIFY(!before.hasExplicitThirdMoment());
+    QVERIFY(pipeline.prepareExplicitThirdMoment().isOk());  // a second call keeps the same tensor
+    QCOMPARE(pipeline.explicitThirdMoment().get(), tensor);
+    SpectralPipeline copy = pipeline;
+    QCOMPARE(copy.explicitThirdMoment().get(), tensor);  // shared, not copied
+
+    // Options that do not change M̂3 keep it; α0 and the corpus drop it (the copy keeps its own).
+    SpectralOptions o = pipeline.options();
+    o.topicCount = 4;
+    o.initSeed = 9;
+    pipeline.setOptions(o);
+    QCOMPARE(pipeline.explicitThirdMoment().get(), tensor);
+    o.alpha0 = 2.0;
+    pipeline.setOptions(o);
+    QVERIFY(!pipeline.hasExplicitThirdMoment());
+    QCOMPARE(copy.explicitThirdMoment().get(), tensor);
+    copy.setCorpus(std::make_shared<const Corpus>(generate(3000, 6).corpus));
+    QVERIFY(!copy.hasExplicitThirdMoment());
+
+    // The memory limit: 0 disables it; the default refuses d = 129 (129^3 doubles > 16 MiB).
+    SpectralPipeline off;
+    off.setCorpus(corpus);
+    off.setExplicitThirdMomentLimit(0);
+    QVERIFY(off.prepareExplicitThirdMoment().isOk());
+    QVERIFY(!off.hasExplicitThirdMoment());
+    QCOMPARE(kPipelineExplicitM3Bytes, explicitThirdMomentBytes(128));
+    GeneratorParams wide;
+    wide.vocabSize = 129;
+    wide.docCount = 300;
+    wide.seed = 2;
+    SpectralPipeline large;
+    large.setCorpus(std::make_shared<const Corpus>(generateLdaCorpus(wide).value().corpus));
+    QVERIFY(large.prepareExplicitThirdMoment().isOk());
+    QVERIFY(!large.hasExplicitThirdMoment());
+    QVERIFY(large.whitenedTensor(gaussianMatrix(129, 3, 1.0, 4)).ok());  // the document pass
+    SpectralPipeline none;
+    QCOMPARE(none.prepareExplicitThirdMoment().code(), StatusCode::InvalidArgument);
+    QCOMPARE(none.whitenedTensor(Eigen::MatrixXd::Ones(50, 5)).status().code(), StatusCode::InvalidArgument);
   }
 
   void badOptionsGiveStatuses() {
