@@ -148,9 +148,9 @@ std::size_t explicitThirdMomentBytes(int vocabSize) {
   return d * d * d * sizeof(double);
 }
 
-Result<Tensor3> thirdMomentExplicit(const Corpus& corpus, double alpha0, std::size_t maxBytes, Feedback* feedback) {
-  DPLDA_RETURN_IF_ERROR(validateMomentInputs(corpus, alpha0));
-  const int d = corpus.vocabSize();
+namespace {
+
+Status checkExplicitThirdMomentSize(int d, std::size_t maxBytes) {
   const std::size_t bytes = explicitThirdMomentBytes(d);
   if (bytes > maxBytes) {
     return Status(StatusCode::ResourceLimit,
@@ -159,6 +159,15 @@ Result<Tensor3> thirdMomentExplicit(const Corpus& corpus, double alpha0, std::si
                       formatBytes(static_cast<double>(maxBytes)) +
                       "); use the whitened tensor computed from the documents instead");
   }
+  return Status::ok();
+}
+
+}  // namespace
+
+Result<Tensor3> thirdMomentExplicit(const Corpus& corpus, double alpha0, std::size_t maxBytes, Feedback* feedback) {
+  DPLDA_RETURN_IF_ERROR(validateMomentInputs(corpus, alpha0));
+  const int d = corpus.vocabSize();
+  DPLDA_RETURN_IF_ERROR(checkExplicitThirdMomentSize(d, maxBytes));
   const double N = corpus.docCount();
   const MomentConstants mc = MomentConstants::fromAlpha0(alpha0);
   const double beta2 = mc.b / (N * (N - 1.0));
@@ -229,6 +238,105 @@ Result<Tensor3> thirdMomentExplicit(const Corpus& corpus, double alpha0, std::si
   reportProgress(feedback, 1.0);
   return M3;
 }
+
+Result<Tensor3> thirdMomentDense(const Corpus& corpus, double alpha0, std::size_t maxBytes, Feedback* feedback) {
+  DPLDA_RETURN_IF_ERROR(validateMomentInputs(corpus, alpha0));
+  const int d = corpus.vocabSize();
+  DPLDA_RETURN_IF_ERROR(checkExplicitThirdMomentSize(d, maxBytes));
+  const std::size_t dd = static_cast<std::size_t>(d);
+  const double N = corpus.docCount();
+  const MomentConstants mc = MomentConstants::fromAlpha0(alpha0);
+  const double beta2 = mc.b / (N * (N - 1.0));
+  const double gamma3 = mc.c / (N * (N - 1.0) * (N - 2.0));
+  constexpr int kLanes = 4;
+  constexpr int kBlock = 1024;  // documents per block
+  const int docs = corpus.docCount();
+  const int blocks = (docs + kBlock - 1) / kBlock;
+  struct Lane {
+    std::vector<double> cube;  // Σ h c^⊗3 at (i, j, l) for i <= j <= l only
+    Eigen::MatrixXd Q, Pm;     // Σ q c cᵀ and Σ p c cᵀ, upper triangles
+    Eigen::VectorXd g, wordPair, s;
+  };
+  std::vector<Lane> lanes(kLanes);
+  const SparseCounts& C = corpus.counts;
+#pragma omp parallel for schedule(static, 1) if (static_cast<double>(corpus.nnz()) * 20 > 1e6)
+  for (int laneIndex = 0; laneIndex < kLanes; ++laneIndex) {
+    Lane& lane = lanes[laneIndex];
+    lane.cube.assign(dd * dd * dd, 0.0);
+    lane.Q = lane.Pm = Eigen::MatrixXd::Zero(d, d);
+    lane.g = lane.wordPair = lane.s = Eigen::VectorXd::Zero(d);
+    std::vector<std::pair<int, double>> words;
+    for (int b = laneIndex; b < blocks; b += kLanes) {
+      if (isCanceled(feedback)) break;
+      for (int n = b * kBlock; n < std::min(docs, (b + 1) * kBlock); ++n) {
+        words.clear();
+        for (SparseCounts::InnerIterator it(C, n); it; ++it)
+          words.emplace_back(static_cast<int>(it.col()), it.value());
+        std::sort(words.begin(), words.end());  // usually sorted already
+        const double l = corpus.lengths[n];
+        const double e = 1.0 / (N * l * (l - 1.0) * (l - 2.0));
+        const double f = 1.0 / (l * l * (l - 1.0));
+        const double h = e - 3.0 * beta2 * f + 2.0 * gamma3 / (l * l * l);
+        const double q = -3.0 * e + 3.0 * beta2 * f;
+        const double pairInv = 1.0 / (l * (l - 1.0));
+        const double p = 3.0 * beta2 * pairInv - 3.0 * gamma3 / (l * l);
+        const std::size_t m = words.size();
+        for (std::size_t x = 0; x < m; ++x) {
+          const int i = words[x].first;
+          const double ci = words[x].second;
+          lane.g[i] += e * ci;
+          lane.wordPair[i] += ci * pairInv;
+          lane.s[i] += ci / l;
+          const double hi = h * ci;
+          for (std::size_t y = x; y < m; ++y) {
+            const int j = words[y].first;
+            const double cij = ci * words[y].second;
+            lane.Q(i, j) += q * cij;
+            lane.Pm(i, j) += p * cij;
+            const double hij = hi * words[y].second;
+            double* row = lane.cube.data() + (static_cast<std::size_t>(i) * dd + j) * dd;
+            for (std::size_t z = y; z < m; ++z) row[words[z].first] += hij * words[z].second;
+          }
+        }
+      }
+    }
+  }
+  if (isCanceled(feedback)) return cancelled();
+  reportProgress(feedback, 0.9);
+  Lane& total = lanes[0];
+  for (int i = 1; i < kLanes; ++i) {
+    for (std::size_t t = 0; t < total.cube.size(); ++t) total.cube[t] += lanes[i].cube[t];
+    total.Q += lanes[i].Q;
+    total.Pm += lanes[i].Pm;
+    total.g += lanes[i].g;
+    total.wordPair += lanes[i].wordPair;
+    total.s += lanes[i].s;
+    lanes[i] = Lane{};  // free the lane early
+  }
+  // V and P from their upper triangles.
+  Eigen::MatrixXd V = total.Q.triangularView<Eigen::Upper>();
+  V.triangularView<Eigen::StrictlyLower>() = total.Q.transpose().triangularView<Eigen::StrictlyLower>();
+  V.diagonal() += 2.0 * total.g;
+  Eigen::MatrixXd P = total.Pm.triangularView<Eigen::Upper>();
+  P.triangularView<Eigen::StrictlyLower>() = total.Pm.transpose().triangularView<Eigen::StrictlyLower>();
+  P.diagonal() -= 3.0 * beta2 * total.wordPair;
+  const Eigen::VectorXd& s = total.s;
+
+  // sym(R) on the unique entries i <= j <= l, mirrored.
+  Tensor3 M3(d);
+  for (int i = 0; i < d; ++i)
+    for (int j = i; j < d; ++j)
+      for (int l = j; l < d; ++l) {
+        double v = total.cube[(static_cast<std::size_t>(i) * dd + j) * dd + l] + gamma3 * s[i] * s[j] * s[l];
+        v += ((i == j ? V(i, l) : 0.0) + (i == l ? V(i, j) : 0.0) + (j == l ? V(j, i) : 0.0)) / 3.0;
+        v += (P(i, j) * s[l] + P(i, l) * s[j] + P(j, l) * s[i]) / 3.0;
+        M3(i, j, l) = M3(i, l, j) = M3(j, i, l) = M3(j, l, i) = M3(l, i, j) = M3(l, j, i) = v;
+      }
+  reportProgress(feedback, 1.0);
+  if (!M3.allFinite()) return numericalFailure("the explicit third moment has NaN or infinite entries");
+  return M3;
+}
+
 
 Result<Tensor3> whitenedThirdMoment(const Corpus& corpus, double alpha0, const Eigen::MatrixXd& W,
                                     Feedback* feedback) {

@@ -60,6 +60,16 @@ Result<Tensor3> thirdMomentExplicit(const Corpus& corpus, double alpha0,
                                     std::size_t maxBytes = kDefaultExplicitM3Limit,
                                     Feedback* feedback = nullptr);
 
+// The same M̂3 computed fast, the way whitenedThirdMoment computes T̂ with W = I: M̂3 = sym(R),
+//   R = Σ_n h_n c_n^⊗3 + Σ_i e_i⊗e_i⊗v_i + P⊗s + γ3 s^⊗3
+// (the terms as in moments.cpp). Only the first term costs more than O(nnz + d³); it is summed
+// over the sorted triples of each document's distinct words (m³/6 products instead of the
+// reference's 3m³ scattered updates, about 15x faster). Working memory is 5 tensors (four lanes
+// summed in a fixed order, so the result does not depend on the thread count); maxBytes limits
+// the result as in thirdMomentExplicit.
+Result<Tensor3> thirdMomentDense(const Corpus& corpus, double alpha0,
+                                 std::size_t maxBytes = kDefaultExplicitM3Limit, Feedback* feedback = nullptr);
+
 // T̂ = M̂3(W, W, W) from the documents in O(nnz k + N k^3 + d k^3) time and O(k^3 + batch)
 // memory; W is d x k.
 Result<Tensor3> whitenedThirdMoment(const Corpus& corpus, double alpha0, const Eigen::MatrixXd& W,
