@@ -17,6 +17,17 @@ namespace {
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
+// One colour, line and marker per configuration wherever it is drawn (the session's sweep, every
+// preset, pinned sweeps): the non-private baseline and configurations 1-4 keep their number,
+// "input" is 5, custom edge sets come after.
+int configurationStyle(const SweepSpec& spec, int g) {
+  const std::string& label = spec.configurations[g].label;
+  static const char* const kFixed[] = {"none", "1", "2", "3", "4", "input"};
+  for (int i = 0; i < 6; ++i)
+    if (label == kFixed[i]) return i;
+  return 6 + g;
+}
+
 std::string fileSafe(const std::string& label) {
   std::string out;
   for (char c : label) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-') ? c : '_';
@@ -86,7 +97,9 @@ void errorSweepFigures(const std::shared_ptr<const SweepResult>& result, const Q
             if (!pending) never << q(cfg.label);
             continue;
           }
-          if (!plot.setCurve(q(cfg.label), q("config " + cfg.label), eps, med, low, up, g, error)) return false;
+          if (!plot.setCurve(q(cfg.label), q("config " + cfg.label), eps, med, low, up, configurationStyle(s, g),
+                             error))
+            return false;
         }
         if (std::isfinite(baseline)) plot.setBaseline(QObject::tr("non-private spectral"), baseline);
         // A log axis when the private errors dwarf the baseline, so both stay readable.
@@ -128,8 +141,8 @@ void errorSweepFigures(const std::shared_ptr<const SweepResult>& result, const Q
           xs.append(s.epsilons[e]);
           ys.append(r.summaryRow(c, g, e).releaseRate);
         }
-        if (!plot.setSeries(q(s.configurations[g].label), q("config " + s.configurations[g].label), xs, ys, g,
-                            error))
+        if (!plot.setSeries(q(s.configurations[g].label), q("config " + s.configurations[g].label), xs, ys,
+                            configurationStyle(s, g), error))
           return false;
       }
       plot.yAxis->setRange(-0.05, 1.05);
@@ -182,7 +195,7 @@ void diagnosticsFigures(const std::shared_ptr<const SweepResult>& result, std::v
                               : kind == 1 ? QObject::tr("γ̃_s (median), %1").arg(cfg)
                                           : cfg;
         const QString prefix = kind == 0 ? "sigma_tilde_" : kind == 1 ? "gamma_tilde_" : "";
-        if (!plot.setSeries(prefix + key, label, ks, ys, g + 1, error)) return false;
+        if (!plot.setSeries(prefix + key, label, ks, ys, configurationStyle(s, g), error)) return false;
       }
       if (kind == 2) plot.yAxis->setRange(-0.05, 1.05);
       return true;

@@ -354,12 +354,14 @@ void ExperimentView::updateNote() {
   } else if (u->run->sweep) {
     const SweepResult& r = *u->run->sweep;
     const SweepSpec& s = r.spec;
-    text = tr("%1 runs (%2 points × %3 trials) in %4 s on %5 threads; %6 bounds, %7, δ = %8. Median over the trials "
+    const QString took = r.elapsedMs < 1000 ? tr("%1 ms").arg(r.elapsedMs, 0, 'f', 0)
+                                            : tr("%1 s").arg(r.elapsedMs / 1000.0, 0, 'f', 1);
+    text = tr("%1 runs (%2 points × %3 trials) in %4 on %5 threads; %6 bounds, %7, δ = %8. Median over the trials "
               "that released, band %9–%10% quantiles.")
                .arg(r.rows.size())
                .arg(r.summary.size())
                .arg(s.trials)
-               .arg(r.elapsedMs / 1000.0, 0, 'f', 1)
+               .arg(took)
                .arg(r.threadsUsed)
                .arg(boundSetName(s.bounds), mechanismName(s.mechanism), QString::number(s.delta, 'g', 3))
                .arg(s.bandLower * 100)
