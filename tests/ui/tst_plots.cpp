@@ -15,6 +15,7 @@
 #include "ui/plots/diagnostics_plot.h"
 #include "ui/plots/error_epsilon_plot.h"
 #include "ui/plots/log_ticker.h"
+#include "ui/plots/series_plot.h"
 #include "ui/plots/plot_widget.h"
 #include "ui/plots/topics_plot.h"
 #include "ui/plots/tpm_noise_plot.h"
@@ -418,6 +419,28 @@ class TstPlots : public QObject {
     plot.setLegendCorner(Qt::AlignTop | Qt::AlignLeft);  // fixed: no automatic move
     plot.replot();
     QCOMPARE(plot.legendCorner(), Qt::AlignTop | Qt::AlignLeft);
+  }
+
+  void proportionAxisLeavesRoomForTheLegend() {
+    // A release rate at 0 and 1 in every corner: the proportion axis keeps ticks in [0, 1] and a
+    // free band above 1 where the legend sits, whatever the data and after a view reset.
+    SeriesPlot plot;
+    plot.resize(640, 420);
+    QVERIFY(plot.setSeries("a", "config 1", {0.1, 1, 2}, {1, 1, 1}));
+    QVERIFY(plot.setSeries("b", "config 3", {0.1, 1, 2}, {0, 0, 0}));
+    plot.setProportionY(true);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.resetView();
+    plot.replot();
+    QCOMPARE(plot.yAxis->range().upper, 1.45);
+    QVERIFY(plot.legendCorner() & Qt::AlignTop);
+    const QRect legendRect = plot.legend->outerRect();
+    QVERIFY2(legendRect.bottom() < plot.yAxis->coordToPixel(1.0) - 3, "the legend covers the points at 1");
+    auto* ticker = dynamic_cast<QCPAxisTickerText*>(plot.yAxis->ticker().data());
+    QVERIFY(ticker && ticker->ticks().lastKey() == 1.0);
+    plot.setProportionY(false);  // back to the data's range
+    QVERIFY(plot.yAxis->range().upper < 1.2);
   }
 
   void sigmaGammaPlot() {

@@ -145,7 +145,7 @@ void errorSweepFigures(const std::shared_ptr<const SweepResult>& result, const Q
                             configurationStyle(s, g), error))
           return false;
       }
-      plot.yAxis->setRange(-0.05, 1.05);
+      plot.setProportionY(true);
       return true;
     };
     out.push_back(figure<SeriesPlot>("release_rate" + suffix, caseTitle + QObject::tr(": release rate"),
@@ -197,7 +197,7 @@ void diagnosticsFigures(const std::shared_ptr<const SweepResult>& result, std::v
         const QString prefix = kind == 0 ? "sigma_tilde_" : kind == 1 ? "gamma_tilde_" : "";
         if (!plot.setSeries(prefix + key, label, ks, ys, configurationStyle(s, g), error)) return false;
       }
-      if (kind == 2) plot.yAxis->setRange(-0.05, 1.05);
+      if (kind == 2) plot.setProportionY(true);
       return true;
     };
     auto sigma = [fill](SigmaGammaPlot& p, QString* err) {

@@ -160,7 +160,21 @@ void SeriesPlot::fitAxesToData() {
     ys += s.ys;
   }
   xAxis->setRange(paddedRange(xs, m_logX, 0.05));
-  yAxis->setRange(paddedRange(ys, m_logY, 0.08));
+  if (m_proportionY) yAxis->setRange(-0.05, 1.45);  // the band above 1.05 holds the legend
+  else yAxis->setRange(paddedRange(ys, m_logY, 0.08));
+}
+
+void SeriesPlot::setProportionY(bool on) {
+  m_proportionY = on;
+  if (on) {
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (int i = 0; i <= 5; ++i) ticker->addTick(i * 0.2, QString::number(i * 0.2, 'g', 2));
+    yAxis->setTicker(ticker);
+  } else {
+    yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+  }
+  fitAxesToData();
+  requestReplot();
 }
 
 CsvTable SeriesPlot::csvTable() const {

@@ -28,6 +28,9 @@ class SeriesPlot : public PlotWidget {
   // (not out of the CSV) and counted in a note in the plot's corner.
   void setLogX(bool log);
   void setLogY(bool log);
+  // y is a proportion (e.g. a release rate): ticks 0 to 1 only, with headroom above 1 so the
+  // legend never covers points at 0 or 1 (off: the y range follows the data).
+  void setProportionY(bool on);
   bool isLogX() const { return m_logX; }
   bool isLogY() const { return m_logY; }
   int hiddenPointCount() const { return m_hiddenPoints; }
@@ -60,6 +63,7 @@ class SeriesPlot : public PlotWidget {
   int m_nextStyle = 0;
   bool m_logX = false;
   bool m_logY = false;
+  bool m_proportionY = false;
   int m_hiddenPoints = 0;
 };
 
