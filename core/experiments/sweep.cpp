@@ -242,7 +242,14 @@ std::vector<double> logSpaced(double lo, double hi, int count) {
   if (count == 1) return {lo};
   const double a = std::log(lo), b = std::log(hi);
   for (int i = 0; i < count; ++i) {
-    out.push_back(i == 0 ? lo : i == count - 1 ? hi : std::exp(a + (b - a) * i / (count - 1)));
+    if (i == 0 || i == count - 1) {
+      out.push_back(i == 0 ? lo : hi);
+      continue;
+    }
+    // 12 significant digits: 1:1000:4 gives 10 and 100, not 9.999999999999998, in every table.
+    const double x = std::exp(a + (b - a) * i / (count - 1));
+    const double scale = std::pow(10.0, 11 - static_cast<int>(std::floor(std::log10(x))));
+    out.push_back(std::round(x * scale) / scale);
   }
   return out;
 }
