@@ -43,7 +43,7 @@ Result<Eigen::MatrixXd> SpectralPipeline::secondMomentDense(Feedback* feedback) 
   if (!m_dense) {
     auto dense = m_operator->toDense(feedback);
     if (!dense.ok()) return dense.status();
-    m_dense = std::move(dense).value();
+    m_dense = std::make_shared<const Eigen::MatrixXd>(std::move(dense).value());
   }
   return *m_dense;
 }
@@ -105,7 +105,7 @@ Result<SpectralModel> SpectralPipeline::run(Feedback* feedback) {
     if (corpus.vocabSize() <= kDenseEigenLimit) {
       auto dense = m_operator->toDense(feedback);
       if (!dense.ok()) return dense.status();
-      m_dense = std::move(dense).value();
+      m_dense = std::make_shared<const Eigen::MatrixXd>(std::move(dense).value());
     }
     m_momentsValid = true;
     return Status::ok();

@@ -119,7 +119,7 @@ class SpectralPipeline {
 
   // Cache, each with the validity of the inputs it was computed from.
   std::optional<SecondMomentOperator> m_operator;
-  std::optional<Eigen::MatrixXd> m_dense;
+  std::shared_ptr<const Eigen::MatrixXd> m_dense;  // shared by copies (d² can be large)
   // The explicit M̂3 of (corpus, α0), shared between copies; null until prepared.
   std::shared_ptr<const Tensor3> m_thirdMoment;
   std::size_t m_thirdMomentLimit = kPipelineExplicitM3Bytes;
