@@ -41,6 +41,7 @@ SessionState smallSession() {
   s.edges = presetEdges(Preset::Config2);
   s.noiseSeed = 11;
   s.trials = 2;
+  s.sweepEpsilons = "0.5:50:3";
   return s;
 }
 
@@ -124,6 +125,7 @@ class TstMainWindow : public QObject {
     QVERIFY(view->setCurrentFigure("error_l2"));
     QVERIFY(view->shownUpdate()->run->finished);
     QCOMPARE(view->shownUpdate()->run->sweep->spec.trials, 2);
+    QCOMPARE(view->shownUpdate()->run->sweep->spec.epsilons, (std::vector<double>{0.5, 5, 50}));
     // Config 2: Procedure 1 (σ_k) + W+ + T releases.
     QVERIFY(r->ledgerTable()->rowCount() >= 3);
     QVERIFY(r->diagnosticsTable()->rowCount() >= 3);
@@ -350,6 +352,8 @@ class TstMainWindow : public QObject {
     QVERIFY(gen->fieldError("topics").contains("k ≤ d"));
     commitLine(qobject_cast<QLineEdit*>(gen->field("seed")), "12x");
     QVERIFY(gen->fieldError("seed").contains("12x"));
+    commitLine(qobject_cast<QLineEdit*>(gen->field("sweep_epsilons")), "0.1:nan:3");
+    QVERIFY2(gen->fieldError("sweep_epsilons").contains("nan"), qPrintable(gen->fieldError("sweep_epsilons")));
     QVERIFY(w.model()->state() == before);
     // An unreadable corpus: the run fails with a message next to the folder field.
     SessionState s = before;

@@ -37,6 +37,7 @@ class TstSession : public QObject {
     s.noiseSeed = 424242;
     s.maxLength = 321;
     s.trials = 7;
+    s.sweepEpsilons = "0.5,1,8";
     s.comparePresets = true;
     s.separator = "--";
     s.splitWeights = {3, 1};
@@ -117,6 +118,11 @@ class TstSession : public QObject {
     QVERIFY(validateSession(s).isEmpty());
     s.generator.topicCount = 60;  // d = 50
     QVERIFY(validateSession(s).value("topics").contains("k ≤ d"));
+    s = {};
+    s.sweepEpsilons = "0.1:x:3";  // the sweep's grid names itself
+    QVERIFY(validateSession(s).value("sweep_epsilons").contains("epsilons"));
+    s.sweepEpsilons = "0.1:10:51";
+    QVERIFY(validateSession(s).value("sweep_epsilons").contains("at most 50"));
     s = {};
     s.epsilon = 0;
     QVERIFY(validateSession(s).contains("epsilon"));

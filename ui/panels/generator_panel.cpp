@@ -106,10 +106,15 @@ GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
          tr("Public clipping length for input perturbation (e0, e1)"));
   outer->addWidget(modelBox);
 
-  auto* sweepBox = new QGroupBox(tr("Error vs ε sweep"));
+  auto* sweepBox = new QGroupBox(tr("The session's ε sweep"));
   auto* sform = new QFormLayout(sweepBox);
+  m_sweepEpsilons = new QLineEdit;
+  m_sweepEpsilons->setPlaceholderText(tr("lo:hi:count or a list, e.g. 0.1:10:7"));
+  addRow(sform, "sweep_epsilons", tr("ε grid"), m_sweepEpsilons,
+         tr("Total ε values of the sweep: lo:hi:count (log-spaced, ends included) or a list such as 0.5,1,2"));
   m_trials = spin(1, 50);
-  addRow(sform, "trials", tr("Trials per ε"), m_trials, tr("Noise draws per ε; the band spans min..max"));
+  addRow(sform, "trials", tr("Trials per ε"), m_trials,
+         tr("Noise draws per ε; curves show the median and the 10–90% band of the trials that released"));
   m_compare = new QCheckBox(tr("configurations 1–4"));
   addRow(sform, "compare", tr("Compare"), m_compare, tr("Sweep all four configurations instead of the current set"));
   outer->addWidget(sweepBox);
@@ -142,6 +147,8 @@ GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
   connect(m_compare, &QCheckBox::toggled, this, [this] { commit("trials", tr("toggle comparison")); });
   connect(m_seed, &QLineEdit::editingFinished, this, [this] { commit("seed", tr("change data seed")); });
   connect(m_initSeed, &QLineEdit::editingFinished, this, [this] { commit("init_seed", tr("change init seed")); });
+  connect(m_sweepEpsilons, &QLineEdit::editingFinished, this,
+          [this] { commit("sweep_epsilons", tr("change the sweep's ε grid")); });
 }
 
 void GeneratorPanel::addRow(QFormLayout* form, const QString& key, const QString& label, QWidget* w,
@@ -196,6 +203,7 @@ void GeneratorPanel::setState(const SessionState& s) {
   m_initSeed->setText(seedToText(s.initSeed));
   m_maxLength->setValue(s.maxLength);
   m_trials->setValue(s.trials);
+  m_sweepEpsilons->setText(s.sweepEpsilons);
   m_compare->setChecked(s.comparePresets);
   updateEnabled(s.source);
   for (const QString& key : m_errors.keys()) setFieldError(key, QString());
@@ -222,6 +230,7 @@ SessionState GeneratorPanel::fromWidgets(QString* seedError, QString* seedKey) c
   s.decomposer = m_decomposer->currentData().toString();
   s.maxLength = m_maxLength->value();
   s.trials = m_trials->value();
+  s.sweepEpsilons = m_sweepEpsilons->text().trimmed();
   s.comparePresets = m_compare->isChecked();
   auto seed = parseSeed(m_seed->text(), tr("data seed"));
   if (seed.ok()) g.seed = seed.value();

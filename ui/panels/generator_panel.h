@@ -31,7 +31,7 @@ class GeneratorPanel : public QWidget {
   QString fieldError(const QString& key) const;
 
   // For tests and keyboard users: the widgets by field key ("vocab", "topics", "docs", "alpha0",
-  // "beta", "length", "seed", "init_seed", "corpus", "separator", "source", "trials", "max_length").
+  // "beta", "length", "seed", "init_seed", "corpus", "separator", "source", "trials", "sweep_epsilons", "max_length").
   QWidget* field(const QString& key) const { return m_fields.value(key); }
 
  signals:
@@ -66,6 +66,7 @@ class GeneratorPanel : public QWidget {
   QComboBox* m_decomposer = nullptr;
   QLineEdit* m_initSeed = nullptr;
   QSpinBox* m_trials = nullptr;
+  QLineEdit* m_sweepEpsilons = nullptr;
   QCheckBox* m_compare = nullptr;
   QDoubleSpinBox* m_maxLength = nullptr;
   QWidget* m_syntheticBox = nullptr;

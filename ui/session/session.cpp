@@ -5,6 +5,7 @@
 #include <QSaveFile>
 #include <cmath>
 
+#include "core/experiments/sweep.h"
 #include "core/privacy/budget.h"
 
 namespace dplda {
@@ -72,7 +73,7 @@ bool operator==(const SessionState& a, const SessionState& b) {
          a.decomposer == b.decomposer && a.initSeed == b.initSeed && a.edges == b.edges && a.epsilon == b.epsilon &&
          a.delta == b.delta && a.mechanism == b.mechanism && a.bounds == b.bounds &&
          a.shareReleases == b.shareReleases && a.noiseSeed == b.noiseSeed && a.maxLength == b.maxLength &&
-         a.trials == b.trials && a.comparePresets == b.comparePresets && a.pinned == b.pinned &&
+         a.trials == b.trials && a.sweepEpsilons == b.sweepEpsilons && a.comparePresets == b.comparePresets && a.pinned == b.pinned &&
          a.pinnedSweeps == b.pinnedSweeps &&
          a.lessonTitle == b.lessonTitle && a.lessonText == b.lessonText;
 }
@@ -130,6 +131,11 @@ QMap<QString, QString> validateSession(const SessionState& s) {
     }
   }
   if (s.trials < 1 || s.trials > 50) e["trials"] = QString("trials must be in 1..50, got %1").arg(s.trials);
+  if (auto eps = parseEpsilons(s.sweepEpsilons.toStdString()); !eps.ok()) {
+    e["sweep_epsilons"] = QString::fromStdString(eps.status().message());
+  } else if (eps.value().size() > 50) {
+    e["sweep_epsilons"] = QString("at most 50 ε values in the session's sweep, got %1").arg(eps.value().size());
+  }
   if (s.decomposer != "robust" && s.decomposer != "simultaneous")
     e["decomposer"] = QString("decomposer must be robust or simultaneous, got '%1'").arg(s.decomposer);
   return e;
@@ -219,7 +225,7 @@ QJsonObject sessionToJson(const SessionState& s) {
                               {"split", splitToText(s.splitWeights)},
                               {"noise_seed", s.noiseSeed ? QJsonValue(seedToText(*s.noiseSeed)) : QJsonValue()},
                               {"max_length", s.maxLength}}},
-      {"sweep", QJsonObject{{"trials", s.trials}, {"compare_presets", s.comparePresets}}},
+      {"sweep", QJsonObject{{"trials", s.trials}, {"epsilons", s.sweepEpsilons}, {"compare_presets", s.comparePresets}}},
       {"pinned", s.pinned},
       {"pinned_sweeps", s.pinnedSweeps},
   };
@@ -329,6 +335,7 @@ Result<SessionState> sessionFromJson(const QJsonObject& json) {
   }
   DPLDA_RETURN_IF_ERROR(readNumber(priv, "max_length", "privacy", s.maxLength));
   DPLDA_RETURN_IF_ERROR(readInt(sweep, "trials", "sweep", s.trials));
+  DPLDA_RETURN_IF_ERROR(readString(sweep, "epsilons", "sweep", s.sweepEpsilons));
   DPLDA_RETURN_IF_ERROR(readBool(sweep, "compare_presets", "sweep", s.comparePresets));
   if (json.contains("pinned")) {
     if (!json.value("pinned").isArray()) return bad("session: 'pinned' must be an array");

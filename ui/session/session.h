@@ -40,6 +40,7 @@ struct SessionState {
   double maxLength = 200.0;
 
   int trials = 3;               // per ε in the error-vs-ε sweep
+  QString sweepEpsilons = "0.1:10:7";  // the sweep's ε grid: lo:hi:count (log-spaced) or a list
   bool comparePresets = false;  // sweep configurations 1-4 instead of {none, current}
 
   QJsonArray pinned;        // pinned run summaries (see RunSummary in the history panel)

@@ -59,7 +59,6 @@ SpectralOptions spectralOptions(const SessionState& s) {
 
 }  // namespace
 
-std::vector<double> RunWorker::sweepEpsilons() { return {0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0}; }
 
 Status RunWorker::prepareCorpus(const SessionState& s, Feedback* fb, RunOutcome& out) {
   const QString key = generatorKey(s);
@@ -296,7 +295,10 @@ ExperimentPreset RunWorker::sessionSweep(const SessionState& s) const {
   } else {
     spec.configurations.push_back({"none", 0, {}});  // non-private: the baseline alone
   }
-  spec.epsilons = sweepEpsilons();
+  // validateSession checks the grid before a run starts; were it bad, runSweep would refuse the
+  // empty list and the Sweeps tab would say so.
+  auto grid = parseEpsilons(s.sweepEpsilons.toStdString());
+  if (grid.ok()) spec.epsilons = grid.value();
   spec.delta = s.delta;
   spec.mechanism = s.mechanism;
   spec.bounds = s.bounds;

@@ -82,9 +82,6 @@ class RunWorker : public QObject {
   void process(const RunRequest& request, const std::shared_ptr<Feedback>& feedback);
   void processExperiment(const ExperimentRequest& request, const std::shared_ptr<Feedback>& feedback);
 
-  // The ε grid of the session's sweep (log-spaced, SPEC §13's range extended to 10).
-  static std::vector<double> sweepEpsilons();
-
  signals:
   void progress(quint64 id, double fraction, const QString& stage);
   void runFinished(std::shared_ptr<const dplda::RunOutcome> outcome);
