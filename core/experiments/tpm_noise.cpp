@@ -5,7 +5,10 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <limits>
+#include <mutex>
 #include <numeric>
+#include <utility>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -322,7 +325,28 @@ const TpmNoisePoint& TpmNoiseResult::point(int model, int dim, int level) const 
   throw std::out_of_range("no such tpm-noise point");
 }
 
-Result<TpmNoiseResult> runTpmNoise(const TpmNoiseSpec& spec, Feedback* feedback) {
+TpmNoisePoint& TpmNoiseResult::point(int model, int dim, int level) {
+  return const_cast<TpmNoisePoint&>(std::as_const(*this).point(model, dim, level));
+}
+
+std::vector<TpmNoisePoint> emptyTpmNoisePoints(const TpmNoiseSpec& spec) {
+  std::vector<TpmNoisePoint> out;
+  for (int m = 0; m < static_cast<int>(spec.models.size()); ++m)
+    for (int di = 0; di < static_cast<int>(spec.dims.size()); ++di)
+      for (int li = 0; li < static_cast<int>(spec.models[m].sigmas.size()); ++li) {
+        TpmNoisePoint p;
+        p.modelIndex = m;
+        p.dimIndex = di;
+        p.levelIndex = li;
+        p.d = spec.dims[di];
+        p.sigma = spec.models[m].sigmas[li];
+        p.failureProbability = std::numeric_limits<double>::quiet_NaN();
+        out.push_back(p);
+      }
+  return out;
+}
+
+Result<TpmNoiseResult> runTpmNoise(const TpmNoiseSpec& spec, Feedback* feedback, const TpmNoiseListener* listener) {
   DPLDA_RETURN_IF_ERROR(validateTpmNoiseSpec(spec));
   const auto start = Clock::now();
   const int threads = resolveThreadCount(spec.threads);
@@ -411,6 +435,25 @@ Result<TpmNoiseResult> runTpmNoise(const TpmNoiseSpec& spec, Feedback* feedback)
     Tensor3 tensor;
   };
   std::vector<CachedNoise> cache(threads);
+  // The points, filled as their last trial finishes (rows of a point: rowIndex(m, di, li, 0..T-1)).
+  result.points = emptyTpmNoisePoints(spec);
+  auto pointIndex = [&](int m, int di, int li) {
+    return static_cast<std::size_t>(levelOffset[m]) * D + static_cast<std::size_t>(di) * spec.models[m].sigmas.size() +
+           li;
+  };
+  std::vector<std::atomic<int>> pending(result.points.size());
+  for (auto& p : pending) p.store(T);
+  std::mutex listenerMutex;
+  auto finishPoint = [&](int m, int di, int li) {
+    TpmNoisePoint& p = result.points[pointIndex(m, di, li)];
+    p.trials = T;
+    for (int t = 0; t < T; ++t) p.failures += result.rows[rowIndex(m, di, li, t)].success ? 0 : 1;
+    p.failureProbability = static_cast<double>(p.failures) / T;
+    if (listener && listener->pointDone) {
+      std::lock_guard<std::mutex> lock(listenerMutex);
+      listener->pointDone(p);
+    }
+  };
   parallelFor(static_cast<int>(tasks.size()), threads, feedback, [&](int i, int worker) {
     const auto [m, di, li, t] = tasks[i];
     const auto t0 = Clock::now();
@@ -463,24 +506,12 @@ Result<TpmNoiseResult> runTpmNoise(const TpmNoiseSpec& spec, Feedback* feedback)
     row.iterations = pairs.value().sorted.iterations;
     row.elapsedMs = msSince(t0);
     reportProgress(feedback, static_cast<double>(done.fetch_add(1) + 1) / static_cast<double>(tasks.size()));
+    // acq_rel: the thread finishing a point's last trial sees every other trial's row.
+    if (pending[pointIndex(m, di, li)].fetch_sub(1, std::memory_order_acq_rel) == 1) finishPoint(m, di, li);
   });
   if (isCanceled(feedback)) return cancelled();
   for (const Status& s : taskStatus) DPLDA_RETURN_IF_ERROR(s);
 
-  for (int m = 0; m < M; ++m)
-    for (int di = 0; di < D; ++di)
-      for (int li = 0; li < static_cast<int>(spec.models[m].sigmas.size()); ++li) {
-        TpmNoisePoint p;
-        p.modelIndex = m;
-        p.dimIndex = di;
-        p.levelIndex = li;
-        p.d = spec.dims[di];
-        p.sigma = spec.models[m].sigmas[li];
-        p.trials = T;
-        for (int t = 0; t < T; ++t) p.failures += result.rows[rowIndex(m, di, li, t)].success ? 0 : 1;
-        p.failureProbability = static_cast<double>(p.failures) / T;
-        result.points.push_back(p);
-      }
   result.elapsedMs = msSince(start);
   return result;
 }

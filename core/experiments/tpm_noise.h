@@ -168,12 +168,24 @@ struct TpmNoiseResult {
   int threadsUsed = 1;
   double elapsedMs = 0.0;
   const TpmNoisePoint& point(int model, int dim, int level) const;
+  TpmNoisePoint& point(int model, int dim, int level);
+};
+
+// The points before any trial has run (ordered model, d, level): trials = 0 and a NaN failure
+// probability, so a live plot draws them as gaps until TpmNoiseListener::pointDone fills them.
+std::vector<TpmNoisePoint> emptyTpmNoisePoints(const TpmNoiseSpec& spec);
+
+// Observer of a running experiment: pointDone is called once per point when its last trial is
+// done (from the worker threads, never two calls at once).
+struct TpmNoiseListener {
+  std::function<void(const TpmNoisePoint& point)> pointDone;
 };
 
 // Seeds: the Gaussian noise of (d, trial) and the power method's starts of (d, trial) are each
 // derived from spec.seed and shared by every noise level (and the starts by every model), so
 // the curves use common random numbers and the result does not depend on the thread count.
-Result<TpmNoiseResult> runTpmNoise(const TpmNoiseSpec& spec, Feedback* feedback = nullptr);
+Result<TpmNoiseResult> runTpmNoise(const TpmNoiseSpec& spec, Feedback* feedback = nullptr,
+                                   const TpmNoiseListener* listener = nullptr);
 
 std::string tpmNoiseResultsCsv(const TpmNoiseResult& result);  // one row per trial
 std::string tpmNoiseSummaryCsv(const TpmNoiseResult& result);  // one row per point, all four scalings

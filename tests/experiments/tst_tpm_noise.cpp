@@ -2,6 +2,8 @@
 // noise operators, the truncated robust power method against RobustPowerMethod, and the
 // failure probability rising with the noise level in every model.
 #include <QtTest>
+#include <set>
+#include <tuple>
 #include <cmath>
 
 #include "core/experiments/tpm_noise.h"
@@ -243,6 +245,34 @@ class TestTpmNoise : public QObject {
     QVERIFY(tpmNoiseResultsCsv(runTpmNoise(s).value()) != two);
     const std::string summary = tpmNoiseSummaryCsv(runTpmNoise(s).value());
     QCOMPARE(static_cast<int>(std::count(summary.begin(), summary.end(), '\n')), 1 + 3 * 2 * 2);
+  }
+
+  void listenerSeesEveryPointOnce() {
+    // The app's live plot: each point is reported once, when complete, with the final numbers;
+    // before that the empty points are gaps (NaN) in the same order as the result's.
+    const TpmNoiseSpec s = tinySpec();
+    std::vector<TpmNoisePoint> seen;
+    TpmNoiseListener listener;
+    listener.pointDone = [&](const TpmNoisePoint& p) { seen.push_back(p); };
+    const TpmNoiseResult r = runTpmNoise(s, nullptr, &listener).value();
+    QCOMPARE(seen.size(), r.points.size());
+    std::set<std::tuple<int, int, int>> keys;
+    for (const TpmNoisePoint& p : seen) {
+      QVERIFY(keys.insert({p.modelIndex, p.dimIndex, p.levelIndex}).second);
+      const TpmNoisePoint& fin = r.point(p.modelIndex, p.dimIndex, p.levelIndex);
+      QCOMPARE(p.trials, s.trials);
+      QCOMPARE(p.failures, fin.failures);
+      QCOMPARE(p.failureProbability, fin.failureProbability);
+    }
+    const std::vector<TpmNoisePoint> empty = emptyTpmNoisePoints(s);
+    QCOMPARE(empty.size(), r.points.size());
+    for (std::size_t i = 0; i < empty.size(); ++i) {
+      QCOMPARE(empty[i].modelIndex, r.points[i].modelIndex);
+      QCOMPARE(empty[i].dimIndex, r.points[i].dimIndex);
+      QCOMPARE(empty[i].sigma, r.points[i].sigma);
+      QCOMPARE(empty[i].trials, 0);
+      QVERIFY(std::isnan(empty[i].failureProbability));
+    }
   }
 
   void invalidSpecs() {

@@ -209,7 +209,7 @@ void RunWorker::process(const RunRequest& request, const std::shared_ptr<Feedbac
 
   if (request.sweep && !fb->isCanceled()) {
     *stage = "ε sweep";
-    runLiveSweep(id, "session", sessionSweep(s), QString(), fb);
+    runLive(id, "session", sessionSweep(s), QString(), fb);
   }
   emit done(id);
 }
@@ -219,21 +219,17 @@ void RunWorker::processExperiment(const ExperimentRequest& request, const std::s
   const quint64 id = request.id;
   const QString stage = request.preset;
   fb->setProgressCallback([this, id, stage](double f) { emit progress(id, f, stage); });
-  auto fail = [&](Status st, std::shared_ptr<const ExperimentRun> run = nullptr) {
-    auto u = std::make_shared<ExperimentUpdate>();
-    u->id = id;
-    u->source = request.preset;
-    u->status = std::move(st);
-    u->run = std::move(run);
-    emit experimentUpdated(u);
-  };
   PresetOverrides ov;
   ov.trials = request.trials;
   ov.bounds = request.bounds;
   ov.seed = request.seed;
   auto preset = makeExperimentPreset(request.preset.toStdString(), ov);
   if (!preset.ok()) {
-    fail(preset.status());
+    auto u = std::make_shared<ExperimentUpdate>();
+    u->id = id;
+    u->source = request.preset;
+    u->status = preset.status();
+    emit experimentUpdated(u);
     emit done(id);
     return;
   }
@@ -241,29 +237,7 @@ void RunWorker::processExperiment(const ExperimentRequest& request, const std::s
   if (request.trials) command += QString(" --trials %1").arg(*request.trials);
   if (request.bounds) command += QString(" --bounds %1").arg(boundSetName(*request.bounds));
   command += " --out DIR";
-  if (preset->kind == ExperimentKind::TpmNoise) {
-    auto start = std::make_shared<ExperimentRun>();
-    start->preset = preset.value();
-    auto first = std::make_shared<ExperimentUpdate>();
-    first->id = id;
-    first->source = request.preset;
-    first->run = start;
-    first->commandLine = command;
-    emit experimentUpdated(first);  // the figure list stays empty until the run ends
-    auto r = runTpmNoise(preset->tpm, fb);
-    if (!r.ok()) {
-      fail(r.status(), start);
-    } else {
-      auto run = std::make_shared<ExperimentRun>(*start);
-      run->tpm = std::make_shared<const TpmNoiseResult>(std::move(r).value());
-      run->finished = true;
-      auto u = std::make_shared<ExperimentUpdate>(*first);
-      u->run = run;
-      emit experimentUpdated(u);
-    }
-  } else {
-    runLiveSweep(id, request.preset, preset.value(), command, fb);
-  }
+  runLive(id, request.preset, preset.value(), command, fb);
   emit done(id);
 }
 
@@ -317,20 +291,33 @@ ExperimentPreset RunWorker::sessionSweep(const SessionState& s) const {
   return p;
 }
 
-void RunWorker::runLiveSweep(quint64 id, const QString& source, const ExperimentPreset& preset,
-                             const QString& command, Feedback* fb) {
+void RunWorker::runLive(quint64 id, const QString& source, const ExperimentPreset& preset, const QString& command,
+                        Feedback* fb) {
   using Clock = std::chrono::steady_clock;
-  SweepResult live;
-  live.spec = preset.sweep;
+  const bool tpm = preset.kind == ExperimentKind::TpmNoise;
+  SweepResult sweep;  // the live state of an error or diagnostics sweep
+  sweep.spec = preset.sweep;
+  TpmNoiseResult noise;  // of a tpm-noise experiment
+  if (tpm) {
+    noise.spec = preset.tpm;
+    noise.points = emptyTpmNoisePoints(preset.tpm);
+  }
   int done = 0;
-  const int total = static_cast<int>(live.spec.configurations.size() * live.spec.epsilons.size()) *
-                    static_cast<int>(live.spec.cases.size());
-  // An update holding `sweep` (a snapshot of the live result, or the final one).
-  auto update = [&](std::shared_ptr<const SweepResult> sweep, bool finished, Status status) {
+  const int total = tpm ? static_cast<int>(noise.points.size())
+                        : static_cast<int>(sweep.spec.configurations.size() * sweep.spec.epsilons.size() *
+                                           sweep.spec.cases.size());
+  // An update holding a snapshot of the live state (or, at the end, the state itself).
+  auto update = [&](bool finished, Status status) {
     auto run = std::make_shared<ExperimentRun>();
     run->preset = preset;
-    run->sweep = std::move(sweep);
     run->finished = finished;
+    if (tpm) {
+      run->tpm = finished ? std::make_shared<const TpmNoiseResult>(std::move(noise))
+                          : std::make_shared<const TpmNoiseResult>(noise);
+    } else if (!sweep.cases.empty()) {  // nothing to draw before the cases are prepared
+      run->sweep = finished ? std::make_shared<const SweepResult>(std::move(sweep))
+                            : std::make_shared<const SweepResult>(sweep);
+    }
     auto u = std::make_shared<ExperimentUpdate>();
     u->id = id;
     u->source = source;
@@ -342,30 +329,42 @@ void RunWorker::runLiveSweep(quint64 id, const QString& source, const Experiment
     return u;
   };
   Clock::time_point last{};
-  auto emitSnapshot = [&](bool force) {
+  auto snapshot = [&](bool force) {
     const auto now = Clock::now();
     if (!force && now - last < std::chrono::milliseconds(80)) return;  // a few redraws per second
     last = now;
-    emit experimentUpdated(update(std::make_shared<const SweepResult>(live), false, Status::ok()));
+    emit experimentUpdated(update(false, Status::ok()));
   };
-  SweepListener listener;
-  listener.casesReady = [&](const std::vector<SweepCaseInfo>& cases) {
-    live.cases = cases;
-    live.summary = emptySummary(live.spec, static_cast<int>(cases.size()));
-    emitSnapshot(true);
-  };
-  listener.pointDone = [&](const SweepSummaryRow& row) {
-    live.summary[summaryIndex(live.spec, row.caseIndex, row.configIndex, row.epsilonIndex)] = row;
-    ++done;
-    emitSnapshot(false);
-  };
-  auto r = runSweep(preset.sweep, fb, &listener);
-  if (r.ok()) {
-    emit experimentUpdated(update(std::make_shared<const SweepResult>(std::move(r).value()), true, Status::ok()));
-  } else {  // failed or cancelled: what was known so far, if anything
-    emit experimentUpdated(
-        update(live.cases.empty() ? nullptr : std::make_shared<const SweepResult>(live), false, r.status()));
+  Status status;
+  if (tpm) {
+    TpmNoiseListener listener;
+    listener.pointDone = [&](const TpmNoisePoint& p) {
+      noise.point(p.modelIndex, p.dimIndex, p.levelIndex) = p;
+      ++done;
+      snapshot(false);
+    };
+    snapshot(true);
+    auto r = runTpmNoise(preset.tpm, fb, &listener);
+    status = r.status();
+    if (r.ok()) noise = std::move(r).value();
+  } else {
+    SweepListener listener;
+    listener.casesReady = [&](const std::vector<SweepCaseInfo>& cases) {
+      sweep.cases = cases;
+      sweep.summary = emptySummary(sweep.spec, static_cast<int>(cases.size()));
+      snapshot(true);
+    };
+    listener.pointDone = [&](const SweepSummaryRow& row) {
+      sweep.summary[summaryIndex(sweep.spec, row.caseIndex, row.configIndex, row.epsilonIndex)] = row;
+      ++done;
+      snapshot(false);
+    };
+    auto r = runSweep(preset.sweep, fb, &listener);
+    status = r.status();
+    if (r.ok()) sweep = std::move(r).value();
   }
+  // Failed or cancelled: the last state holds what was known so far.
+  emit experimentUpdated(update(status.isOk(), status));
 }
 
 // ---------------------------------------------------------------------------------------------

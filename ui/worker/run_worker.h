@@ -92,9 +92,9 @@ class RunWorker : public QObject {
   Status prepareCorpus(const SessionState& s, Feedback* fb, RunOutcome& out);
   // The session's sweep on the corpus and model just computed (no stage is computed again).
   ExperimentPreset sessionSweep(const SessionState& s) const;
-  // Runs an error or diagnostics sweep, emitting snapshots as its points complete.
-  void runLiveSweep(quint64 id, const QString& source, const ExperimentPreset& preset, const QString& command,
-                    Feedback* fb);
+  // Runs an experiment, emitting snapshots as its points complete, then its end.
+  void runLive(quint64 id, const QString& source, const ExperimentPreset& preset, const QString& command,
+               Feedback* fb);
 
   QString m_corpusKey;
   std::shared_ptr<const Corpus> m_corpus;
