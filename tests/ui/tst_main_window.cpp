@@ -2,6 +2,10 @@
 // indicator; runs go through the worker and fill every plot; cancel is prompt; superseded
 // results never show; sessions round-trip; undo/redo; bad input is refused visibly; exports.
 #include <QComboBox>
+#include <QFileDialog>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTimer>
 #include <QImage>
 #include <QLineEdit>
 #include <QListWidget>
@@ -43,6 +47,12 @@ SessionState smallSession() {
   s.trials = 2;
   s.sweepEpsilons = "0.5:50:3";
   return s;
+}
+
+// Picks `folder` in Qt's own directory chooser (no native dialogs offscreen) and accepts it.
+void chooseFolder(QFileDialog* chooser, const QString& folder) {
+  chooser->setDirectory(folder);  // with nothing selected, a directory chooser returns where it is
+  QMetaObject::invokeMethod(chooser, "accept");
 }
 
 void commitLine(QLineEdit* edit, const QString& text) {
@@ -206,6 +216,37 @@ class TstMainWindow : public QObject {
     QFile summary(dir.filePath("summary.csv"));
     QVERIFY(summary.open(QIODevice::ReadOnly));
     QCOMPARE(QString(summary.readAll()), QString::fromStdString(sweepSummaryCsv(result)));
+
+    // The Save… button: a folder chooser, then, over an earlier experiment, a question first.
+    QPushButton* save = nullptr;
+    for (QPushButton* b : view->findChildren<QPushButton*>())
+      if (b->text() == "Save…") save = b;
+    QVERIFY(save && save->isEnabled());
+    QTemporaryDir other;
+    QTimer::singleShot(300, [&] {
+      auto* chooser = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+      QVERIFY(chooser);
+      chooseFolder(chooser, other.path());
+    });
+    QTest::mouseClick(save, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(other.filePath("report.md")).size() > 0, 20000);
+    QFile mine(other.filePath("results.csv"));
+    QVERIFY(mine.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    mine.write("the user's own table\n");
+    mine.close();
+    QTimer::singleShot(300, [&] {
+      auto* chooser = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+      QVERIFY(chooser);
+      QTimer::singleShot(300, [] {  // "already holds an experiment. Replace it?" → No
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        QVERIFY(box);
+        box->button(QMessageBox::No)->click();
+      });
+      chooseFolder(chooser, other.path());
+    });
+    QTest::mouseClick(save, Qt::LeftButton);
+    QVERIFY(mine.open(QIODevice::ReadOnly));
+    QCOMPARE(mine.readAll(), QByteArray("the user's own table\n"));
   }
 
   void presetExperimentCancels() {

@@ -1,13 +1,16 @@
 #include "ui/panels/experiment_view.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStackedWidget>
@@ -114,6 +117,24 @@ ExperimentView::ExperimentView(QWidget* parent) : QWidget(parent) {
     if (PlotWidget* p = currentPlot()) p->resetView();
   });
   connect(m_run, &QPushButton::clicked, this, &ExperimentView::requestRun);
+  connect(m_save, &QPushButton::clicked, this, [this] {
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Save the experiment into a folder"),
+                                                          m_lastSaveDir.isEmpty() ? QDir::homePath() : m_lastSaveDir);
+    if (dir.isEmpty()) return;
+    // An earlier experiment's tables in that folder are the user's work: ask before replacing them.
+    const QDir d(dir);
+    if ((d.exists("results.csv") || d.exists("report.md")) &&
+        QMessageBox::question(this, tr("Save experiment"),
+                              tr("%1 already holds an experiment (results.csv, report.md). Replace it?").arg(dir)) !=
+            QMessageBox::Yes)
+      return;
+    m_lastSaveDir = dir;
+    QString error;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    const bool ok = saveShown(dir, &error);
+    QApplication::restoreOverrideCursor();
+    if (!ok) emit message(tr("Could not save the experiment: %1").arg(error), true);
+  });
   connect(m_pin, &QPushButton::clicked, this, [this] {
     QString error;
     if (!pinShown(&error)) emit message(error, true);

@@ -96,6 +96,7 @@ class ExperimentView : public QWidget {
   std::vector<ExperimentFigure> m_figures;                          // of the shown source
   QString m_figureKey;
   QJsonObject m_sessionMeta;
+  QString m_lastSaveDir;
   QJsonArray m_pinnedRuns, m_pinnedSweeps;
   bool m_running = false;
   QString m_runningSource;
