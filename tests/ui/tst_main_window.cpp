@@ -202,6 +202,20 @@ class TstMainWindow : public QObject {
     w.model()->undoStack()->undo();
     QCOMPARE(w.model()->state().pinnedSweeps.size(), 0);
     QVERIFY(!w.results()->errorPlot()->curveKeys().contains("pin-0-0"));
+    // Redo pins it again; the Unpin button removes the selected pin.
+    w.model()->undoStack()->redo();
+    QCOMPARE(w.model()->state().pinnedSweeps.size(), 1);
+    auto* pins = view->findChild<QListWidget*>();
+    QVERIFY(pins && pins->count() == 1 && !pins->isHidden());
+    pins->setCurrentRow(0);
+    QPushButton* unpin = nullptr;
+    for (QPushButton* b : view->findChildren<QPushButton*>())
+      if (b->text() == "Unpin") unpin = b;
+    QVERIFY(unpin && unpin->isEnabled());
+    QTest::mouseClick(unpin, Qt::LeftButton);
+    QCOMPARE(w.model()->state().pinnedSweeps.size(), 0);
+    QVERIFY(pins->isHidden());
+    QVERIFY(!w.results()->errorPlot()->curveKeys().contains("pin-0-0"));
 
     // Save writes the same folder as `dplda sweep`.
     QTemporaryDir dir;
