@@ -25,6 +25,7 @@ Run runCli(const QStringList& args, int timeoutMs = 120000) {
   QProcess p;
   QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
   if (!env.contains("QT_QPA_PLATFORM")) env.insert("QT_QPA_PLATFORM", "offscreen");
+  env.remove("XDG_RUNTIME_DIR");  // as on a bare CI machine, where Qt would complain about it
   p.setProcessEnvironment(env);
   p.start(cli, args);
   if (!p.waitForFinished(timeoutMs)) {
@@ -254,6 +255,7 @@ class TestCliSweep : public QObject {
     const Run r = runCli(args);
     QVERIFY2(r.exitCode == 2, qPrintable(QString("exit %1: %2").arg(r.exitCode).arg(r.err)));
     QVERIFY2(r.err.contains("usage error") && r.err.contains(mentions), qPrintable(r.err));
+    QVERIFY2(r.err.count('\n') == 1, qPrintable("one line on stderr, got: " + r.err));
     QVERIFY(!QFile::exists("/nonexistent-should-not-be-created"));
   }
 
@@ -262,6 +264,7 @@ class TestCliSweep : public QObject {
                           m_dir.filePath("x")});
     QCOMPARE(r.exitCode, 3);
     QVERIFY(r.err.contains("no-such-corpus"));
+    QVERIFY2(r.err.count('\n') == 1, qPrintable("one line on stderr, got: " + r.err));
   }
 
  private:
