@@ -12,6 +12,7 @@
 #include <cstdio>
 
 #include "core/graph/computation_graph.h"
+#include "ui/common/quiet_qt_messages.h"
 #include "ui/graph/graph_canvas.h"
 #include "ui/main_window.h"
 #include "ui/panels/experiment_view.h"
@@ -34,6 +35,7 @@ int main(int argc, char** argv) {
     }
     qputenv("QT_QPA_PLATFORM", "offscreen");
   }
+  if (qgetenv("QT_QPA_PLATFORM") == "offscreen") dplda::installQuietQtMessages("dplda-explorer");
   QApplication::setHighDpiScaleFactorRoundingPolicy(Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
   QApplication app(argc, argv);
   QApplication::setOrganizationName("dplda");

@@ -6,24 +6,12 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
+#include "ui/common/quiet_qt_messages.h"
 
 using namespace dplda::cli;
 
-namespace {
-
-// Headless Qt talks about its environment (no XDG_RUNTIME_DIR, the offscreen platform's missing
-// features); that is not the user's business, and errors must stay one clean line on stderr.
-// Everything else from Qt passes through, marked as such.
-void quietQtMessages(QtMsgType type, const QMessageLogContext&, const QString& message) {
-  if (type == QtDebugMsg || type == QtInfoMsg) return;
-  if (message.startsWith("QStandardPaths: XDG_RUNTIME_DIR") || message.contains("propagateSizeHints")) return;
-  std::fprintf(stderr, "dplda: qt: %s\n", qPrintable(message));
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
-  qInstallMessageHandler(quietQtMessages);
+  dplda::installQuietQtMessages("dplda");
   std::vector<std::string> args(argv + 1, argv + argc);
   // Only the sweep draws plots (the app's widgets, headless): it alone needs a QApplication,
   // with Qt's offscreen platform when there is no display.
