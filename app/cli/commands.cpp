@@ -50,7 +50,9 @@ Commands:
   dplda import-text --input PATH --vocab D --out DIR [--min-token-length M]
                  [--separator LINE] [--keep-stopwords] [--keep-case] [--numbers]
       Turns plain text (a file with one document per line, or a folder with one document
-      per file) into the UCI bag-of-words files. --separator '%' reads fortune files.
+      per file) into the UCI bag-of-words files. --separator '%' ends a document at every
+      '%' line instead (fortune files; also in every file of a folder). In a folder, files
+      that are not UTF-8 text are skipped and listed, and links are read once.
   dplda run --corpus DIR --topics K [--alpha0 A] [--truth FILE] [--decomposer robust|simultaneous]
                  [--seed S] [--top-words N] [--json FILE]
                  [--config 1|2|3|4|input|none | --edges e5,e6] [--epsilon E] [--delta D]
@@ -117,6 +119,17 @@ int importTextCommand(const std::vector<std::string>& args) {
   std::cout << "read " << report.documentsRead << " documents; kept " << report.documentsKept << " (dropped "
             << report.droppedDocuments << " with fewer than 3 vocabulary tokens); vocabulary "
             << corpus.vocabSize() << " of " << report.distinctWords << " distinct words; wrote " << out << "\n";
+  if (report.filesRead > 0) {
+    std::cout << "folder: " << report.filesRead << " text files read";
+    if (report.duplicateFiles) std::cout << ", " << report.duplicateFiles << " links to files already read skipped";
+    if (!report.skippedFiles.empty()) {
+      std::cout << ", " << report.skippedFiles.size() << " files that are not UTF-8 text skipped (";
+      for (std::size_t i = 0; i < std::min<std::size_t>(report.skippedFiles.size(), 5); ++i)
+        std::cout << (i ? ", " : "") << report.skippedFiles[i];
+      std::cout << (report.skippedFiles.size() > 5 ? ", ...)" : ")");
+    }
+    std::cout << "\n";
+  }
   return kExitOk;
 }
 

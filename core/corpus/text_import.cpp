@@ -6,7 +6,10 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <istream>
 #include <numeric>
+#include <set>
+#include <sstream>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -297,14 +300,10 @@ Status invalidUtf8(const std::string& file, long long line, long long byteInLine
                   ")");
 }
 
-// File mode: one document per line, or multi-line documents ended by the separator line.
-Status readLinesFile(const fs::path& path, const TextImportParams& p, DocumentSink& sink,
-                     Feedback* feedback) {
-  const std::string name = path.string();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return ioError("cannot open " + name + ": " + std::strerror(errno));
-  std::error_code ec;
-  const double size = static_cast<double>(fs::file_size(path, ec));
+// One document per line, or multi-line documents ended by the separator line. `size` (bytes,
+// 0 when unknown) only scales the progress.
+Status readLines(std::istream& in, const std::string& name, double size, const TextImportParams& p,
+                 DocumentSink& sink, Feedback* feedback) {
   std::string line, document;
   long long lineNo = 0, offset = 0;
   auto flushDocument = [&]() {
@@ -333,6 +332,16 @@ Status readLinesFile(const fs::path& path, const TextImportParams& p, DocumentSi
   if (in.bad()) return ioError("cannot read " + name + ": " + std::strerror(errno));
   if (!p.separator.empty()) flushDocument();
   return Status::ok();
+}
+
+Status readLinesFile(const fs::path& path, const TextImportParams& p, DocumentSink& sink,
+                     Feedback* feedback) {
+  const std::string name = path.string();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return ioError("cannot open " + name + ": " + std::strerror(errno));
+  std::error_code ec;
+  const double size = static_cast<double>(fs::file_size(path, ec));
+  return readLines(in, name, size, p, sink, feedback);
 }
 
 Status readWholeFile(const fs::path& path, std::string& text) {
@@ -424,6 +433,7 @@ Result<Corpus> importText(const TextImportParams& params, TextImportReport* repo
   if (!fs::exists(input, ec)) return ioError("text input not found: " + params.input);
 
   DocumentSink sink(params);
+  TextImportReport report;
   if (fs::is_directory(input, ec)) {
     std::vector<fs::path> files;
     for (fs::directory_iterator it(input, ec), end; !ec && it != end; it.increment(ec)) {
@@ -436,19 +446,43 @@ Result<Corpus> importText(const TextImportParams& params, TextImportReport* repo
     std::sort(files.begin(), files.end());
     if (files.empty()) return badInput("the folder " + params.input + " holds no files to import");
     std::string text;
+    std::set<fs::path> seen;  // canonical paths: a link to a file already read is read once
+    std::string firstSkipReason;
     for (std::size_t i = 0; i < files.size(); ++i) {
       if (isCanceled(feedback)) return cancelled();
-      DPLDA_RETURN_IF_ERROR(readWholeFile(files[i], text));
-      sink.addDocument(text);
+      if (!seen.insert(fs::weakly_canonical(files[i], ec)).second) {
+        ++report.duplicateFiles;
+        continue;
+      }
+      const Status st = readWholeFile(files[i], text);
+      // Not UTF-8 text (e.g. a binary index beside the text files): skipped, and reported.
+      if (st.code() == StatusCode::BadInput || text.find('\0') != std::string::npos) {
+        report.skippedFiles.push_back(files[i].filename().string());
+        if (firstSkipReason.empty())
+          firstSkipReason = st.isOk() ? files[i].string() + " holds NUL bytes (binary)" : st.message();
+        continue;
+      }
+      DPLDA_RETURN_IF_ERROR(st);
+      ++report.filesRead;
+      if (params.separator.empty()) {
+        sink.addDocument(text);
+      } else {
+        std::istringstream lines(text);
+        DPLDA_RETURN_IF_ERROR(readLines(lines, files[i].string(), 0.0, params, sink, nullptr));
+      }
       reportProgress(feedback, 0.9 * (i + 1) / files.size());
     }
+    if (report.filesRead == 0) {
+      return badInput("the folder " + params.input + " holds no UTF-8 text files (" +
+                      std::to_string(report.skippedFiles.size()) + " skipped; the first: " + firstSkipReason + ")");
+    }
+    if (sink.documentCount() == 0) return badInput("no documents in the text files of " + params.input);
   } else {
     DPLDA_RETURN_IF_ERROR(readLinesFile(input, params, sink, feedback));
     if (sink.documentCount() == 0)
       return badInput("no documents in " + params.input + " (it is empty or blank)");
   }
   if (isCanceled(feedback)) return cancelled();
-  TextImportReport report;
   auto corpus = sink.build(report);
   if (reportOut) *reportOut = report;
   reportProgress(feedback, 1.0);

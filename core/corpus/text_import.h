@@ -3,9 +3,13 @@
 //
 // Input: one file (one document per line, or, with a separator, documents spanning several
 // lines and ending at a line equal to the separator, like fortune files' "%"), or a folder
-// (one document per regular file, sorted by name; sub-folders and hidden files are skipped).
-// In file mode blank documents (only white space) are formatting, not documents: they are
-// skipped and not counted. In folder mode every file is a document.
+// (its regular files sorted by name, each one document, or split at separator lines when a
+// separator is given; sub-folders and hidden files are skipped). In a folder, files that are
+// not UTF-8 text (binary indexes such as fortune's .dat files) are skipped and listed in the
+// report, and a link to a file already read (fortune's .u8 links) is read once; a single file
+// given as input must be valid UTF-8. Blank documents (only white space) are formatting, not
+// documents: they are skipped and not counted, except a whole file in folder mode without a
+// separator, which is a (dropped) document.
 //
 // Tokenizer (UTF-8; invalid bytes are BadInput naming the file, line and byte offset):
 //  - a token is a maximal run of word characters: ASCII letters, ASCII digits when
@@ -37,7 +41,7 @@ struct TextImportParams {
   bool lowercase = true;
   bool removeStopWords = true;
   bool numbersAsTokens = false;
-  std::string separator;  // file mode: when non-empty, a line equal to it ends a document
+  std::string separator;  // when non-empty, a line equal to it ends a document (file and folder mode)
 };
 
 struct TextImportReport {
@@ -49,6 +53,9 @@ struct TextImportReport {
   int distinctWords = 0;             // distinct words among `tokens`, before the vocabulary cap
   long long shortTokensRemoved = 0;  // shorter than minTokenLength
   long long stopWordsRemoved = 0;
+  int filesRead = 0;                      // folder mode: files imported
+  int duplicateFiles = 0;                 // folder mode: links to a file already read
+  std::vector<std::string> skippedFiles;  // folder mode: not UTF-8 text (names, sorted)
 };
 
 Result<Corpus> importText(const TextImportParams& params, TextImportReport* report = nullptr,

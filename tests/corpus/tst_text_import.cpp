@@ -212,6 +212,46 @@ class TestTextImport : public QObject {
     QCOMPARE(r->lengths[1], 6.0);
   }
 
+  void fortuneLikeFolder() {
+    // Debian's fortune folder: text files with "%" separators, binary .dat indexes beside them
+    // and .u8 links to the text files. With a separator each file splits into its documents;
+    // binary files are skipped and listed; a link to a file already read is read once.
+    const fs::path dir = path("fortunes");
+    fs::create_directories(dir);
+    writeFile(dir / "art", "paint brush canvas\n%\ncolour paint light\nshadow\n%\n");
+    writeFile(dir / "science", "atom energy matter\n%\nstar light orbit\n");
+    writeFile(dir / "art.dat", std::string("\x00\x00\x00\x02\xd1\xff index", 12));
+    fs::create_symlink("art", dir / "art.u8");
+    TextImportParams p;
+    p.input = dir.string();
+    p.separator = "%";
+    TextImportReport report;
+    const auto r = importText(p, &report);
+    QVERIFY2(r.ok(), r.status().toString().c_str());
+    QCOMPARE(report.filesRead, 2);
+    QCOMPARE(report.duplicateFiles, 1);
+    QCOMPARE(report.skippedFiles, std::vector<std::string>{"art.dat"});
+    QCOMPARE(report.documentsRead, 4);  // two per text file, the link not counted again
+    QCOMPARE(r->docCount(), 4);
+    QCOMPARE(countOf(r.value(), 0, "paint"), 1.0);   // art, first fortune
+    QCOMPARE(countOf(r.value(), 1, "shadow"), 1.0);  // art, second fortune (two lines)
+    QCOMPARE(countOf(r.value(), 3, "orbit"), 1.0);   // science, second fortune
+    // Without the separator every file is one document.
+    p.separator.clear();
+    QCOMPARE(importText(p, &report)->docCount(), 2);
+    // A folder of binary files only: refused, naming what was skipped.
+    const fs::path bin = path("binonly");
+    fs::create_directories(bin);
+    writeFile(bin / "x.dat", std::string("\xff\xfe\x00\x01", 4));
+    p.input = bin.string();
+    const auto none = importText(p);
+    QCOMPARE(none.status().code(), StatusCode::BadInput);
+    QVERIFY(none.status().message().find("x.dat") != std::string::npos);
+    // A single binary file given as the input is an error, not skipped.
+    p.input = (bin / "x.dat").string();
+    QCOMPARE(importText(p).status().code(), StatusCode::BadInput);
+  }
+
   void errors() {
     TextImportParams p;
     auto code = [](const Result<Corpus>& r) { return QString(statusCodeName(r.status().code())); };
