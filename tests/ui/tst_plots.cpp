@@ -421,6 +421,25 @@ class TstPlots : public QObject {
     QCOMPARE(plot.legendCorner(), Qt::AlignTop | Qt::AlignLeft);
   }
 
+  void emptyLegendIsHidden() {
+    // No empty legend box on a plot without series; the user's choice is kept apart.
+    SeriesPlot plot;
+    plot.resize(400, 300);
+    plot.replot();
+    QVERIFY(!plot.legend->visible());
+    QVERIFY(plot.isLegendShown());
+    QVERIFY(plot.setSeries("a", "a", {1, 2}, {1, 2}));
+    plot.replot();
+    QVERIFY(plot.legend->visible());
+    plot.setLegendShown(false);
+    plot.replot();
+    QVERIFY(!plot.legend->visible() && !plot.isLegendShown());
+    plot.setLegendShown(true);
+    plot.clearSeries();
+    plot.replot();
+    QVERIFY(!plot.legend->visible() && plot.isLegendShown());
+  }
+
   void proportionAxisLeavesRoomForTheLegend() {
     // A release rate at 0 and 1 in every corner: the proportion axis keeps ticks in [0, 1] and a
     // free band above 1 where the legend sits, whatever the data and after a view reset.

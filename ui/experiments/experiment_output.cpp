@@ -121,7 +121,7 @@ void errorSweepFigures(const std::shared_ptr<const SweepResult>& result, const Q
       errorFigure("error_l1", QObject::tr("mean ℓ₁ error per topic (vs truth)"), info.baselineErrorL1,
                   &SweepSummaryRow::errorL1);
     }
-    errorFigure("utility_loss_l2", QObject::tr("utility loss: mean ℓ₂ distance to the non-private output"),
+    errorFigure("utility_loss_l2", QObject::tr("utility loss (mean ℓ₂ to the non-private output)"),
                 std::numeric_limits<double>::quiet_NaN(), &SweepSummaryRow::lossL2);
 
     bool anyPrivate = false;

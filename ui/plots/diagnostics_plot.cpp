@@ -24,7 +24,6 @@ SigmaGammaPlot::SigmaGammaPlot(QWidget* parent) : SeriesPlot(parent) {
   ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
   xAxis->setTicker(ticker);
   setAxisLabels(tr("k (number of topics)"), tr("value"));
-  legend->setVisible(true);
 }
 
 void SigmaGammaPlot::setXLabel(const QString& label) {

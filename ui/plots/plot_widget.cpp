@@ -301,11 +301,12 @@ void PlotWidget::resetView() {
 }
 
 void PlotWidget::setLegendShown(bool shown) {
-  legend->setVisible(shown);
+  m_legendWanted = shown;
+  legend->setVisible(shown && legend->itemCount() > 0);
   replot(rpQueuedReplot);
 }
 
-bool PlotWidget::isLegendShown() const { return legend->visible(); }
+bool PlotWidget::isLegendShown() const { return m_legendWanted; }
 
 void PlotWidget::setLegendCorner(Qt::Alignment corner) {
   m_fixedLegendCorner = corner;
@@ -316,6 +317,7 @@ void PlotWidget::setLegendCorner(Qt::Alignment corner) {
 Qt::Alignment PlotWidget::legendCorner() const { return axisRect()->insetLayout()->insetAlignment(0); }
 
 void PlotWidget::updateLayout() {
+  legend->setVisible(m_legendWanted && legend->itemCount() > 0);  // no empty box on an empty plot
   QCustomPlot::updateLayout();
   if (m_fixedLegendCorner || !legend->visible() || axisRect()->insetLayout()->elementCount() == 0) return;
   const Qt::Alignment best = leastCrowdedCorner();

@@ -126,6 +126,7 @@ class PlotWidget : public QCustomPlot {
   QString m_footnoteText;
   QCPTextElement* m_footnoteElement = nullptr;
   Qt::Alignment m_fixedLegendCorner;
+  bool m_legendWanted = true;  // the user's choice; an empty legend is hidden regardless
   bool m_stale = false;
   QString m_staleText;
   QCPItemRect* m_staleVeil = nullptr;
