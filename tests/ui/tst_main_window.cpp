@@ -263,6 +263,37 @@ class TstMainWindow : public QObject {
     QCOMPARE(mine.readAll(), QByteArray("the user's own table\n"));
   }
 
+  void pinnedSessionSweepSurvivesABoundsChange() {
+    // Lesson 9's flow: pin the session's sweep, switch the bound set; the new sweep is drawn with
+    // the pinned one beside it, and the pinned numbers are those of the first sweep.
+    MainWindow w;
+    w.setAutoRun(false);
+    SessionState s = smallSession();
+    s.edges = presetEdges(Preset::Config1);
+    w.model()->reset(s);
+    w.runNow();
+    quint64 id = w.runner()->currentId();
+    QTRY_VERIFY_WITH_TIMEOUT(w.shownSweepId() == id, 25000);
+    ExperimentView* view = w.results()->experiments();
+    ErrorVsEpsilonPlot::CurveData first;
+    QVERIFY(w.results()->errorPlot()->curveData("1", &first));
+    QString err;
+    QVERIFY2(view->pinShown(&err), qPrintable(err));
+    s = w.model()->state();  // now holds the pin
+    s.bounds = BoundSet::Printed;
+    w.model()->edit(s, "bounds as printed");
+    w.runNow();
+    id = w.runner()->currentId();
+    QTRY_VERIFY_WITH_TIMEOUT(w.shownSweepId() == id, 25000);
+    QCOMPARE(view->shownUpdate()->run->sweep->spec.bounds, BoundSet::Printed);
+    ErrorVsEpsilonPlot::CurveData pinned, second;
+    QVERIFY(w.results()->errorPlot()->curveData("pin-0-0", &pinned));
+    QVERIFY(w.results()->errorPlot()->curveData("1", &second));
+    QCOMPARE(pinned.median, first.median);
+    QVERIFY(second.median != first.median);  // other bounds, other noise scales
+    QVERIFY(w.model()->state().pinnedSweeps.at(0).toObject().value("label").toString().contains("sound"));
+  }
+
   void presetExperimentCancels() {
     MainWindow w;
     w.setAutoRun(false);
