@@ -172,6 +172,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     if (busy) m_progress->setValue(0);
   });
   connect(m_runner, &RunController::cancelled, this, [this](quint64) {
+    m_results->experiments()->markCancelled("session");
     for (int n = 0; n < kNodeCount; ++n)
       if (m_canvas->nodeState(static_cast<Node>(n)) == NodeState::Running) m_canvas->setNodeState(static_cast<Node>(n), NodeState::Stale);
     setStatus(tr("Cancelled. Results shown are stale; press Ctrl+R to run again."));

@@ -341,6 +341,26 @@ class TstMainWindow : public QObject {
     QVERIFY(w.shownRunId() != bigId);
   }
 
+  void cancelledSessionSweepSaysSo() {
+    // Esc during the session's sweep: the Sweeps tab keeps the points done and says "cancelled"
+    // instead of "running" forever.
+    MainWindow w;
+    w.setAutoRun(false);
+    SessionState s = smallSession();
+    s.comparePresets = true;
+    s.trials = 50;
+    s.sweepEpsilons = "0.1:100:50";
+    w.model()->reset(s);
+    w.runNow();
+    ExperimentView* view = w.results()->experiments();
+    QTRY_VERIFY_WITH_TIMEOUT(view->shownUpdate() && view->shownUpdate()->pointsTotal > 0, 20000);
+    QVERIFY(!view->shownUpdate()->run->finished);
+    w.cancelRun();
+    QCOMPARE(view->shownUpdate()->status.code(), StatusCode::Cancelled);
+    QString err;
+    QVERIFY(!view->pinShown(&err));
+  }
+
   void supersededResultIsNeverShown() {
     MainWindow w;
     w.setAutoRun(false);

@@ -212,10 +212,12 @@ void ExperimentView::setProgress(double fraction) {
   updateButtons();
 }
 
-void ExperimentView::markCancelled() {
-  auto last = m_latest.value(m_runningSource);
+void ExperimentView::markCancelled(const QString& source) {
+  const QString which = source.isEmpty() ? m_runningSource : source;
+  auto last = m_latest.value(which);
+  if (last && (!last->status.isOk() || (last->run && last->run->finished))) return;  // it had ended
   auto u = last ? std::make_shared<ExperimentUpdate>(*last) : std::make_shared<ExperimentUpdate>();
-  u->source = m_runningSource;
+  u->source = which;
   u->status = cancelled();  // the snapshot keeps the points completed before the cancel
   showUpdate(u);
 }

@@ -39,8 +39,9 @@ class ExperimentView : public QWidget {
   void setRunning(bool running);
   bool isRunning() const { return m_running; }
   void setProgress(double fraction);  // of the running preset, shown on its Cancel button
-  // The running preset was cancelled: its last snapshot is marked as such.
-  void markCancelled();
+  // A running experiment was cancelled (`source`, or the running preset when empty): its last
+  // snapshot, if it had not ended, is marked as such.
+  void markCancelled(const QString& source = QString());
 
   // "session" or a preset name; the experiment whose latest state is shown.
   QString source() const;
