@@ -464,8 +464,7 @@ QuantileSummary summarize(const std::vector<double>& values, double lower, doubl
 }
 
 const SweepRow& SweepResult::row(int c, int g, int e, int t) const {
-  const std::size_t G = spec.configurations.size(), E = spec.epsilons.size(), T = spec.trials;
-  return rows.at(((static_cast<std::size_t>(c) * G + g) * E + e) * T + t);
+  return rows.at(summaryIndex(spec, c, g, e) * spec.trials + t);
 }
 
 const SweepSummaryRow& SweepResult::summaryRow(int c, int g, int e) const {

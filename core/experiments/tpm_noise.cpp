@@ -407,12 +407,12 @@ Result<TpmNoiseResult> runTpmNoise(const TpmNoiseSpec& spec, Feedback* feedback,
   for (int m = 0; m < M; ++m)
     levelOffset[m + 1] = levelOffset[m] + static_cast<int>(spec.models[m].sigmas.size());
   result.rows.resize(static_cast<std::size_t>(levelOffset[M]) * D * T);
-  auto rowIndex = [&](int m, int di, int li, int t) {
-    return ((static_cast<std::size_t>(levelOffset[m]) * D) +
-            static_cast<std::size_t>(di) * spec.models[m].sigmas.size() + li) *
-               T +
-           t;
+  // Point (m, di, li) in the order of emptyTpmNoisePoints; its rows are pointIndex * T + t.
+  auto pointIndex = [&](int m, int di, int li) {
+    return static_cast<std::size_t>(levelOffset[m]) * D + static_cast<std::size_t>(di) * spec.models[m].sigmas.size() +
+           li;
   };
+  auto rowIndex = [&](int m, int di, int li, int t) { return pointIndex(m, di, li) * T + t; };
   std::vector<std::array<int, 4>> tasks;  // {model, dim index, level, trial}
   for (int m = 0; m < M; ++m)             // levels innermost: consecutive tasks share a noise tensor
     for (int di = 0; di < D; ++di)
@@ -435,12 +435,8 @@ Result<TpmNoiseResult> runTpmNoise(const TpmNoiseSpec& spec, Feedback* feedback,
     Tensor3 tensor;
   };
   std::vector<CachedNoise> cache(threads);
-  // The points, filled as their last trial finishes (rows of a point: rowIndex(m, di, li, 0..T-1)).
+  // The points, filled as their last trial finishes.
   result.points = emptyTpmNoisePoints(spec);
-  auto pointIndex = [&](int m, int di, int li) {
-    return static_cast<std::size_t>(levelOffset[m]) * D + static_cast<std::size_t>(di) * spec.models[m].sigmas.size() +
-           li;
-  };
   std::vector<std::atomic<int>> pending(result.points.size());
   for (auto& p : pending) p.store(T);
   std::mutex listenerMutex;

@@ -1,7 +1,5 @@
 #include "core/pipeline/private_run.h"
 
-#include <algorithm>
-#include <array>
 #include <cmath>
 #include <map>
 #include <memory>

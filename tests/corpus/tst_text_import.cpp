@@ -247,6 +247,16 @@ class TestTextImport : public QObject {
     const auto none = importText(p);
     QCOMPARE(none.status().code(), StatusCode::BadInput);
     QVERIFY(none.status().message().find("x.dat") != std::string::npos);
+    // Text files holding only separators and blank lines: no documents, said so.
+    const fs::path blank = path("blankfortunes");
+    fs::create_directories(blank);
+    writeFile(blank / "empty", "%\n  \n%\n");
+    p.input = blank.string();
+    p.separator = "%";
+    const auto nothing = importText(p);
+    QCOMPARE(nothing.status().code(), StatusCode::BadInput);
+    QVERIFY(nothing.status().message().find("no documents") != std::string::npos);
+    p.separator.clear();
     // A single binary file given as the input is an error, not skipped.
     p.input = (bin / "x.dat").string();
     QCOMPARE(importText(p).status().code(), StatusCode::BadInput);

@@ -3,10 +3,8 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QDir>
-#include <algorithm>
 #include <chrono>
-#include <cmath>
-#include <limits>
+#include <memory>
 
 #include "core/common/random.h"
 #include "core/corpus/synthetic_generator.h"
@@ -33,14 +31,13 @@ QString generatorKey(const SessionState& s) {
       .arg(g.fixedLength ? 1 : 0).arg(seedToText(g.seed));
 }
 
-PrivacyOptions privacyOptions(const SessionState& s, EdgeSet edges, double epsilon) {
+// The session's own private run (its sweep builds a SweepSpec from the same fields).
+PrivacyOptions privacyOptions(const SessionState& s) {
   PrivacyOptions o;
-  o.edges = edges;
-  // The weights are one per release of the session's own edge set; other sets (the preset
-  // comparison of the sweep) split uniformly.
-  if (edges == s.edges) o.splitWeights = s.splitWeights;
+  o.edges = s.edges;
+  o.splitWeights = s.splitWeights;
   o.shareReleases = s.shareReleases;
-  o.epsilon = epsilon;
+  o.epsilon = s.epsilon;
   o.delta = s.delta;
   o.mechanism = s.mechanism;
   o.bounds = s.bounds;
@@ -189,7 +186,7 @@ void RunWorker::process(const RunRequest& request, const std::shared_ptr<Feedbac
 
   *stage = "private run";
   emit progress(id, 0.0, *stage);
-  const PrivacyOptions po = privacyOptions(s, s.edges, s.epsilon);
+  const PrivacyOptions po = privacyOptions(s);
   std::unique_ptr<RandomSource> noise;
   if (s.noiseSeed) noise = std::make_unique<SeededRandom>(*s.noiseSeed);
   else noise = std::make_unique<SecureRandom>();

@@ -7,8 +7,6 @@
 #include <QObject>
 #include <QStringList>
 #include <QThread>
-#include <QVector>
-#include <limits>
 #include <memory>
 #include <optional>
 #include <vector>
