@@ -187,9 +187,7 @@ QStringList ExperimentView::figureKeys() const {
 bool ExperimentView::setCurrentFigure(const QString& key) {
   const int i = m_figureCombo->findData(key);
   if (i < 0) return false;
-  m_figureCombo->setCurrentIndex(i);
-  m_figureKey = key;
-  refresh();
+  m_figureCombo->setCurrentIndex(i);  // the combo's signal draws it (nothing to do if already shown)
   return true;
 }
 
@@ -247,7 +245,7 @@ void ExperimentView::setPinnedSweeps(const QJsonArray& pinned) {
 
 void ExperimentView::rebuildPinnedList() {
   m_pinnedList->clear();
-  for (const QJsonValue& v : m_pinnedSweeps) m_pinnedList->addItem(tr("📌 %1").arg(v.toObject().value("label").toString()));
+  for (const QJsonValue& v : m_pinnedSweeps) m_pinnedList->addItem(tr("pinned: %1").arg(v.toObject().value("label").toString()));
   m_pinnedList->setVisible(!m_pinnedSweeps.isEmpty());
   m_unpin->setVisible(!m_pinnedSweeps.isEmpty());
   m_unpin->setEnabled(false);
