@@ -34,12 +34,6 @@ void require(const Status& status) {
   }
 }
 
-template <class T>
-T take(Result<T> r) {
-  require(r.status());
-  return std::move(r).value();
-}
-
 std::string usageText() {
   return R"(dplda - differentially private spectral LDA (DP-LDA Explorer command line)
 
@@ -58,9 +52,12 @@ Commands:
                  [--config 1|2|3|4|input|none | --edges e5,e6] [--epsilon E] [--delta D]
                  [--mechanism analytic|classic|closed-form|laplace] [--bounds sound|printed]
                  [--split uniform|w1,w2,...] [--share-releases] [--noise-seed S] [--max-length L]
+                 [--release-only]
       Fits spectral LDA, privately when an edge set is given (noise from the kernel's secure
       generator unless --noise-seed asks for reproducible noise); prints a summary and the
-      privacy ledger, and writes JSON.
+      privacy ledger, and writes JSON. A private run also prints, apart and labelled, the
+      exact (non-private) statistics of the corpus for teaching; --release-only leaves them
+      out of the output and the JSON (do this for a real release).
   dplda sweep --preset figure2|figure2-small-corpus|figure2-alpha|figure4|tpm-noise --out DIR
                  [--trials T] [--formats png,pdf,svg|none] [--bounds sound|printed] [--threads N] [--seed S]
   dplda sweep --corpus DIR --topics K[,K2..] --out DIR [--truth FILE] [--alpha0 A[,A2..]]
@@ -129,241 +126,6 @@ int importTextCommand(const std::vector<std::string>& args) {
       std::cout << (report.skippedFiles.size() > 5 ? ", ...)" : ")");
     }
     std::cout << "\n";
-  }
-  return kExitOk;
-}
-
-namespace {
-
-QJsonArray preconditionsToJson(const std::vector<Precondition>& pre) {
-  QJsonArray a;
-  for (const auto& p : pre) {
-    a.append(QJsonObject{{"name", QString::fromStdString(p.name)},
-                         {"holds", p.holds},
-                         {"detail", QString::fromStdString(p.detail)}});
-  }
-  return a;
-}
-
-QJsonValue numberOrNull(double x) { return std::isfinite(x) ? QJsonValue(x) : QJsonValue(QJsonValue::Null); }
-
-QJsonObject privacyToJson(const PrivacyOptions& o, const PrivateRunResult& r) {
-  QJsonArray edges;
-  for (int e = 0; e < kEdgeCount; ++e)
-    if (contains(o.edges, e)) edges.append("e" + QString::number(e));
-  QJsonArray leak;
-  for (Node n : r.decision.leakPath) leak.append(nodeName(n));
-  QJsonArray ledger;
-  for (const LedgerEntry& e : r.ledger) {
-    QJsonArray le;
-    for (int x : e.edges) le.append("e" + QString::number(x));
-    ledger.append(QJsonObject{{"release", QString::fromStdString(e.release)},
-                              {"node", QString::fromStdString(e.node)},
-                              {"edges", le},
-                              {"mechanism", QString::fromStdString(e.mechanism)},
-                              {"sensitivity", numberOrNull(e.sensitivity)},
-                              {"sensitivity_formula", QString::fromStdString(e.sensitivityFormula)},
-                              {"epsilon", e.epsilon},
-                              {"delta", e.delta},
-                              {"sigma", numberOrNull(e.sigma)},
-                              {"bounds", QString::fromStdString(e.bounds)},
-                              {"spent", e.spent},
-                              {"preconditions", preconditionsToJson(e.preconditions)},
-                              {"note", QString::fromStdString(e.note)}});
-  }
-  QJsonArray warnings;
-  for (const auto& w : r.warnings) warnings.append(QString::fromStdString(w));
-  const auto preset = presetOf(o.edges);
-  return QJsonObject{{"edges", edges},
-                     {"config", preset ? QJsonValue(presetName(*preset)) : QJsonValue("custom")},
-                     {"private", r.decision.isPrivate},
-                     {"explanation", QString::fromStdString(r.decision.explanation)},
-                     {"leak_path", leak},
-                     {"epsilon_total", o.edges ? o.epsilon : 0.0},
-                     {"delta_total", o.edges ? o.delta : 0.0},
-                     {"epsilon_spent", r.epsilonSpent},
-                     {"delta_spent", r.deltaSpent},
-                     {"composition", "basic (sum of the parts)"},
-                     {"mechanism", mechanismName(o.mechanism)},
-                     {"bounds", boundSetName(o.bounds)},
-                     {"shared_releases", o.shareReleases},
-                     {"noise_source", QString::fromStdString(r.noiseSource)},
-                     {"ledger", ledger},
-                     {"warnings", warnings}};
-}
-
-QJsonObject diagnosticsToJson(const PrivacyDiagnostics& d) {
-  QJsonObject o{{"sigma_k", d.sigmaK},
-                {"sigma_k_plus_1", d.sigmaKPlus1},
-                {"gamma_s", d.gammaS},
-                {"sigma_k_tilde", d.sigmaKTilde ? QJsonValue(*d.sigmaKTilde) : QJsonValue(QJsonValue::Null)},
-                {"gamma_s_tilde", d.gammaSTilde ? QJsonValue(*d.gammaSTilde) : QJsonValue(QJsonValue::Null)},
-                {"preconditions", preconditionsToJson(d.preconditions)},
-                {"note", "sigma_k and gamma_s are the non-private values, shown for teaching; only the "
-                         "tilde values enter noise scales"}};
-  if (d.releasedEigenvalues.size()) o.insert("released_m2_eigenvalues", toJson(d.releasedEigenvalues));
-  return o;
-}
-
-// Reads the privacy options of `dplda run`; edges stay empty when none were asked for.
-PrivacyOptions privacyOptionsFrom(const Arguments& a) {
-  PrivacyOptions o;
-  if (a.has("config") && a.has("edges")) throw UsageError("give either --config or --edges, not both");
-  if (a.has("config")) {
-    auto preset = parsePreset(a.text("config"));
-    if (!preset.ok()) throw UsageError(preset.status().message());
-    o.edges = presetEdges(preset.value());
-  } else if (a.has("edges")) {
-    auto edges = parseEdgeSet(a.text("edges"));
-    if (!edges.ok()) throw UsageError(edges.status().message());
-    o.edges = edges.value();
-  }
-  o.epsilon = a.number("epsilon", o.epsilon);
-  o.delta = a.number("delta", o.delta);
-  if (a.has("mechanism")) {
-    auto m = parseMechanism(a.text("mechanism"));
-    if (!m.ok()) throw UsageError(m.status().message());
-    o.mechanism = m.value();
-  }
-  if (a.has("bounds")) {
-    auto b = parseBoundSet(a.text("bounds"));
-    if (!b.ok()) throw UsageError(b.status().message());
-    o.bounds = b.value();
-  }
-  if (a.has("split")) {
-    auto w = parseSplit(a.text("split"));
-    if (!w.ok()) throw UsageError(w.status().message());
-    o.splitWeights = w.value();
-  }
-  o.shareReleases = a.flag("share-releases");
-  o.maxLength = a.number("max-length", o.maxLength);
-  return o;
-}
-
-}  // namespace
-
-int runCommand(const std::vector<std::string>& args) {
-  const Arguments a(args,
-                    {"corpus", "topics", "alpha0", "truth", "decomposer", "seed", "json", "top-words", "config",
-                     "edges", "epsilon", "delta", "mechanism", "bounds", "split", "noise-seed", "max-length"},
-                    {"share-releases"});
-  const std::string corpusPath = a.text("corpus");
-  SpectralOptions o;
-  o.topicCount = a.integer("topics");
-  o.alpha0 = a.number("alpha0", o.alpha0);
-  o.decomposer = a.text("decomposer", o.decomposer);
-  o.initSeed = a.seed("seed", o.initSeed);
-  const int nTop = a.integer("top-words", 10);
-  if (nTop < 1) throw UsageError("--top-words must be >= 1, got " + std::to_string(nTop));
-  require(makeDecomposer(o.decomposer).status());
-  const bool privacyAsked = a.has("config") || a.has("edges");
-  const PrivacyOptions privacy = privacyOptionsFrom(a);
-  require(validatePrivacyOptions(privacy));
-  std::unique_ptr<RandomSource> noise;
-  if (a.has("noise-seed")) noise = std::make_unique<SeededRandom>(a.seed("noise-seed", 0));
-  else noise = std::make_unique<SecureRandom>();
-
-  auto corpus = std::make_shared<Corpus>(take(readUciCorpus(corpusPath)));
-  std::optional<LdaModel> truth;
-  if (a.has("truth")) {
-    truth = take(readTruthJson(a.text("truth")));
-    if (truth->vocabSize() != corpus->vocabSize()) {
-      throw InputError("the truth file has topics over " + std::to_string(truth->vocabSize()) +
-                       " words but the corpus vocabulary has " + std::to_string(corpus->vocabSize()));
-    }
-  }
-  SpectralPipeline pipeline;
-  pipeline.setCorpus(corpus);
-  pipeline.setOptions(o);
-  const SpectralModel model = take(pipeline.run());
-  const std::vector<StageTiming> timings = pipeline.timings();
-  const PrivateRunResult priv = take(runPrivate(pipeline, privacy, *noise));
-
-  QJsonObject json;
-  json.insert("status", priv.status.isOk() ? QString("ok") : QString::fromStdString(priv.status.toString()));
-  json.insert("released", priv.released);
-  json.insert("corpus", corpusSummary(*corpus));
-  json.insert("topics_k", o.topicCount);
-  json.insert("alpha0", o.alpha0);
-  json.insert("decomposer", QString::fromStdString(model.eigenpairs.method));
-  json.insert("init_seed", QString::number(o.initSeed));
-  json.insert("privacy", privacyToJson(privacy, priv));
-  json.insert("diagnostics", diagnosticsToJson(priv.diagnostics));
-  json.insert("eigenvalues", toJson(model.eigen.values));
-  json.insert("eigen_method", QString::fromStdString(model.eigen.method));
-  json.insert("tensor_eigenvalues", toJson(model.eigenpairs.lambda));
-  json.insert("gamma_s", model.gammaS);
-  json.insert("decomposer_iterations", model.eigenpairs.iterations);
-  json.insert("decomposer_converged", model.eigenpairs.converged);
-  json.insert("timings_ms", timingsToJson(timings));
-
-  std::ostringstream out;
-  out.precision(4);
-  out << "corpus: " << corpus->docCount() << " documents, vocabulary " << corpus->vocabSize() << ", "
-      << corpus->nnz() << " non-zeros";
-  if (corpus->droppedDocuments) out << " (" << corpus->droppedDocuments << " short documents dropped)";
-  out << "\nM2 eigenvalues:";
-  for (Eigen::Index i = 0; i < model.eigen.values.size(); ++i) out << " " << model.eigen.values[i];
-  out << "  (gap sigma_k - sigma_k+1 = " << model.whitening.gap() << ")\n";
-  out << "tensor eigengap gamma_s = " << model.gammaS
-      << (model.eigenpairs.converged ? "" : "  [warning: the decomposer hit its iteration limit]") << "\n";
-  if (privacy.edges) {
-    out << "privacy: edges " << edgeSetToString(privacy.edges) << " - " << priv.decision.explanation << "\n";
-    out << "  total epsilon " << privacy.epsilon << ", delta " << privacy.delta << " (" << boundSetName(privacy.bounds)
-        << " bounds, noise " << priv.noiseSource << ")\n";
-    for (const LedgerEntry& e : priv.ledger) {
-      out << "  " << e.release << ": " << e.mechanism << ", sensitivity " << e.sensitivity << ", epsilon "
-          << e.epsilon << ", delta " << e.delta << ", scale " << e.sigma << (e.spent ? "" : " (not spent)") << "\n";
-    }
-    if (priv.diagnostics.sigmaKTilde) out << "  sigma_k~ = " << *priv.diagnostics.sigmaKTilde << "\n";
-    if (priv.diagnostics.gammaSTilde) out << "  gamma_s~ = " << *priv.diagnostics.gammaSTilde << "\n";
-  }
-  if (priv.released) {
-    const UnwhitenedTopics& result = *priv.output;
-    json.insert("alpha", toJson(result.alpha));
-    json.insert("topics", columnsToJson(result.topics));
-    json.insert("top_words", topWords(*corpus, result.topics, nTop));
-    if (privacy.edges) {
-      const TopicErrors loss = compareTopics(model.output.topics, model.output.alpha, result.topics, result.alpha);
-      json.insert("utility_loss",
-                  QJsonObject{{"l2_mean", loss.l2Mean}, {"l1_mean", loss.l1Mean}, {"alpha", loss.alphaError}});
-      out << "utility loss vs the non-private output: l2 " << loss.l2Mean << ", l1 " << loss.l1Mean << "\n";
-    }
-    if (truth) {
-      const TopicErrors err = compareTopics(truth->topics, truth->alpha, result.topics, result.alpha);
-      json.insert("error", QJsonObject{{"l2_mean", err.l2Mean}, {"l1_mean", err.l1Mean}, {"alpha", err.alphaError}});
-      QJsonArray m;
-      for (int x : err.matching) m.append(x);
-      json.insert("matching", m);
-      out << "error vs truth: l2 " << err.l2Mean << ", l1 " << err.l1Mean << ", alpha " << err.alphaError << "\n";
-    }
-    out << "topics (alpha, top words):\n";
-    for (Eigen::Index c = 0; c < result.topics.cols(); ++c) {
-      out << "  " << c + 1 << "  alpha " << result.alpha[c] << ":";
-      for (int i : topIndices(result.topics.col(c), nTop)) out << " " << corpus->wordName(i);
-      out << "\n";
-    }
-  } else {
-    out << priv.status.message() << "\n";
-  }
-  out << "time (ms):";
-  double total = 0;
-  for (const auto& t : timings) {
-    out << " " << t.stage << " " << t.milliseconds;
-    total += t.milliseconds;
-  }
-  out << "  total " << total << "\n";
-  std::cout << out.str();
-  if (privacyAsked) {
-    for (const auto& w : priv.warnings) std::cerr << "dplda run: warning: " << w << "\n";
-  }
-  if (a.has("json")) {
-    std::string error;
-    if (!writeJsonFile(a.text("json"), json, &error)) throw InputError(error);
-  }
-  if (!priv.released) {
-    std::cerr << "dplda run: " << priv.status.message() << "\n";
-    return kExitFailed;
   }
   return kExitOk;
 }

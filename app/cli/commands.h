@@ -20,6 +20,11 @@ struct RunError : std::runtime_error {
 };
 // Turns a non-ok status into the matching exception (InputError or RunError).
 void require(const Status& status);
+template <class T>
+T take(Result<T> r) {
+  require(r.status());
+  return std::move(r).value();
+}
 
 int generateCommand(const std::vector<std::string>& args);
 int importTextCommand(const std::vector<std::string>& args);

@@ -190,6 +190,27 @@ std::optional<Preset> presetOf(EdgeSet s) {
 
 bool hasSensitivityBound(Node n) { return n != Node::OUT; }
 
+Dependence dependenceOf(Node node, EdgeSet noisy) {
+  noisy &= kAllEdges;
+  // Edges run forward in node order (D < M2 < ... < OUT), so one sweep in that order settles
+  // every node: reached by a clean path, and reached through some noisy edge.
+  std::array<bool, kNodeCount> clean{}, viaNoise{};
+  clean[static_cast<int>(Node::D)] = true;
+  for (int n = 0; n < kNodeCount; ++n)
+    for (const EdgeInfo& e : kEdges) {
+      if (static_cast<int>(e.from) != n) continue;
+      const int to = static_cast<int>(e.to);
+      if (contains(noisy, e.id)) viaNoise[to] = viaNoise[to] || clean[n] || viaNoise[n];
+      else {
+        clean[to] = clean[to] || clean[n];
+        viaNoise[to] = viaNoise[to] || viaNoise[n];
+      }
+    }
+  const int i = static_cast<int>(node);
+  if (clean[i] && viaNoise[i]) return Dependence::Mixed;
+  return clean[i] ? Dependence::Clean : Dependence::Public;
+}
+
 PrivacyDecision decidePrivacy(EdgeSet noisy) {
   // Bits above e9 name no edge; parseEdgeSet never sets them, so they are ignored here.
   noisy &= kAllEdges;
@@ -203,8 +224,21 @@ PrivacyDecision decidePrivacy(EdgeSet noisy) {
       unbounded = e.from;
     }
   d.isPrivate = noisy != 0 && d.isCut && d.allReleasesBounded;
+  for (const EdgeInfo& e : kEdges) {
+    if (!contains(noisy, e.id)) continue;
+    const Dependence dep = dependenceOf(e.from, noisy);
+    if (dep == Dependence::Clean) continue;
+    auto& list = dep == Dependence::Mixed ? d.mixedReleases : d.publicReleases;
+    if (std::find(list.begin(), list.end(), e.from) == list.end()) list.push_back(e.from);
+  }
 
-  if (d.isPrivate) {
+  if (d.isPrivate && !d.mixedReleases.empty()) {
+    std::string nodes;
+    for (Node n : d.mixedReleases) nodes += (nodes.empty() ? "" : ", ") + std::string(nodeName(n));
+    d.explanation = "A cut (" + edgeList(noisy, ", ") + "), but not covered by a proven bound: the release of " +
+                    nodes + " depends on the data both directly and through another noisy edge, and its bound "
+                    "was derived for the noise-free pipeline.";
+  } else if (d.isPrivate) {
     d.explanation = "Private: every path from D to OUT crosses a noisy edge (" + edgeList(noisy, ", ") + ").";
   } else if (!d.isCut) {
     std::string path = nodeName(d.leakPath[0]);

@@ -56,8 +56,21 @@ struct PrivacyDecision {
   std::vector<Node> leakPath;    // a D -> OUT path with no noisy edge, when not a cut
   std::vector<int> leakEdges;    // the edges of that path
   std::string explanation;       // one sentence for the user
+  // Releases whose node depends on the data both through a clean path and through another
+  // noisy edge upstream (e.g. T in {e0, e6}): the SPEC §9 bounds were derived for the clean
+  // pipeline, so no proven bound covers them (docs/PRIVACY.md §5).
+  std::vector<Node> mixedReleases;
+  // Releases of a node that every path from D reaches only through noise: the value is
+  // already public, the release is post-processing and its noise is redundant.
+  std::vector<Node> publicReleases;
+  bool coveredByProvenBounds() const { return isPrivate && mixedReleases.empty(); }
 };
 PrivacyDecision decidePrivacy(EdgeSet noisy);
+
+// How the value of `node` depends on the data under the noisy set: only through clean paths
+// (Clean), only through noisy edges (Public), or both (Mixed). D itself is Clean.
+enum class Dependence { Clean, Public, Mixed };
+Dependence dependenceOf(Node node, EdgeSet noisy);
 
 // The releases a noisy set needs: one per noisy edge, or one per source node for edges that
 // leave the same node when shareReleases is true (one draw, one budget charge).

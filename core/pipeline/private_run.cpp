@@ -4,8 +4,11 @@
 #include <map>
 #include <memory>
 #include <sstream>
+#include <numeric>
+#include <algorithm>
 
 #include "core/privacy/noise.h"
+#include "core/tensor/sign_conventions.h"
 
 namespace dplda {
 
@@ -81,6 +84,10 @@ std::string failedPreconditions(const SensitivityBound& b) {
 
 }  // namespace
 
+StatementInputs statementInputs(const PrivacyOptions& o, int docCount) {
+  return {o.edges, o.shareReleases, o.bounds, o.epsilon, o.delta, o.noiseMultiplier, docCount};
+}
+
 Status validatePrivacyOptions(const PrivacyOptions& o) {
   if (o.edges == 0) return Status::ok();  // the non-private baseline; nothing to calibrate
   DPLDA_RETURN_IF_ERROR(validatePrivacyParameters(o.epsilon, o.delta));
@@ -96,234 +103,344 @@ Status validatePrivacyOptions(const PrivacyOptions& o) {
         "the printed closed-form Gaussian (2 epsilon in the denominator) is not differentially private for "
         "epsilon above about 0.36 at delta = 1e-5; it is offered only as a demonstration, never for a release");
   }
-  if (o.mechanism == Mechanism::Laplace && contains(o.edges, 3)) {
-    return invalidArgument("Laplace noise on M3 (edge e3) has no projected sampler; use a Gaussian mechanism");
+  if (o.mechanism == Mechanism::Laplace) {
+    if (contains(o.edges, 3)) {
+      return invalidArgument("Laplace noise on M3 (edge e3) has no projected sampler; use a Gaussian mechanism");
+    }
+    // W, T, TD, W+ and U have l2 / Frobenius bounds only; Laplace needs an l1 bound (up to
+    // sqrt(dk) or k^{3/2} larger), so it is refused rather than miscalibrated.
+    for (int e : {4, 6, 7, 8, 9})
+      if (contains(o.edges, e)) {
+        return invalidArgument("Laplace noise on e" + std::to_string(e) + " (" + nodeName(edge(e).from) +
+                               ") would need an l1 sensitivity bound, and the tool has only an l2 one there; "
+                               "use a Gaussian mechanism");
+      }
   }
   if (!o.splitWeights.empty()) {  // one weight per release, each finite and > 0
-    const int releases = static_cast<int>(planReleases(o.edges, o.shareReleases).size());
+    const int releases = static_cast<int>(planReleases(o.edges, o.shareReleases, o.bounds).size());
     DPLDA_RETURN_IF_ERROR(splitBudget(o.epsilon, o.delta, releases, o.splitWeights).status());
   }
   return Status::ok();
 }
 
-Result<PrivateRunResult> runPrivate(SpectralPipeline& pipeline, const PrivacyOptions& o, RandomSource& noise,
-                                    Feedback* feedback) {
-  DPLDA_RETURN_IF_ERROR(validatePrivacyOptions(o));
-  auto modelResult = pipeline.run(feedback);
-  if (!modelResult.ok()) return modelResult.status();
-  const SpectralModel& model = modelResult.value();
-  const Corpus& corpus = *pipeline.corpus();
+namespace {
+
+// Frames of the whitened coordinates (see core/tensor/sign_conventions.h): where the signs of
+// the columns of a W, or of the rows of a V, come from.
+constexpr int kExactFrame = 0;          // the non-private pipeline's eigenvectors
+constexpr int kReleasedM2Frame = 100;   // + release index: the eigenvectors of a released M2
+constexpr int kCanonicalFrame = 1000;   // + edge: canonicalised right after the release on that edge
+bool fromReleasedM2(int frame) { return frame >= kReleasedM2Frame && frame < kCanonicalFrame; }
+
+// The exact statistics for teaching (NonPrivateDiagnostics): a full non-private run, after the
+// private one, whose failure is only reported.
+void addNonPrivateDiagnostics(SpectralPipeline& pipeline, PrivateRunResult& res, Feedback* feedback) {
+  NonPrivateDiagnostics& np = res.diagnostics.nonPrivate;
+  auto m = pipeline.runThrough(PipelineStage::Eigen, feedback);
+  if (!m.ok()) {
+    np.failure = m.status().message();
+    return;
+  }
   const SpectralOptions& so = pipeline.options();
   const int k = so.topicCount;
-  const double mult = o.noiseMultiplier;
+  const Eigen::VectorXd& sigma = m.value().eigen.values;
+  np.sigmaK = sigma[k - 1];
+  np.sigmaKPlus1 = sigma.size() > k ? sigma[k] : 0.0;
+  np.eigengap = eigengap(sigma, k);
+  const double delta2 = secondMomentSensitivity(pipeline.corpus()->docCount(), so.alpha0);
+  const double gapK = sigma.size() > k ? np.sigmaK - np.sigmaKPlus1 : np.sigmaK;
+  np.checks.push_back({"sigma_k > Delta2", np.sigmaK > delta2, describe(np.sigmaK) + " vs " + describe(delta2)});
+  np.checks.push_back({"Delta2 <= sigma_k - sigma_k+1 (whitening stability)", delta2 <= gapK,
+                       describe(delta2) + " vs " + describe(gapK)});
+  np.checks.push_back({"eigengap > 2 Delta2", np.eigengap > 2.0 * delta2,
+                       describe(np.eigengap) + " vs " + describe(2.0 * delta2)});
+  auto full = pipeline.run(feedback);
+  if (!full.ok()) {
+    np.failure = full.status().message();
+    return;
+  }
+  np.gammaS = full.value().gammaS;
+  np.available = true;
+}
 
-  PrivateRunResult res;
-  res.decision = decidePrivacy(o.edges);
-  res.noiseSource = noise.description();
-  PrivacyDiagnostics& diag = res.diagnostics;
-  diag.sigmaK = model.whitening.sigmaK();
-  diag.sigmaKPlus1 = model.whitening.sigma.size() > k ? model.whitening.sigma[k] : 0.0;
-  diag.gammaS = model.gammaS;
-  if (!res.decision.isPrivate) res.warnings.push_back(res.decision.explanation);
-  if (o.edges != 0) {
-    if (o.bounds == BoundSet::Printed) {
-      res.warnings.push_back("bounds as printed in the papers: reproduces their figures, not the sound set");
+// One private run: Procedure 1, calibration, then the releases and the graph downstream of
+// them. Non-private stages are fetched only when a release needs them, after every private
+// check has passed, so that none of them can decide the outcome (docs/PRIVACY.md §2).
+class PrivateRun {
+ public:
+  PrivateRun(SpectralPipeline& pipeline, const PrivacyOptions& o, RandomSource& noise, Feedback* feedback)
+      : m_pipeline(pipeline), m_o(o), m_noise(noise), m_feedback(feedback), m_corpus(*pipeline.corpus()),
+        m_so(pipeline.options()), m_k(m_so.topicCount),
+        m_in{m_corpus.docCount(), m_k, m_so.alpha0, 0.0, 0.0, o.maxLength} {}
+
+  Result<PrivateRunResult> run();
+
+ private:
+  Result<PrivateRunResult> fail(StatusCode code, const std::string& why) {
+    m_res.released = false;
+    m_res.status = Status(code, why);
+    return Result<PrivateRunResult>(std::move(m_res));
+  }
+  // A noise-free stage failed although every private check passed. With the sound bounds this
+  // needs σ_k(M̂2) < σ̃_k, Procedure 1's failure event; the message carries no exact value.
+  Result<PrivateRunResult> exactStageFailed(const Status& s) {
+    if (s.code() == StatusCode::Cancelled) return fail(StatusCode::Cancelled, "cancelled");
+    return fail(StatusCode::NothingReleased,
+                "nothing released: a noise-free stage this release needs (whitening or decomposition of the "
+                "exact moments) could not be computed although the private checks passed; with the sound bounds "
+                "this happens only on Procedure 1's failure event (probability at most its delta)");
+  }
+  Result<PrivateRunResult> failAfterNoise(const Status& s) {
+    return fail(s.code() == StatusCode::Cancelled ? StatusCode::Cancelled : StatusCode::NumericalFailure,
+                "the releases were made but the output could not be computed from them: " + s.message());
+  }
+  void charge(LedgerEntry& e) {
+    e.spent = true;
+    m_res.epsilonSpent += e.epsilon;
+    m_res.deltaSpent += e.delta;
+  }
+  SensitivityBound boundOf(const PlannedRelease& r) const;
+  SensitivityBound describeRow(LedgerEntry& e, const PlannedRelease& r) const;
+  Result<PrivateRunResult> releaseAndEvaluate();
+  // The non-private stages through `s` (cached: the deepest fetched so far).
+  Status exactThrough(PipelineStage s);
+  // The pipeline's whitening changes convention in its Tensor stage (T̂_iii >= 0).
+  int exactFrame() const {
+    return static_cast<int>(m_exactDepth) >= static_cast<int>(PipelineStage::Tensor) ? kExactFrame + 1 : kExactFrame;
+  }
+  bool noisyEdge(int e) const { return m_releaseOfEdge.count(e) > 0; }
+  double scaleOf(int e) const { return m_res.ledger[m_releaseOfEdge.at(e)].sigma; }
+  Result<std::shared_ptr<const Corpus>> corpusVia(int e);
+  Result<Eigen::MatrixXd> secondMoment(bool exactCorpus, const Corpus& c);
+  struct FramedWhitening {
+    Whitening w;
+    int frame = kExactFrame;
+  };
+  Result<FramedWhitening> whiteningVia(int e, bool exactCorpus, const Corpus& c, bool recordEigenvalues);
+
+  SpectralPipeline& m_pipeline;
+  const PrivacyOptions& m_o;
+  RandomSource& m_noise;
+  Feedback* m_feedback;
+  const Corpus& m_corpus;
+  const SpectralOptions& m_so;
+  const int m_k;
+  SensitivityInputs m_in;
+  PrivateRunResult m_res;
+  std::vector<PlannedRelease> m_plan;
+  std::map<int, std::size_t> m_releaseOfEdge;  // edge -> ledger/plan index
+  std::optional<SpectralModel> m_exact;
+  PipelineStage m_exactDepth = PipelineStage::Moments;
+  std::map<std::size_t, std::shared_ptr<const Corpus>> m_perturbed;
+  std::optional<Eigen::MatrixXd> m_m2;
+  std::map<std::size_t, Whitening> m_whiteningOfRelease;
+};
+
+SensitivityBound PrivateRun::boundOf(const PlannedRelease& r) const {
+  switch (r.kind) {
+    case ReleaseKind::SigmaK: return sigmaKSensitivity(m_in, m_o.bounds);
+    case ReleaseKind::Eigengap: return eigengapSensitivity(m_in);
+    case ReleaseKind::GammaS: return gammaSSensitivity(m_in, m_o.bounds);
+    case ReleaseKind::Node: break;
+  }
+  SensitivityBound b = sensitivityOf(r.node, m_in, m_o.bounds);
+  if (r.node == Node::D && m_o.mechanism == Mechanism::Laplace) {
+    b.value = 2.0 * m_o.maxLength;  // ℓ1: two documents of at most L_max tokens
+    b.formula = "2 L_max (l1, clipped counts)";
+  }
+  return b;
+}
+
+SensitivityBound PrivateRun::describeRow(LedgerEntry& e, const PlannedRelease& r) const {
+  const SensitivityBound b = boundOf(r);
+  e.sensitivity = b.usable ? b.value : std::nan("");
+  e.sensitivityFormula = b.formula;
+  e.preconditions = b.preconditions;
+  e.note = b.note;
+  return b;
+}
+
+Status PrivateRun::exactThrough(PipelineStage s) {
+  if (m_exact && static_cast<int>(m_exactDepth) >= static_cast<int>(s)) return Status::ok();
+  auto m = m_pipeline.runThrough(s, m_feedback);
+  if (!m.ok()) return m.status();
+  m_exact = std::move(m).value();
+  m_exactDepth = s;
+  return Status::ok();
+}
+
+Result<std::shared_ptr<const Corpus>> PrivateRun::corpusVia(int e) {
+  if (!noisyEdge(e)) return std::shared_ptr<const Corpus>(m_pipeline.corpus());
+  const std::size_t r = m_releaseOfEdge.at(e);
+  if (!m_perturbed.count(r)) {
+    auto c = perturbCorpus(m_corpus, m_o.maxLength, m_o.mechanism, m_res.ledger[r].sigma, m_noise);
+    if (!c.ok()) return c.status();
+    m_perturbed[r] = std::make_shared<const Corpus>(std::move(c).value());
+  }
+  return m_perturbed[r];
+}
+
+// M̂2 of the corpus that reaches M2 (the pipeline's own, or a perturbed one), dense.
+Result<Eigen::MatrixXd> PrivateRun::secondMoment(bool exactCorpus, const Corpus& c) {
+  if (!m_m2) {
+    const double d = m_corpus.vocabSize();
+    if (d * d > kMaxDenseEntries) {
+      return Status(StatusCode::ResourceLimit,
+                    "releasing M2 needs a dense " + describe(d) + " x " + describe(d) + " matrix; reduce the vocabulary");
     }
-    if (mult != 1.0) {
-      res.warnings.push_back("noise scales multiplied by " + describe(mult) + ": NOT the calibrated release");
+    if (exactCorpus) DPLDA_RETURN_IF_ERROR(exactThrough(PipelineStage::Moments));
+    auto v = exactCorpus ? m_pipeline.secondMomentDense(m_feedback) : secondMomentDense(c, m_so.alpha0);
+    if (!v.ok()) return v.status();
+    m_m2 = std::move(v).value();
+  }
+  return *m_m2;
+}
+
+// The whitening a node receives over edge e (e2 for W, e5 for W+), with its frame.
+Result<PrivateRun::FramedWhitening> PrivateRun::whiteningVia(int e, bool exactCorpus, const Corpus& c,
+                                                             bool recordEigenvalues) {
+  if (!noisyEdge(e)) {
+    if (exactCorpus) {
+      DPLDA_RETURN_IF_ERROR(exactThrough(PipelineStage::Whiten));
+      return FramedWhitening{m_exact->whitening, exactFrame()};
     }
-    if (!noise.isSecure()) {
-      res.warnings.push_back("noise from a seeded generator (" + noise.description() +
+    auto base = secondMoment(exactCorpus, c);
+    if (!base.ok()) return base.status();
+    auto w = whitenMatrix(base.value(), m_k, nullptr);
+    if (!w.ok()) return w.status();
+    return FramedWhitening{std::move(w).value(), kReleasedM2Frame};  // a perturbed corpus: public
+  }
+  const std::size_t r = m_releaseOfEdge.at(e);
+  if (!m_whiteningOfRelease.count(r)) {
+    auto base = secondMoment(exactCorpus, c);
+    if (!base.ok()) return base.status();
+    Eigen::MatrixXd released = base.value();
+    DPLDA_RETURN_IF_ERROR(addReleaseNoise(released, true, m_o.mechanism, m_res.ledger[r].sigma, m_noise));
+    auto w = whitenMatrix(released, m_k, recordEigenvalues ? &m_res.diagnostics.releasedEigenvalues : nullptr);
+    if (!w.ok()) return w.status();
+    m_whiteningOfRelease[r] = std::move(w).value();
+  }
+  return FramedWhitening{m_whiteningOfRelease[r], kReleasedM2Frame + static_cast<int>(r)};
+}
+
+Result<PrivateRunResult> PrivateRun::run() {
+  const double mult = m_o.noiseMultiplier;
+  PrivacyDiagnostics& diag = m_res.diagnostics;
+  m_res.decision = decidePrivacy(m_o.edges);
+  m_res.statement = privacyStatement(statementInputs(m_o, m_corpus.docCount()));
+  m_res.noiseSource = m_noise.description();
+  if (!m_res.statement.isPrivate()) m_res.warnings.push_back(m_res.statement.summary);
+  for (const std::string& c : m_res.statement.cautions) m_res.warnings.push_back(c);
+  if (!m_noise.isSecure()) {
+    m_res.warnings.push_back("noise from a seeded generator (" + m_noise.description() +
                              "): reproducible, for teaching and tests, not for releasing real data");
-    }
-  }
-  // The whitening-stability condition uses the data itself: a diagnostic, never released.
-  const double delta2 = secondMomentSensitivity(corpus.docCount(), so.alpha0);
-  diag.preconditions.push_back({"Delta2 <= sigma_k - sigma_k+1 (whitening stability; checked on the non-private M2)",
-                                delta2 <= model.whitening.gap(),
-                                describe(delta2) + " <= " + describe(model.whitening.gap())});
-
-  if (o.edges == 0) {  // no noise: the non-private output, reported as such
-    res.released = true;
-    res.output = model.output;
-    res.eigenpairs = model.eigenpairs;
-    return res;
   }
 
-  const std::vector<PlannedRelease> plan = planReleases(o.edges, o.shareReleases);
-  auto shares = splitBudget(o.epsilon, o.delta, static_cast<int>(plan.size()), o.splitWeights);
+  // Every row names its node, mechanism, formula and share before anything is drawn, so a run
+  // that stops early still shows what each release would have been.
+  m_plan = planReleases(m_o.edges, m_o.shareReleases, m_o.bounds);
+  auto shares = splitBudget(m_o.epsilon, m_o.delta, static_cast<int>(m_plan.size()), m_o.splitWeights);
   if (!shares.ok()) return shares.status();
-  for (std::size_t i = 0; i < plan.size(); ++i) {
+  for (std::size_t i = 0; i < m_plan.size(); ++i) {
+    const PlannedRelease& p = m_plan[i];
     LedgerEntry e;
-    e.release = plan[i].name;
-    e.node = plan[i].kind == ReleaseKind::SigmaK ? "sigma_k"
-             : plan[i].kind == ReleaseKind::GammaS ? "gamma_s"
-                                                   : nodeName(plan[i].node);
-    e.edges = plan[i].edges;
-    e.bounds = boundSetName(o.bounds);
+    e.release = p.name;
+    e.node = p.kind == ReleaseKind::SigmaK     ? "sigma_k"
+             : p.kind == ReleaseKind::Eigengap ? "eigengap"
+             : p.kind == ReleaseKind::GammaS   ? "gamma_s"
+                                               : nodeName(p.node);
+    e.edges = p.edges;
+    e.bounds = boundSetName(m_o.bounds);
     e.epsilon = shares.value()[i].epsilon;
     e.delta = shares.value()[i].delta;
-    e.sensitivity = e.sigma = std::nan("");
-    res.ledger.push_back(std::move(e));
+    e.sigma = std::nan("");
+    e.mechanism = p.kind == ReleaseKind::Node ? mechanismName(m_o.mechanism) : "laplace (Procedure 1 lower bound)";
+    describeRow(e, p);
+    m_res.ledger.push_back(std::move(e));
   }
-  auto charge = [&](LedgerEntry& e) {
-    e.spent = true;
-    res.epsilonSpent += e.epsilon;
-    res.deltaSpent += e.delta;
-  };
-  auto fail = [&](StatusCode code, const std::string& why) {
-    res.released = false;
-    res.status = Status(code, why);
-    return Result<PrivateRunResult>(std::move(res));
-  };
 
-  // ---- Procedure 1 ----
-  SensitivityInputs in{corpus.docCount(), k, so.alpha0, 0.0, 0.0, o.maxLength};
+  // ---- Procedure 1: private lower bounds, each decided on released or public values only ----
   std::size_t idx = 0;
-  auto lowerBound = [&](LedgerEntry& e, const SensitivityBound& b, double value) -> Result<double> {
-    e.mechanism = "laplace (Procedure 1 lower bound)";
-    e.sensitivity = b.value;
-    e.sensitivityFormula = b.formula;
-    e.preconditions = b.preconditions;
-    e.note = b.note;
-    if (mult == 0.0) {  // noise forced off: the bound is the value itself
-      e.sigma = 0.0;
-      charge(e);
-      return value;
-    }
-    auto lb = privateLowerBound(value, b.value * mult, e.epsilon, e.delta, noise);
-    if (!lb.ok()) return lb.status();
-    e.sigma = lb.value().laplaceScale;
-    charge(e);
-    return lb.value().lower;
-  };
-  if (idx < plan.size() && plan[idx].kind == ReleaseKind::SigmaK) {
-    const SensitivityBound b = sigmaKSensitivity(in, o.bounds);
-    auto lower = lowerBound(res.ledger[idx], b, diag.sigmaK);
-    if (!lower.ok()) return lower.status();
-    in.sigmaKTilde = lower.value();
-    diag.sigmaKTilde = in.sigmaKTilde;
-    ++idx;
-  }
-  if (idx < plan.size() && plan[idx].kind == ReleaseKind::GammaS) {
-    const SensitivityBound b = gammaSSensitivity(in, o.bounds);
-    LedgerEntry& e = res.ledger[idx];
+  for (; idx < m_plan.size() && m_plan[idx].kind != ReleaseKind::Node; ++idx) {
+    LedgerEntry& e = m_res.ledger[idx];
+    const SensitivityBound b = describeRow(e, m_plan[idx]);
+    diag.preconditions.insert(diag.preconditions.end(), b.preconditions.begin(), b.preconditions.end());
     if (!b.usable) {
-      e.mechanism = "laplace (Procedure 1 lower bound)";
-      e.sensitivityFormula = b.formula;
-      e.preconditions = b.preconditions;
-      diag.preconditions.insert(diag.preconditions.end(), b.preconditions.begin(), b.preconditions.end());
       return fail(StatusCode::NothingReleased,
-                  "nothing released: the gamma_s sensitivity cannot be evaluated: " + failedPreconditions(b));
+                  "nothing released: the " + e.node + " sensitivity cannot be evaluated: " + failedPreconditions(b));
     }
-    auto lower = lowerBound(e, b, diag.gammaS);
-    if (!lower.ok()) return lower.status();
-    in.gammaSTilde = lower.value();
-    diag.gammaSTilde = in.gammaSTilde;
-    ++idx;
+    const bool gamma = m_plan[idx].kind == ReleaseKind::GammaS;
+    Status s = exactThrough(gamma ? PipelineStage::Decompose : PipelineStage::Eigen);
+    if (!s.isOk()) return exactStageFailed(s);
+    const Eigen::VectorXd& sigma = m_exact->eigen.values;
+    double value = gamma ? m_exact->gammaS : sigma[m_k - 1];
+    // A public cap keeps the eigengap finite when there is no gap to measure (k = d = 1);
+    // clamping is 1-Lipschitz, so its sensitivity stays 2Δ2.
+    if (m_plan[idx].kind == ReleaseKind::Eigengap) value = std::min(eigengap(sigma, m_k), 4.0 * (1.0 + m_so.alpha0));
+    double lower = value;
+    e.sigma = 0.0;
+    if (mult != 0.0) {  // noise forced off (tests): the bound is the value itself
+      auto lb = privateLowerBound(value, b.value * mult, e.epsilon, e.delta, m_noise);
+      if (!lb.ok()) return lb.status();
+      e.sigma = lb.value().laplaceScale;
+      lower = lb.value().lower;
+    }
+    charge(e);
+    if (m_plan[idx].kind == ReleaseKind::SigmaK) m_in.sigmaKTilde = *(diag.sigmaKTilde = lower);
+    if (m_plan[idx].kind == ReleaseKind::Eigengap) m_in.gapTilde = *(diag.gapTilde = lower);
+    if (gamma) m_in.gammaSTilde = *(diag.gammaSTilde = lower);
   }
 
   // ---- node sensitivities and calibration, all before any node draw ----
-  std::map<int, std::size_t> releaseOfEdge;  // edge -> ledger/plan index
-  for (std::size_t i = idx; i < plan.size(); ++i) {
-    LedgerEntry& e = res.ledger[i];
-    SensitivityBound b = sensitivityOf(plan[i].node, in, o.bounds);
-    if (plan[i].node == Node::D && o.mechanism == Mechanism::Laplace) {
-      b.value = 2.0 * o.maxLength;  // ℓ1: two documents of at most L_max tokens
-      b.formula = "2 L_max (l1, clipped counts)";
-    }
-    e.sensitivity = b.usable ? b.value : std::nan("");
-    e.sensitivityFormula = b.formula;
-    e.preconditions = b.preconditions;
-    e.note = b.note;
-    e.mechanism = mechanismName(o.mechanism);
+  for (std::size_t i = idx; i < m_plan.size(); ++i) {
+    LedgerEntry& e = m_res.ledger[i];
+    const SensitivityBound b = describeRow(e, m_plan[i]);
     diag.preconditions.insert(diag.preconditions.end(), b.preconditions.begin(), b.preconditions.end());
-    for (int edgeId : plan[i].edges) releaseOfEdge[edgeId] = i;
+    for (int edgeId : m_plan[i].edges) m_releaseOfEdge[edgeId] = i;
     if (!b.usable) {
       return fail(StatusCode::NothingReleased, std::string("nothing released: the sensitivity of ") +
-                                                   nodeName(plan[i].node) +
+                                                   nodeName(m_plan[i].node) +
                                                    " cannot be evaluated: " + failedPreconditions(b));
     }
-    auto cal = calibrate(o.mechanism, e.epsilon, e.delta, b.value);
+    auto cal = calibrate(m_o.mechanism, e.epsilon, e.delta, b.value);
     if (!cal.ok()) {
-      return Status(cal.status().code(), "release of " + plan[i].name + ": " + cal.status().message());
+      return fail(StatusCode::NothingReleased,
+                  "nothing released: release of " + m_plan[i].name + ": " + cal.status().message());
     }
     e.sigma = cal.value().scale * mult;
   }
-  for (std::size_t i = idx; i < plan.size(); ++i) charge(res.ledger[i]);  // committed from here on
+  for (std::size_t i = idx; i < m_plan.size(); ++i) charge(m_res.ledger[i]);  // committed from here on
+  return releaseAndEvaluate();
+}
 
-  auto noisyEdge = [&](int e) { return releaseOfEdge.count(e) > 0; };
-  auto scaleOf = [&](int e) { return res.ledger[releaseOfEdge.at(e)].sigma; };
-  auto failAfterNoise = [&](const Status& s) {
-    return fail(s.code() == StatusCode::Cancelled ? StatusCode::Cancelled : StatusCode::NumericalFailure,
-                "the releases were made but the output could not be computed from them: " + s.message());
-  };
-
+// The releases in graph order, each canonicalised right after its noise where its value depends
+// on the sign frame of the whitened coordinates (W, T, TD, W+), then the graph downstream.
+Result<PrivateRunResult> PrivateRun::releaseAndEvaluate() {
   // ---- D: input perturbation (e0, e1) ----
-  std::map<std::size_t, std::shared_ptr<const Corpus>> perturbed;
-  auto corpusVia = [&](int e) -> Result<std::shared_ptr<const Corpus>> {
-    if (!noisyEdge(e)) return std::shared_ptr<const Corpus>(pipeline.corpus());
-    const std::size_t r = releaseOfEdge.at(e);
-    if (!perturbed.count(r)) {
-      auto c = perturbCorpus(corpus, o.maxLength, o.mechanism, res.ledger[r].sigma, noise);
-      if (!c.ok()) return c.status();
-      perturbed[r] = std::make_shared<const Corpus>(std::move(c).value());
-    }
-    return perturbed[r];
-  };
   auto corpusM2 = corpusVia(0);
   if (!corpusM2.ok()) return failAfterNoise(corpusM2.status());
   auto corpusM3 = corpusVia(1);
   if (!corpusM3.ok()) return failAfterNoise(corpusM3.status());
-  const bool exactM2 = corpusM2.value().get() == &corpus;
-  const bool exactM3 = corpusM3.value().get() == &corpus;
+  const bool exactM2 = corpusM2.value().get() == &m_corpus;
+  const bool exactM3 = corpusM3.value().get() == &m_corpus;
+  // A failure of a stage computed from the exact corpus is a noise-free failure; any other is
+  // post-processing of a release.
+  auto stageFailed = [&](const Status& s, bool exactInput) {
+    return exactInput ? exactStageFailed(s) : failAfterNoise(s);
+  };
 
-  // ---- M2 and its releases (e2, e5) ----
-  std::optional<Eigen::MatrixXd> m2Value;
-  auto m2 = [&]() -> Result<Eigen::MatrixXd> {
-    if (!m2Value) {
-      const double d = corpus.vocabSize();
-      if (d * d > kMaxDenseEntries) {
-        return Status(StatusCode::ResourceLimit, "releasing M2 needs a dense " + describe(d) + " x " +
-                                                     describe(d) + " matrix; reduce the vocabulary");
-      }
-      auto v = exactM2 ? pipeline.secondMomentDense(feedback) : secondMomentDense(*corpusM2.value(), so.alpha0);
-      if (!v.ok()) return v.status();
-      m2Value = std::move(v).value();
-    }
-    return *m2Value;
-  };
-  std::map<std::size_t, Whitening> whiteningOfRelease;
-  // The whitening a node receives over edge e (e2 for W, e5 for W+).
-  auto whiteningVia = [&](int e, bool recordEigenvalues) -> Result<Whitening> {
-    if (!noisyEdge(e)) {
-      if (exactM2) return model.whitening;
-      auto base = m2();
-      if (!base.ok()) return base.status();
-      return whitenMatrix(base.value(), k, nullptr);
-    }
-    const std::size_t r = releaseOfEdge.at(e);
-    if (!whiteningOfRelease.count(r)) {
-      auto base = m2();
-      if (!base.ok()) return base.status();
-      Eigen::MatrixXd released = base.value();
-      DPLDA_RETURN_IF_ERROR(addReleaseNoise(released, true, o.mechanism, res.ledger[r].sigma, noise));
-      auto w = whitenMatrix(released, k, recordEigenvalues ? &diag.releasedEigenvalues : nullptr);
-      if (!w.ok()) return w.status();
-      whiteningOfRelease[r] = std::move(w).value();
-    }
-    return whiteningOfRelease[r];
-  };
-  auto wNode = whiteningVia(2, true);
-  if (!wNode.ok()) return failAfterNoise(wNode.status());
-  auto wPlusNode = whiteningVia(5, !noisyEdge(2));
-  if (!wPlusNode.ok()) return failAfterNoise(wPlusNode.status());
+  // ---- M2 and its releases (e2, e5): W and W+ ----
+  auto wNode = whiteningVia(2, exactM2, *corpusM2.value(), true);
+  if (!wNode.ok()) return stageFailed(wNode.status(), exactM2 && !noisyEdge(2));
 
   // ---- W released to T (e4) ----
-  Eigen::MatrixXd wForT = wNode.value().W;
+  Eigen::MatrixXd wForT = wNode.value().w.W;
+  int frame = wNode.value().frame;
   if (noisyEdge(4)) {
-    Status s = addReleaseNoise(wForT, false, o.mechanism, scaleOf(4), noise);
+    Status s = addReleaseNoise(wForT, false, m_o.mechanism, scaleOf(4), m_noise);
     if (!s.isOk()) return failAfterNoise(s);
+    wForT = wForT * canonicalColumnSigns(wForT).asDiagonal();
+    frame = kCanonicalFrame + 4;
   }
   const bool exactW = !noisyEdge(2) && !noisyEdge(4) && exactM2;
 
@@ -331,79 +448,136 @@ Result<PrivateRunResult> runPrivate(SpectralPipeline& pipeline, const PrivacyOpt
   Tensor3 T;
   const bool exactT = exactW && exactM3 && !noisyEdge(3);
   if (exactT) {
-    T = model.tensor;
+    Status s = exactThrough(PipelineStage::Tensor);
+    if (!s.isOk()) return exactStageFailed(s);
+    T = m_exact->tensor;
+    frame = exactFrame();
   } else {
-    // M̂3(W,W,W) for the W that reaches T. A perturbed corpus needs its own document pass. On
-    // the pipeline's corpus, its own W (a zero-noise release) reuses its cached T̂, so the
-    // noise-free path stays bit-identical; any other W (configuration 1) is a contraction of
-    // the pipeline's explicit M̂3 for small d, prepared on first use and kept for later runs
-    // (~0.1 ms instead of a 10-40 ms document pass at d = 50, N = 1e5), else a document pass.
+    // M̂3(W,W,W) for the W that reaches T: a perturbed corpus needs its own document pass; on
+    // the pipeline's corpus, the explicit M̂3 for small d (prepared on first use), else a pass.
     auto whitenedM3 = [&]() -> Result<Tensor3> {
-      if (!exactM3) return whitenedThirdMoment(*corpusM3.value(), so.alpha0, wForT, feedback);
-      const Eigen::MatrixXd& own = model.whitening.W;
-      if (wForT.rows() == own.rows() && wForT.cols() == own.cols() && wForT == own) return model.tensor;
-      DPLDA_RETURN_IF_ERROR(pipeline.prepareExplicitThirdMoment(feedback));
-      return pipeline.whitenedTensor(wForT, feedback);
+      if (!exactM3) return whitenedThirdMoment(*corpusM3.value(), m_so.alpha0, wForT, m_feedback);
+      DPLDA_RETURN_IF_ERROR(m_pipeline.prepareExplicitThirdMoment(m_feedback));
+      return m_pipeline.whitenedTensor(wForT, m_feedback);
     };
     auto t = whitenedM3();
     if (!t.ok()) return failAfterNoise(t.status());
     T = std::move(t).value();
     if (noisyEdge(3) && scaleOf(3) > 0.0) {  // the M3 release, seen through W: √6·sym(G)(W,W,W)
-      auto e = sampleProjectedM3Noise(wForT, scaleOf(3), noise);
+      auto e = sampleProjectedM3Noise(wForT, scaleOf(3), m_noise);
       if (!e.ok()) return failAfterNoise(e.status());
       T += e.value();
     }
   }
-  if (noisyEdge(6) && scaleOf(6) > 0.0) {
-    Status s = o.mechanism == Mechanism::Laplace ? addSymmetricTensorLaplaceNoise(T, scaleOf(6), noise)
-                                                 : addSymmetricTensorNoise(T, scaleOf(6), noise);
-    if (!s.isOk()) return failAfterNoise(s);
+  if (noisyEdge(6)) {
+    if (scaleOf(6) > 0.0) {
+      Status s = addSymmetricTensorNoise(T, scaleOf(6), m_noise);  // Gaussian only (validated)
+      if (!s.isOk()) return failAfterNoise(s);
+    }
+    applyCoordinateSigns(T, canonicalTensorSigns(T));
+    frame = kCanonicalFrame + 6;
   }
 
   // ---- TD (e6 -> decomposition), released via e7 ----
   TensorEigenpairs td;
   if (exactT && !noisyEdge(6)) {
-    td = model.eigenpairs;
+    Status s = exactThrough(PipelineStage::Decompose);
+    if (!s.isOk()) return exactStageFailed(s);
+    td = m_exact->eigenpairs;
   } else {
-    auto decomposer = makeDecomposer(so.decomposer, so.power);
+    auto decomposer = makeDecomposer(m_so.decomposer, m_so.power);
     if (!decomposer.ok()) return decomposer.status();
-    SeededRandom init(so.initSeed);
-    auto r = decomposer.value()->decompose(T, init, feedback);
+    SeededRandom init(m_so.initSeed);
+    auto r = decomposer.value()->decompose(T, init, m_feedback);
     if (!r.ok()) return failAfterNoise(r.status());
     td = std::move(r).value();
   }
   if (noisyEdge(7)) {
     Eigen::MatrixXd lambda = td.lambda;
-    Status s1 = addReleaseNoise(lambda, false, o.mechanism, scaleOf(7), noise);
-    Status s2 = addReleaseNoise(td.V, false, o.mechanism, scaleOf(7), noise);
+    Status s1 = addReleaseNoise(lambda, false, m_o.mechanism, scaleOf(7), m_noise);
+    Status s2 = addReleaseNoise(td.V, false, m_o.mechanism, scaleOf(7), m_noise);
     if (!s1.isOk() || !s2.isOk()) return failAfterNoise(s1.isOk() ? s2 : s1);
-    td.lambda = lambda.col(0);
+    // Released up to order and signs: sorted by the noisy λ, rows in the row-sum convention.
+    TensorEigenpairs released = sortedPositive(lambda.col(0), td.V);
+    released.V = canonicalRowSigns(released.V).asDiagonal() * released.V;
+    td.lambda = released.lambda;
+    td.V = released.V;
+    frame = kCanonicalFrame + 7;
   }
-  res.eigenpairs = td;
 
-  // ---- U (TD via e7, W+ via e8), released via e9 ----
-  Eigen::MatrixXd unwhiteningMatrix = wPlusNode.value().unwhitening;
+  // ---- W+ (via e5 or exact), released via e8 ----
+  auto wPlusNode = whiteningVia(5, exactM2, *corpusM2.value(), !noisyEdge(2));
+  if (!wPlusNode.ok()) return stageFailed(wPlusNode.status(), exactM2 && !noisyEdge(5));
+  Eigen::MatrixXd unwhiteningMatrix = wPlusNode.value().w.unwhitening;
+  int unwhiteningFrame = wPlusNode.value().frame;
   if (noisyEdge(8)) {
-    Status s = addReleaseNoise(unwhiteningMatrix, false, o.mechanism, scaleOf(8), noise);
+    Status s = addReleaseNoise(unwhiteningMatrix, false, m_o.mechanism, scaleOf(8), m_noise);
     if (!s.isOk()) return failAfterNoise(s);
+    unwhiteningMatrix = unwhiteningMatrix * canonicalColumnSigns(unwhiteningMatrix).asDiagonal();
+    unwhiteningFrame = kCanonicalFrame + 8;
   }
-  auto u = unwhiten(td, unwhiteningMatrix, so.alpha0);
+  // Two frames from different sources meet here: align them from released values only. Two
+  // released M2 eigenbases share the largest-entry convention and are left as they are.
+  if (frame != unwhiteningFrame && !(fromReleasedM2(frame) && fromReleasedM2(unwhiteningFrame))) {
+    td.V = alignToUnwhitening(td, unwhiteningMatrix, m_so.alpha0).asDiagonal() * td.V;
+  }
+  m_res.eigenpairs = td;
+
+  // ---- U, released via e9 ----
+  auto u = unwhiten(td, unwhiteningMatrix, m_so.alpha0);
   if (!u.ok()) return failAfterNoise(u.status());
   UnwhitenedTopics uValue = std::move(u).value();
   if (noisyEdge(9)) {
     Eigen::MatrixXd alpha = uValue.alpha;
-    Status s1 = addReleaseNoise(uValue.topics, false, o.mechanism, scaleOf(9), noise);
-    Status s2 = addReleaseNoise(alpha, false, o.mechanism, scaleOf(9), noise);
+    Status s1 = addReleaseNoise(uValue.topics, false, m_o.mechanism, scaleOf(9), m_noise);
+    Status s2 = addReleaseNoise(alpha, false, m_o.mechanism, scaleOf(9), m_noise);
     if (!s1.isOk() || !s2.isOk()) return failAfterNoise(s1.isOk() ? s2 : s1);
-    uValue.alpha = alpha.col(0);
+    // Released up to the order of the topics: sorted by the noisy α.
+    std::vector<int> order(alpha.rows());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return alpha(a, 0) < alpha(b, 0); });
+    UnwhitenedTopics sorted{Eigen::VectorXd(alpha.rows()), Eigen::MatrixXd(uValue.topics.rows(), alpha.rows())};
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      sorted.alpha[static_cast<Eigen::Index>(i)] = alpha(order[i], 0);
+      sorted.topics.col(static_cast<Eigen::Index>(i)) = uValue.topics.col(order[i]);
+    }
+    uValue = std::move(sorted);
   }
   // ---- OUT: post-processing (simplex projection; α clipped at 0) ----
   uValue.alpha = uValue.alpha.cwiseMax(0.0);
   auto out = projectTopicsToSimplex(uValue);
   if (!out.ok()) return failAfterNoise(out.status());
-  res.output = std::move(out).value();
-  res.released = true;
-  return res;
+  m_res.output = std::move(out).value();
+  m_res.released = true;
+  return std::move(m_res);
+}
+
+}  // namespace
+
+Result<PrivateRunResult> runPrivate(SpectralPipeline& pipeline, const PrivacyOptions& o, RandomSource& noise,
+                                    Feedback* feedback) {
+  DPLDA_RETURN_IF_ERROR(validatePrivacyOptions(o));
+  if (!pipeline.corpus()) return invalidArgument("no corpus loaded");
+  DPLDA_RETURN_IF_ERROR(validateSpectralOptions(pipeline.options(), *pipeline.corpus()));  // public inputs only
+  Result<PrivateRunResult> r = [&]() -> Result<PrivateRunResult> {
+    if (o.edges != 0) return PrivateRun(pipeline, o, noise, feedback).run();
+    // No noise: the non-private output, reported as such; its failure is its result.
+    PrivateRunResult res;
+    res.decision = decidePrivacy(0);
+    res.statement = privacyStatement(statementInputs(o, pipeline.corpus()->docCount()));
+    res.noiseSource = noise.description();
+    res.warnings.push_back(res.decision.explanation);
+    auto model = pipeline.run(feedback);
+    if (!model.ok()) return model.status();
+    res.released = true;
+    res.output = model.value().output;
+    res.eigenpairs = model.value().eigenpairs;
+    return res;
+  }();
+  if (r.ok() && o.nonPrivateDiagnostics && r.value().status.code() != StatusCode::Cancelled) {
+    addNonPrivateDiagnostics(pipeline, r.value(), feedback);
+  }
+  return r;
 }
 
 }  // namespace dplda

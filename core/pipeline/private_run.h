@@ -13,6 +13,7 @@
 #include "core/common/feedback.h"
 #include "core/common/random.h"
 #include "core/graph/computation_graph.h"
+#include "core/pipeline/privacy_statement.h"
 #include "core/pipeline/spectral_pipeline.h"
 #include "core/privacy/budget.h"
 #include "core/privacy/mechanisms.h"
@@ -32,22 +33,39 @@ struct PrivacyOptions {
   // Multiplies every noise scale. 1 for real releases; 0 only in tests of the noise-free path
   // (the result then says it is NOT private).
   double noiseMultiplier = 1.0;
+  // Also compute the non-private model's diagnostics (σ_k, γ_s, ...) for teaching, after the
+  // release and without influence on it; false for a real release (CLI --release-only).
+  bool nonPrivateDiagnostics = true;
 };
+StatementInputs statementInputs(const PrivacyOptions& options, int docCount);
 
 Status validatePrivacyOptions(const PrivacyOptions& options);
 
-struct PrivacyDiagnostics {
-  double sigmaK = 0.0;            // σ_k(M̂2), non-private (shown for teaching)
+// Exact statistics of the corpus, for teaching only: computed after the private run from the
+// non-private pipeline, never used by it, and never part of a release (docs/PRIVACY.md §6).
+struct NonPrivateDiagnostics {
+  bool available = false;      // the non-private pipeline ran to the end
+  std::string failure;         // why not, when it failed (e.g. σ_k(M̂2) <= 0)
+  double sigmaK = 0.0;         // σ_k(M̂2)
   double sigmaKPlus1 = 0.0;
-  std::optional<double> sigmaKTilde;   // Procedure 1 lower bound (private)
-  double gammaS = 0.0;            // γ_s(T̂), non-private
+  double eigengap = 0.0;       // min_{i<=k} (σ_i − σ_{i+1})
+  double gammaS = 0.0;         // γ_s(T̂)
+  std::vector<Precondition> checks;  // the bounds' preconditions evaluated on the exact values
+};
+
+struct PrivacyDiagnostics {
+  // Released (private) values: Procedure 1's lower bounds and the spectrum of a released M2.
+  std::optional<double> sigmaKTilde;
+  std::optional<double> gapTilde;
   std::optional<double> gammaSTilde;
-  std::vector<Precondition> preconditions;  // every bound's, plus the whitening-stability check
+  std::vector<Precondition> preconditions;  // every bound's, evaluated on released or public values
   Eigen::VectorXd releasedEigenvalues;      // σ_1..σ_{k+1} of the noisy M2 that W was built from, if any
+  NonPrivateDiagnostics nonPrivate;
 };
 
 struct PrivateRunResult {
   PrivacyDecision decision;
+  PrivacyStatement statement;  // what "private" means for this run (the label of every output)
   std::vector<LedgerEntry> ledger;
   double epsilonSpent = 0.0;  // basic composition over the entries actually charged
   double deltaSpent = 0.0;

@@ -1,5 +1,7 @@
 #include "core/pipeline/spectral_pipeline.h"
 
+#include "core/tensor/sign_conventions.h"
+
 #include <algorithm>
 #include <chrono>
 #include <utility>
@@ -20,7 +22,7 @@ void SpectralPipeline::setCorpus(std::shared_ptr<const Corpus> corpus) {
   m_operator.reset();
   m_dense.reset();
   m_thirdMoment.reset();
-  m_momentsValid = m_eigenValid = m_tensorValid = m_decomposeValid = m_unwhitenValid = false;
+  m_momentsValid = m_eigenValid = m_whitenValid = m_tensorValid = m_decomposeValid = m_unwhitenValid = false;
 }
 
 void SpectralPipeline::setOptions(const SpectralOptions& o) {
@@ -90,12 +92,13 @@ Status SpectralPipeline::stage(const char* name, bool valid, F&& compute) {
   return status;
 }
 
-Result<SpectralModel> SpectralPipeline::run(Feedback* feedback) {
+Result<SpectralModel> SpectralPipeline::runThrough(PipelineStage last, Feedback* feedback) {
   m_timings.clear();
   if (!m_corpus) return invalidArgument("no corpus loaded");
   DPLDA_RETURN_IF_ERROR(validateSpectralOptions(m_options, *m_corpus));
   const Corpus& corpus = *m_corpus;
   const SpectralOptions& o = m_options;
+  auto wanted = [&](PipelineStage s) { return static_cast<int>(s) <= static_cast<int>(last); };
 
   // A stage recomputed invalidates everything downstream of it.
   if (!m_momentsValid) m_eigenValid = false;
@@ -110,25 +113,37 @@ Result<SpectralModel> SpectralPipeline::run(Feedback* feedback) {
     m_momentsValid = true;
     return Status::ok();
   }));
-  if (!m_eigenValid) m_tensorValid = false;
+  if (!wanted(PipelineStage::Eigen)) return m_model;
+  if (!m_eigenValid) m_whitenValid = false;
   DPLDA_RETURN_IF_ERROR(stage("eigen", m_eigenValid, [&] {
     auto eig = m_dense ? topEigenpairs(*m_dense, o.topicCount) : topEigenpairs(*m_operator, o.topicCount, feedback);
     if (!eig.ok()) return eig.status();
-    auto w = whitenFromEigenpairs(eig.value(), o.topicCount);
-    if (!w.ok()) return w.status();
     m_model.eigen = std::move(eig).value();
-    m_model.whitening = std::move(w).value();
     m_eigenValid = true;
     return Status::ok();
   }));
+  if (!wanted(PipelineStage::Whiten)) return m_model;
+  if (!m_whitenValid) m_tensorValid = false;
+  DPLDA_RETURN_IF_ERROR(stage("whiten", m_whitenValid, [&] {
+    auto w = whitenFromEigenpairs(m_model.eigen, o.topicCount);
+    if (!w.ok()) return w.status();
+    m_model.whitening = std::move(w).value();
+    m_whitenValid = true;
+    return Status::ok();
+  }));
+  if (!wanted(PipelineStage::Tensor)) return m_model;
   if (!m_tensorValid) m_decomposeValid = false;
   DPLDA_RETURN_IF_ERROR(stage("tensor", m_tensorValid, [&] {
     auto t = whitenedThirdMoment(corpus, o.alpha0, m_model.whitening.W, feedback);
     if (!t.ok()) return t.status();
     m_model.tensor = std::move(t).value();
+    const Eigen::VectorXd signs = canonicalTensorSigns(m_model.tensor);
+    applyCoordinateSigns(m_model.tensor, signs);
+    m_model.whitening.applyColumnSigns(signs);
     m_tensorValid = true;
     return Status::ok();
   }));
+  if (!wanted(PipelineStage::Decompose)) return m_model;
   if (!m_decomposeValid) m_unwhitenValid = false;
   DPLDA_RETURN_IF_ERROR(stage("decompose", m_decomposeValid, [&] {
     auto decomposer = makeDecomposer(o.decomposer, o.power);
@@ -141,6 +156,7 @@ Result<SpectralModel> SpectralPipeline::run(Feedback* feedback) {
     m_decomposeValid = true;
     return Status::ok();
   }));
+  if (!wanted(PipelineStage::Output)) return m_model;
   DPLDA_RETURN_IF_ERROR(stage("unwhiten", m_unwhitenValid, [&] {
     auto u = unwhiten(m_model.eigenpairs, m_model.whitening.unwhitening, o.alpha0);
     if (!u.ok()) return u.status();

@@ -61,6 +61,9 @@ struct SpectralModel {
 // comparable and the 64 MiB tensor buys nothing).
 inline constexpr std::size_t kPipelineExplicitM3Bytes = std::size_t{16} << 20;
 
+// The stages in order; runThrough(s) computes s and everything it needs, nothing after it.
+enum class PipelineStage { Moments, Eigen, Whiten, Tensor, Decompose, Output };
+
 class SpectralPipeline {
  public:
   void setCorpus(std::shared_ptr<const Corpus> corpus);
@@ -69,7 +72,13 @@ class SpectralPipeline {
   const std::shared_ptr<const Corpus>& corpus() const { return m_corpus; }
 
   // Runs (or reuses) every stage. Safe to call again after changing options.
-  Result<SpectralModel> run(Feedback* feedback = nullptr);
+  Result<SpectralModel> run(Feedback* feedback = nullptr) { return runThrough(PipelineStage::Output, feedback); }
+  // Runs (or reuses) the stages up to and including `last`; the fields of later stages are stale.
+  // A private run asks only for what its releases need, so that a stage it does not need (e.g.
+  // the whitening, undefined when σ_k(M̂2) <= 0) cannot decide its outcome.
+  // After the Tensor stage the columns of W, U and (Wᵀ)⁺ carry the sign convention T̂_iii >= 0
+  // (canonicalTensorSigns), the same rule a released T̂ is canonicalised with.
+  Result<SpectralModel> runThrough(PipelineStage last, Feedback* feedback = nullptr);
   const std::vector<StageTiming>& timings() const { return m_timings; }
 
   // Cached noise-free intermediates (valid after a successful run).
@@ -123,8 +132,8 @@ class SpectralPipeline {
   // The explicit M̂3 of (corpus, α0), shared between copies; null until prepared.
   std::shared_ptr<const Tensor3> m_thirdMoment;
   std::size_t m_thirdMomentLimit = kPipelineExplicitM3Bytes;
-  bool m_momentsValid = false, m_eigenValid = false, m_tensorValid = false, m_decomposeValid = false,
-       m_unwhitenValid = false;
+  bool m_momentsValid = false, m_eigenValid = false, m_whitenValid = false, m_tensorValid = false,
+       m_decomposeValid = false, m_unwhitenValid = false;
   SpectralModel m_model;
 };
 

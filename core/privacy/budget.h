@@ -11,7 +11,7 @@
 
 namespace dplda {
 
-enum class ReleaseKind { SigmaK, GammaS, Node };
+enum class ReleaseKind { SigmaK, Eigengap, GammaS, Node };
 
 struct PlannedRelease {
   ReleaseKind kind = ReleaseKind::Node;
@@ -24,8 +24,9 @@ struct PlannedRelease {
 bool needsSigmaK(Node node);
 bool needsGammaS(Node node);
 
-// Every release of the set, Procedure 1's first (σ_k, then γ_s), then node releases in edge order.
-std::vector<PlannedRelease> planReleases(EdgeSet noisy, bool shareReleases);
+// Every release of the set, Procedure 1's first (σ_k, the eigengap g with the sound bounds,
+// then γ_s), then node releases in edge order.
+std::vector<PlannedRelease> planReleases(EdgeSet noisy, bool shareReleases, BoundSet bounds);
 
 // Splits (ε, δ) over n releases: uniformly, or in proportion to weights (one per release,
 // finite, > 0). Basic composition: the parts sum to the total.

@@ -25,6 +25,18 @@
 // unique entry), not sqrt(6) sym(G), which has 2 sigma^2 / 6 sigma^2 on repeated-index entries.
 // Both are private at sigma; an explicit-M3 route matches the projected route in distribution
 // only if it adds sqrt(6) sym(G).
+//
+// Truncated tails. The samplers come from core/common/random.cpp: standardNormal is Box-Muller
+// with u1 = (k + 1) 2^-53, so |Z| <= sqrt(106 ln 2) = 8.5717 for every draw, and laplace is
+// b (E1 - E2) with E = -ln u, u >= 2^-53, so |X| <= 53 ln 2 b = 36.737 b. Exact noise would pass
+// these bounds with probability 1.0e-17 (Gaussian, two-sided) and 1.1e-16 (Laplace); what matters
+// for privacy is the event on which the sampler departs from exact noise, a uniform below 2^-53:
+// 2^-53 per normal, 2^-52 per Laplace draw. A coupling on that event makes a Gaussian release of
+// m values (epsilon, delta_exact + (1 + e^eps) m 2^-53)-DP, no better in general (calibrate in
+// mechanisms.h reserves the excess, or refuses delta it would swamp). The Laplace mechanism is not
+// pure epsilon-DP as drawn: outputs beyond f(D) + 36.74 b are impossible for D but possible for a
+// neighbour; it is (epsilon, (1 + e^eps) m 2^-52)-DP (laplaceSamplerDelta). The samplers are left
+// unchanged, so seeds reproduce.
 #include <Eigen/Dense>
 
 #include "core/common/random.h"

@@ -53,9 +53,20 @@ void addSigmaAboveDelta2(SensitivityBound& b, const SensitivityInputs& in, doubl
       pre("sigma_k_tilde > Delta2", ok, num(in.sigmaKTilde) + (ok ? " > " : " <= ") + num(delta2)));
 }
 
-void addSigmaPositive(SensitivityBound& b, const SensitivityInputs& in) {
-  const bool ok = std::isfinite(in.sigmaKTilde) && in.sigmaKTilde > 0.0;
-  b.preconditions.push_back(pre("sigma_k_tilde > 0", ok, num(in.sigmaKTilde) + (ok ? " > 0" : " <= 0")));
+// The sound whitening bounds need the eigenvectors of M̂2 to be separated (docs/PRIVACY.md §3).
+void addGapAboveTwoDelta2(SensitivityBound& b, const SensitivityInputs& in, double delta2) {
+  const bool ok = std::isfinite(in.gapTilde) && in.gapTilde > 2.0 * delta2;
+  b.preconditions.push_back(
+      pre("gap_tilde > 2 Delta2", ok, num(in.gapTilde) + (ok ? " > " : " <= ") + num(2.0 * delta2)));
+}
+
+// Theorem 6 (Wang & Lu 2017) holds only while the tensor perturbation is small next to the
+// eigengap; the per-component bound 2 sqrt(k) Δ_T / γ̃_s must not exceed 1.
+void addTheorem6Regime(SensitivityBound& b, const SensitivityInputs& in, double deltaT) {
+  const double per = 2.0 * std::sqrt(static_cast<double>(in.topicCount)) * deltaT;
+  const bool ok = std::isfinite(per) && std::isfinite(in.gammaSTilde) && per <= in.gammaSTilde;
+  b.preconditions.push_back(pre("2 sqrt(k) Delta_T <= gamma_s~ (Theorem 6 regime)", ok,
+                                num(per) + (ok ? " <= " : " > ") + num(in.gammaSTilde)));
 }
 
 void addGammaPositive(SensitivityBound& b, const SensitivityInputs& in) {
@@ -85,14 +96,19 @@ double perComponentTD(const SensitivityInputs& in, double deltaT) {
   return 2.0 * std::sqrt(static_cast<double>(in.topicCount)) * deltaT / in.gammaSTilde;
 }
 
-double perComponentU(const SensitivityInputs& in, double deltaT, double delta2) {
+// Eq. 117 with ‖W⁺ − W'⁺‖ bounded by `deltaWplus` (item (iv) as printed, or the sound
+// sign-aligned bound).
+double perComponentU(const SensitivityInputs& in, double deltaT, double delta2, double deltaWplus) {
   const double a0 = in.alpha0;
   const double kappa = (a0 + 2.0) / (2.0 * std::sqrt(a0 * (a0 + 1.0)));
   const double s1m = sigma1M2Bound(a0);
   const double s1t = m3Constant(in.docCount, a0) / std::pow(in.sigmaKTilde, 1.5);
   const double td = perComponentTD(in, deltaT);
-  return kappa * (s1t * std::sqrt(s1m) * td + s1t * std::sqrt(s1m) * delta2 / in.sigmaKTilde +
-                  std::sqrt(s1m + delta2) * td);
+  return kappa * (s1t * std::sqrt(s1m) * td + s1t * deltaWplus + std::sqrt(s1m + delta2) * td);
+}
+
+double printedUnwhiteningSensitivity(const SensitivityInputs& in, double delta2) {
+  return std::sqrt(sigma1M2Bound(in.alpha0)) * delta2 / in.sigmaKTilde;
 }
 
 }  // namespace
@@ -128,6 +144,40 @@ double m3Constant(int N, double alpha0) {
          6.0 * alpha0 * alpha0 * n * n / ((alpha0 + 1.0) * (alpha0 + 2.0) * (n - 1.0) * (n - 2.0));
 }
 
+namespace {
+
+// The shared preconditions of the sound whitening bounds: a valid shape, σ̃_k > Δ2, g̃ > 2Δ2.
+bool soundWhiteningDomain(const SensitivityInputs& in) {
+  if (!validCorpusShape(in.docCount, in.alpha0) || in.topicCount < 1) return false;
+  const double d2 = secondMomentSensitivity(in.docCount, in.alpha0);
+  return std::isfinite(in.sigmaKTilde) && in.sigmaKTilde > d2 && std::isfinite(in.gapTilde) &&
+         in.gapTilde > 2.0 * d2;
+}
+
+// ρ = √2 Δ2 / (g̃ − Δ2): Davis–Kahan with Weyl, ‖u_i − s_i u'_i‖ <= ρ for every i <= k.
+double eigenvectorDrift(const SensitivityInputs& in) {
+  const double d2 = secondMomentSensitivity(in.docCount, in.alpha0);
+  return std::sqrt(2.0) * d2 / (in.gapTilde - d2);
+}
+
+}  // namespace
+
+double whiteningSensitivity(const SensitivityInputs& in) {
+  if (!soundWhiteningDomain(in)) return kNaN;
+  const double d2 = secondMomentSensitivity(in.docCount, in.alpha0);
+  const double s = in.sigmaKTilde;
+  const double column = eigenvectorDrift(in) / std::sqrt(s) + d2 / (2.0 * std::pow(s - d2, 1.5));
+  return std::sqrt(static_cast<double>(in.topicCount)) * column;
+}
+
+double unwhiteningSensitivity(const SensitivityInputs& in) {
+  if (!soundWhiteningDomain(in)) return kNaN;
+  const double d2 = secondMomentSensitivity(in.docCount, in.alpha0);
+  const double column =
+      std::sqrt(sigma1M2Bound(in.alpha0)) * eigenvectorDrift(in) + d2 / (2.0 * std::sqrt(in.sigmaKTilde - d2));
+  return std::sqrt(static_cast<double>(in.topicCount)) * column;
+}
+
 double whitenedTensorSensitivity(const SensitivityInputs& in, BoundSet bounds) {
   if (!validCorpusShape(in.docCount, in.alpha0) || in.topicCount < 1) return kNaN;
   const double d2 = secondMomentSensitivity(in.docCount, in.alpha0);
@@ -135,6 +185,11 @@ double whitenedTensorSensitivity(const SensitivityInputs& in, BoundSet bounds) {
   if (!std::isfinite(s) || !(s > d2)) return kNaN;
   const double k = in.topicCount;
   const double d3 = thirdMomentSensitivity(in.docCount, in.alpha0, bounds);
+  if (bounds == BoundSet::Sound) {
+    // ‖A(W,W,W) − A'(X,X,X)‖_F <= ‖A − A'‖_F ‖X‖³ + ‖A‖_F ‖W − X‖ (‖W‖² + ‖W‖‖X‖ + ‖X‖²), X = W'S.
+    if (!soundWhiteningDomain(in)) return kNaN;
+    return d3 / std::pow(s - d2, 1.5) + 3.0 * m3Constant(in.docCount, in.alpha0) * whiteningSensitivity(in) / (s - d2);
+  }
   const double gap = std::pow(s - d2, 1.5);
   return m3Constant(in.docCount, in.alpha0) * std::pow(2.0 * k, 1.5) * d2 * d2 * d2 / (s * s * s * gap) +
          d3 * std::pow(k, 1.5) / gap;
@@ -180,12 +235,15 @@ SensitivityBound sensitivityOf(Node node, const SensitivityInputs& in, BoundSet 
     }
     case Node::T: {
       b.local = true;
-      b.formula = "Delta_T = m3 (2k)^{3/2} Delta2^3 / (sigma_k~^3 (sigma_k~ - Delta2)^{3/2}) + "
-                  "Delta3 k^{3/2} / (sigma_k~ - Delta2)^{3/2}, m3 = 1 + 6 alpha0 N/((alpha0+2)(N-1)) + "
-                  "6 alpha0^2 N^2/((alpha0+1)(alpha0+2)(N-1)(N-2)) (seed 000 eq. 113, with the " +
-                  std::string(printed ? "printed" : "sound") + " Delta3)";
+      b.formula = printed ? "Delta_T = m3 (2k)^{3/2} Delta2^3 / (sigma_k~^3 (sigma_k~ - Delta2)^{3/2}) + "
+                            "Delta3 k^{3/2} / (sigma_k~ - Delta2)^{3/2}, m3 = 1 + 6 alpha0 N/((alpha0+2)(N-1)) + "
+                            "6 alpha0^2 N^2/((alpha0+1)(alpha0+2)(N-1)(N-2)) (seed 000 eq. 113, printed Delta3)"
+                          : "Delta_T = Delta3/(sigma_k~ - Delta2)^{3/2} + 3 m3 Delta_W/(sigma_k~ - Delta2), Delta_W "
+                            "the sign-aligned whitening bound, m3 the public bound on ||M3||_1; released up to the "
+                            "signs of the whitened coordinates (docs/PRIVACY.md §3, Theorem T)";
       addShapePreconditions(b, in, true);
       addSigmaAboveDelta2(b, in, d2);
+      if (!printed) addGapAboveTwoDelta2(b, in, d2);
       finish(b, whitenedTensorSensitivity(in, bounds));
       if (printed) appendNote(b, std::string(kPrintedNote) + " (uses the printed Delta3)");
       return b;
@@ -194,9 +252,12 @@ SensitivityBound sensitivityOf(Node node, const SensitivityInputs& in, BoundSet 
       b.local = true;
       addShapePreconditions(b, in, true);
       addSigmaAboveDelta2(b, in, d2);
+      if (!printed) addGapAboveTwoDelta2(b, in, d2);
       addGammaPositive(b, in);
       const double deltaT = whitenedTensorSensitivity(in, bounds);
+      if (!printed) addTheorem6Regime(b, in, deltaT);
       const double per = perComponentTD(in, deltaT);
+      b.heuristic = !printed;  // Theorem 6 and the γ_s sensitivity are not proven here
       if (printed) {
         b.formula = "Delta_TD = 2 sqrt(k) Delta_T / gamma_s~ per component (seed 000 G.4, Theorem 6)";
         b.note = std::string(kPrintedNote) +
@@ -207,31 +268,45 @@ SensitivityBound sensitivityOf(Node node, const SensitivityInputs& in, BoundSet 
                     "all 2k components (seed 000 G.4, Theorem 6; SPEC §9)";
         finish(b, std::sqrt(2.0 * in.topicCount) * per);
       }
-      appendNote(b, "the Theorem 6 perturbation bound also needs Delta_T small relative to gamma_s (Wang & Lu "
-                    "2017); not checked here");
+      appendNote(b, printed ? "the Theorem 6 perturbation bound also needs Delta_T small relative to gamma_s "
+                              "(Wang & Lu 2017); not checked with the printed bounds"
+                            : "heuristic: Theorem 6 is applied as the paper applies it (its regime is checked on "
+                              "the private gamma_s~); the components are released up to order and signs");
       return b;
     }
     case Node::Wplus: {
       b.local = true;
-      b.formula = "Delta_W+ = sqrt(sigma_1) Delta2 / sigma_k~ with the public sigma_1(M2) <= 1 + a "
-                  "(seed 000 G.5 item (iv))";
-      addShapePreconditions(b, in, false);
-      addSigmaPositive(b, in);
-      finish(b, std::sqrt(sigma1M2Bound(in.alpha0)) * d2 / in.sigmaKTilde);
-      if (printed) appendNote(b, std::string(kPrintedNote) + " (identical to the sound bound)");
+      addShapePreconditions(b, in, true);
+      addSigmaAboveDelta2(b, in, d2);  // the derivation bounds sigma_k(M2') below by sigma_k - Delta2
+      if (printed) {
+        b.formula = "Delta_W+ = sqrt(sigma_1) Delta2 / sigma_k~ with the public sigma_1(M2) <= 1 + a "
+                    "(seed 000 G.5 item (iv))";
+        finish(b, printedUnwhiteningSensitivity(in, d2));
+        appendNote(b, std::string(kPrintedNote) + "; item (iv) bounds an aligned W+, not the matrix computed");
+      } else {
+        b.formula = "Delta_W+ = sqrt(k) [sqrt(1 + a) rho + Delta2 / (2 sqrt(sigma_k~ - Delta2))], rho = sqrt(2) "
+                    "Delta2/(gap~ - Delta2); released up to the signs of its columns (docs/PRIVACY.md §3)";
+        addGapAboveTwoDelta2(b, in, d2);
+        finish(b, unwhiteningSensitivity(in));
+      }
       return b;
     }
     case Node::U: {
       b.local = true;
       addShapePreconditions(b, in, true);
       addSigmaAboveDelta2(b, in, d2);
+      if (!printed) addGapAboveTwoDelta2(b, in, d2);
       addGammaPositive(b, in);
       const double deltaT = whitenedTensorSensitivity(in, bounds);
-      const double per = perComponentU(in, deltaT, d2);
+      if (!printed) addTheorem6Regime(b, in, deltaT);
+      b.heuristic = !printed;  // rests on Theorem 6
+      const double per = perComponentU(
+          in, deltaT, d2, printed ? printedUnwhiteningSensitivity(in, d2) : unwhiteningSensitivity(in));
       const std::string body =
           "kappa [s1T sqrt(s1M) 2 sqrt(k) Delta_T/gamma_s~ + s1T sqrt(s1M) Delta2/sigma_k~ + "
           "sqrt(s1M + Delta2) 2 sqrt(k) Delta_T/gamma_s~], kappa = (alpha0+2)/(2 sqrt(alpha0 (alpha0+1))), "
-          "public s1M = 1 + a, s1T = m3/sigma_k~^{3/2} (seed 000 eq. 117)";
+          "public s1M = 1 + a, s1T = m3/sigma_k~^{3/2} (seed 000 eq. 117" +
+          std::string(printed ? ")" : "; the W+ term sign-aligned, docs/PRIVACY.md §3; heuristic: rests on Theorem 6)");
       if (printed) {
         b.formula = "Delta_U = " + body + ", per component";
         b.note = std::string(kPrintedNote) + "; per component (one mu_i or alpha_i), as the paper applies it";
@@ -244,12 +319,20 @@ SensitivityBound sensitivityOf(Node node, const SensitivityInputs& in, BoundSet 
     }
     case Node::W: {
       b.local = true;
-      b.formula = "Delta_W = sqrt(2k) Delta2 / (sigma_k~ sqrt(sigma_k~ - Delta2)) (seed 000 Lemma 32, eq. 107)";
       addShapePreconditions(b, in, true);
       addSigmaAboveDelta2(b, in, d2);
-      const double s = in.sigmaKTilde;
-      finish(b, std::sqrt(2.0 * in.topicCount) * d2 / (s * std::sqrt(s - d2)));
-      if (printed) appendNote(b, std::string(kPrintedNote) + " (identical to the sound bound)");
+      if (printed) {
+        b.formula = "Delta_W = sqrt(2k) Delta2 / (sigma_k~ sqrt(sigma_k~ - Delta2)) (seed 000 Lemma 32, eq. 107)";
+        const double s = in.sigmaKTilde;
+        finish(b, std::sqrt(2.0 * in.topicCount) * d2 / (s * std::sqrt(s - d2)));
+        appendNote(b, std::string(kPrintedNote) + "; Lemma 32 bounds an aligned W, not the matrix computed");
+      } else {
+        b.formula = "Delta_W = sqrt(k) [rho/sqrt(sigma_k~) + Delta2/(2 (sigma_k~ - Delta2)^{3/2})], rho = sqrt(2) "
+                    "Delta2/(gap~ - Delta2) (Davis-Kahan + Weyl); released up to the signs of its columns "
+                    "(docs/PRIVACY.md §3)";
+        addGapAboveTwoDelta2(b, in, d2);
+        finish(b, whiteningSensitivity(in));
+      }
       return b;
     }
     case Node::OUT:
@@ -298,9 +381,25 @@ SensitivityBound gammaSSensitivity(const SensitivityInputs& in, BoundSet bounds)
     b.note = "heuristic: tensor eigenvalue stability under a perturbation of norm Delta_T is known only near "
              "orthogonal decomposability";
     addSigmaAboveDelta2(b, in, secondMomentSensitivity(in.docCount, in.alpha0));
+    addGapAboveTwoDelta2(b, in, secondMomentSensitivity(in.docCount, in.alpha0));
     finish(b, whitenedTensorSensitivity(in, bounds) / 2.0);
   }
   return b;
+}
+
+SensitivityBound eigengapSensitivity(const SensitivityInputs& in) {
+  SensitivityBound b;
+  b.node = Node::M2;
+  addShapePreconditions(b, in, true);
+  b.formula = "Delta_gap = 2 Delta2 (Weyl: each of sigma_1..sigma_k+1 moves by at most ||E||_2 <= Delta2, a "
+              "difference of two by 2 Delta2, and a minimum of such differences no more; docs/PRIVACY.md §3)";
+  finish(b, 2.0 * secondMomentSensitivity(in.docCount, in.alpha0));
+  return b;
+}
+
+bool needsEigengap(Node node, BoundSet bounds) {
+  return bounds == BoundSet::Sound &&
+         (node == Node::W || node == Node::T || node == Node::Wplus || node == Node::TD || node == Node::U);
 }
 
 Result<PrivateLowerBound> privateLowerBound(double value, double sensitivity, double epsilon, double delta,

@@ -34,6 +34,7 @@ struct SensitivityInputs {
   double alpha0 = 1.0;        // public
   double sigmaKTilde = 0.0;   // Procedure 1 lower bound on σ_k(M̂2)
   double gammaSTilde = 0.0;   // Procedure 1 lower bound on γ_s(T̂)
+  double gapTilde = 0.0;      // Procedure 1 lower bound on g = min_{i<=k} (σ_i − σ_{i+1}) of M̂2 (sound set)
   double maxLength = 0.0;     // public clipping length L_max (input perturbation)
 };
 
@@ -53,7 +54,13 @@ struct SensitivityBound {
 double secondMomentSensitivity(int N, double alpha0);                  // Δ2 = (2 + 4a)/N
 double thirdMomentSensitivity(int N, double alpha0, BoundSet bounds);  // Δ3 (sound or printed)
 double m3Constant(int N, double alpha0);                              // m3 of SPEC §9
-double whitenedTensorSensitivity(const SensitivityInputs& in, BoundSet bounds);  // Δ_T(σ̃_k); NaN if σ̃_k <= Δ2
+// Δ_T(σ̃_k) (printed: seed 000 eq. 113) or Δ_T(σ̃_k, g̃) (sound: docs/PRIVACY.md §3, sign-aligned);
+// NaN when its preconditions fail (σ̃_k <= Δ2, or g̃ <= 2Δ2 for the sound set).
+double whitenedTensorSensitivity(const SensitivityInputs& in, BoundSet bounds);
+// Sound, sign-aligned bounds on the whitening and unwhitening matrices (docs/PRIVACY.md §3);
+// NaN unless σ̃_k > Δ2 and g̃ > 2Δ2.
+double whiteningSensitivity(const SensitivityInputs& in);
+double unwhiteningSensitivity(const SensitivityInputs& in);
 
 // The bound for releasing `node` (D, M2, M3, W, T, W+, TD, U). OUT has none.
 SensitivityBound sensitivityOf(Node node, const SensitivityInputs& in, BoundSet bounds);
@@ -62,6 +69,12 @@ SensitivityBound sensitivityOf(Node node, const SensitivityInputs& in, BoundSet 
 // computed from: M2 for σ_k, T for γ_s).
 SensitivityBound sigmaKSensitivity(const SensitivityInputs& in, BoundSet bounds);  // Δ2 (sound) | 2/N (printed)
 SensitivityBound gammaSSensitivity(const SensitivityInputs& in, BoundSet bounds);  // Δ_T(σ̃_k)/2 heuristic | 2/N
+// The eigengap g = min_{i<=k} (σ_i − σ_{i+1}) of M̂2 (σ_{k+1} := −∞ when d = k): 2Δ2 by Weyl
+// (every eigenvalue moves by at most ‖E‖₂ <= Δ2). Released only with the sound bounds.
+SensitivityBound eigengapSensitivity(const SensitivityInputs& in);
+// Whether a release of `node` needs the private eigengap g̃ (the sound set's sign-aligned
+// whitening bounds do; the printed set follows the papers and has none).
+bool needsEigengap(Node node, BoundSet bounds);
 
 // Procedure 1, one statistic: released = value + Lap(Δ/ε); lower = max(0, released − (Δ/ε) ln(1/(2δ))).
 // P(lower > value) <= δ.

@@ -9,26 +9,6 @@ namespace dplda {
 
 namespace {
 
-TensorEigenpairs sortedPositive(Eigen::VectorXd lambda, Eigen::MatrixXd V) {
-  for (Eigen::Index i = 0; i < lambda.size(); ++i) {
-    if (lambda[i] < 0.0) {  // T(-v,-v,-v) = -T(v,v,v): flip to make λ positive
-      lambda[i] = -lambda[i];
-      V.col(i) = -V.col(i);
-    }
-  }
-  std::vector<int> order(lambda.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return lambda[a] > lambda[b]; });
-  TensorEigenpairs out;
-  out.lambda.resize(lambda.size());
-  out.V.resize(V.rows(), V.cols());
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    out.lambda[i] = lambda[order[i]];
-    out.V.col(i) = V.col(order[i]);
-  }
-  return out;
-}
-
 Status validateTensor(const Tensor3& T) {
   if (T.dim() < 1) return invalidArgument("the tensor to decompose is empty");
   if (!T.allFinite()) return numericalFailure("the tensor to decompose contains NaN or infinite entries");
@@ -186,6 +166,26 @@ std::string robustMethodName(int components, int dim, int L, int R) {
 }
 
 }  // namespace
+
+TensorEigenpairs sortedPositive(Eigen::VectorXd lambda, Eigen::MatrixXd V) {
+  for (Eigen::Index i = 0; i < lambda.size(); ++i) {
+    if (lambda[i] < 0.0) {  // T(-v,-v,-v) = -T(v,v,v): flip to make λ positive
+      lambda[i] = -lambda[i];
+      V.col(i) = -V.col(i);
+    }
+  }
+  std::vector<int> order(lambda.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return lambda[a] > lambda[b]; });
+  TensorEigenpairs out;
+  out.lambda.resize(lambda.size());
+  out.V.resize(V.rows(), V.cols());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    out.lambda[i] = lambda[order[i]];
+    out.V.col(i) = V.col(order[i]);
+  }
+  return out;
+}
 
 Eigen::VectorXd randomUnitVector(int k, RandomSource& rng) {
   Eigen::VectorXd u(k);

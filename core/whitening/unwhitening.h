@@ -17,6 +17,14 @@ struct UnwhitenedTopics {
 Result<UnwhitenedTopics> unwhiten(const TensorEigenpairs& eigenpairs, const Eigen::MatrixXd& unwhitening,
                                   double alpha0);
 
+// Signs s (±1 per whitened coordinate) that put the tensor eigenvectors V, expressed in one
+// sign frame of the whitened coordinates, into the frame of `unwhitening` (the two come from
+// different releases, each canonicalised by its own rule). Start: each topic sums to one,
+// 1ᵀ(Wᵀ)⁺ S v_i (α0+2) λ_i/2 = 1, solved for S with V orthogonal; then single flips while they
+// reduce the negative mass of the unwhitened topics. Uses only its arguments (post-processing).
+Eigen::VectorXd alignToUnwhitening(const TensorEigenpairs& eigenpairs, const Eigen::MatrixXd& unwhitening,
+                                   double alpha0);
+
 // The node OUT: every topic projected onto the probability simplex; α passed through.
 Result<UnwhitenedTopics> projectTopicsToSimplex(const UnwhitenedTopics& u);
 

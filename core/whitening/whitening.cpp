@@ -1,5 +1,7 @@
 #include "core/whitening/whitening.h"
 
+#include <limits>
+
 #include <Spectra/MatOp/DenseSymMatProd.h>
 #include <Spectra/SymEigsSolver.h>
 
@@ -113,6 +115,13 @@ Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, int k, Feed
   if (isCanceled(feedback)) return cancelled();
   if (out.ok()) out.value().operatorProducts = counting.products;
   return out;
+}
+
+double eigengap(const Eigen::VectorXd& sigma, int k) {
+  double g = std::numeric_limits<double>::infinity();
+  const int last = std::min<int>(k, static_cast<int>(sigma.size()) - 1);  // gaps σ_i − σ_{i+1}, i < last+1
+  for (int i = 0; i < last; ++i) g = std::min(g, sigma[i] - sigma[i + 1]);
+  return g;
 }
 
 Result<Whitening> whitenFromEigenpairs(const EigenpairsTopK& eig, int k) {

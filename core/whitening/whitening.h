@@ -27,7 +27,17 @@ struct Whitening {
   double sigmaK() const { return sigma[topicCount() - 1]; }
   // σ_k − σ_{k+1}; σ_k itself when d == k.
   double gap() const { return sigma.size() > topicCount() ? sigmaK() - sigma[topicCount()] : sigmaK(); }
+  // Flips the whitened coordinates: columns of U, W and (Wᵀ)⁺ times signs (±1 each).
+  void applyColumnSigns(const Eigen::VectorXd& signs) {
+    U = U * signs.asDiagonal();
+    W = W * signs.asDiagonal();
+    unwhitening = unwhitening * signs.asDiagonal();
+  }
 };
+
+// g = min_{i<=k} (σ_i − σ_{i+1}) over σ_1..σ_{k+1} (only the k−1 gaps within the top k when
+// d = k; +∞ when k = d = 1): the separation the sound whitening bounds need (docs/PRIVACY.md §3).
+double eigengap(const Eigen::VectorXd& sigmaDescending, int k);
 
 // Vocabularies up to this size use a dense eigensolver; above it the Lanczos solver.
 inline constexpr int kDenseEigenLimit = 1000;

@@ -98,10 +98,11 @@ class TestPrivateRun : public QObject {
     QCOMPARE(r.status.code(), StatusCode::NothingReleased);
     QVERIFY(r.status.message().find("T") != std::string::npos);
     QVERIFY(r.ledger[0].spent);             // sigma_k
-    QVERIFY(!r.ledger[2].spent);            // T: never drawn
-    QVERIFY(std::abs(r.epsilonSpent - r.ledger[0].epsilon) < 1e-15);
+    QVERIFY(r.ledger[1].spent);             // the eigengap (sound set)
+    QVERIFY(!r.ledger[3].spent);            // T: never drawn
+    QVERIFY(std::abs(r.epsilonSpent - r.ledger[0].epsilon - r.ledger[1].epsilon) < 1e-15);
     QVERIFY(r.diagnostics.sigmaKTilde.has_value());
-    QVERIFY(*r.diagnostics.sigmaKTilde < r.diagnostics.sigmaK);
+    QVERIFY(*r.diagnostics.sigmaKTilde < r.diagnostics.nonPrivate.sigmaK);
   }
 
   void seededNoiseIsReproducibleAndSecureIsNot() {

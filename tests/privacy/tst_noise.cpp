@@ -3,10 +3,12 @@
 // is paired with a power check showing the same test rejects a wrong distribution.
 #include <QtTest>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <vector>
 
+#include "core/privacy/mechanisms.h"
 #include "core/privacy/noise.h"
 #include "privacy/statistical_tests.h"
 
@@ -40,6 +42,19 @@ double theoreticalCovariance(const Eigen::MatrixXd& A, std::array<int, 3> x, std
 }
 
 using Sampler = std::function<Tensor3(RandomSource&)>;
+
+// Replays a fixed list of 64-bit words (cycling), to drive the samplers to their extremes.
+class ScriptedRandom final : public RandomSource {
+ public:
+  explicit ScriptedRandom(std::vector<std::uint64_t> words) : m_words(std::move(words)) {}
+  std::uint64_t nextU64() override { return m_words[m_next++ % m_words.size()]; }
+  bool isSecure() const override { return false; }
+  std::string description() const override { return "scripted"; }
+
+ private:
+  std::vector<std::uint64_t> m_words;
+  std::size_t m_next = 0;
+};
 
 // draws[e][n]: entry e (row-major index of the k^3 tensor) of draw n.
 std::vector<std::vector<double>> collect(const Sampler& sample, int k, int n, std::uint64_t seed) {
@@ -470,6 +485,43 @@ class TestNoise : public QObject {
     SeededRandom t1(5), t2(5);
     const Tensor3 e1 = sampleProjectedM3Noise(W, 1.0, t1).value(), e2 = sampleProjectedM3Noise(W, 1.0, t2).value();
     QVERIFY(std::equal(e1.data(), e1.data() + e1.size(), e2.data()));
+  }
+
+  void samplerTailsAreTruncated() {
+    // The delta floor and the sampler excess of mechanisms.h rest on these bounds: a normal is
+    // Box-Muller with u1 = (k + 1) 2^-53, so |Z| <= sqrt(-2 ln 2^-53) = 8.5717, and a Laplace draw
+    // is b (E1 - E2), E = -ln u, so |X| <= 53 ln 2 b = 36.737 b. If a sampler changes (more bits,
+    // another method), this test fails and the floor must be derived again.
+    const std::uint64_t top = ~std::uint64_t{0};
+    const std::uint64_t half = std::uint64_t{1} << 63;  // u2 just above 1/2: cos(2 pi u2) ~ -1
+    double largest = 0.0;
+    for (std::uint64_t k1 = 0; k1 < 2000; ++k1)  // the smallest u1 values
+      for (std::uint64_t w2 : {std::uint64_t{0}, half, half - 2048, top, std::uint64_t{12345} << 11}) {
+        ScriptedRandom rng({k1 << 11, w2});
+        const double z = standardNormal(rng);
+        QVERIFY2(std::abs(z) <= kGaussianSamplerMaxAbs, qPrintable(QString::number(z, 'g', 17)));
+        largest = std::max(largest, std::abs(z));
+      }
+    // The bound is attained up to rounding (u1 = 2^-53, u2 = 2^-54): it is the sampler's maximum.
+    QVERIFY2(largest > kGaussianSamplerMaxAbs - 1e-12, qPrintable(QString::number(largest, 'g', 17)));
+    QVERIFY(std::abs(kGaussianSamplerMaxAbs - std::sqrt(106.0 * std::log(2.0))) < 1e-12);
+    // Through the release path: every entry of an all-zero-word source sits at the bound.
+    ScriptedRandom zeros({0});
+    Eigen::VectorXd x = Eigen::VectorXd::Zero(8);
+    QVERIFY(addGaussianNoise(x, 2.0, zeros).isOk());
+    QVERIFY(x.cwiseAbs().maxCoeff() <= 2.0 * kGaussianSamplerMaxAbs);
+    QVERIFY(x.cwiseAbs().minCoeff() > 2.0 * (kGaussianSamplerMaxAbs - 1e-12));
+
+    // Laplace: E1 at its largest (u = 2^-53), E2 = 0 (u = 1).
+    for (double b : {1.0, 0.25, 3.0}) {
+      ScriptedRandom extreme({0, top});
+      const double v = laplace(extreme, b);
+      QVERIFY2(v <= kLaplaceSamplerMaxAbs * b && v > (kLaplaceSamplerMaxAbs - 1e-12) * b,
+               qPrintable(QString::number(v / b, 'g', 17)));
+      ScriptedRandom mirrored({top, 0});
+      QVERIFY(std::abs(laplace(mirrored, b)) <= kLaplaceSamplerMaxAbs * b);
+    }
+    QVERIFY(std::abs(kLaplaceSamplerMaxAbs - 53.0 * std::log(2.0)) < 1e-12);
   }
 
   void invalidInputs() {

@@ -618,7 +618,7 @@ class TstMainWindow : public QObject {
     s.edges = presetEdges(Preset::Config1);
     s.epsilon = 1.2;
     w.model()->reset(s);
-    const int n = static_cast<int>(planReleases(s.edges, false).size());
+    const int n = static_cast<int>(planReleases(s.edges, false, s.bounds).size());
     QCOMPARE(n, 3);  // σ_k and two node releases; the split below is one weight per release
     BudgetBar* bar = w.budgetBar();
     commitLine(bar->splitEdit(), "1,x");

@@ -115,7 +115,7 @@ QMap<QString, QString> validateSession(const SessionState& s) {
     e["delta"] = QString("total δ must be in (0, 1), got %1").arg(num(s.delta));
   if (s.mechanism == Mechanism::ClassicGaussian && s.edges && !e.contains("epsilon")) {
     // The classic Gaussian is only proven for ε < 1 per release (SPEC §8).
-    const int releases = static_cast<int>(planReleases(s.edges, s.shareReleases).size());
+    const int releases = static_cast<int>(planReleases(s.edges, s.shareReleases, s.bounds).size());
     if (releases > 0 && s.epsilon / releases >= 1.0)
       e["epsilon"] = QString("the classic Gaussian needs ε < 1 per release; ε %1 over %2 releases gives %3")
                          .arg(num(s.epsilon)).arg(releases).arg(num(s.epsilon / releases));

@@ -1,0 +1,303 @@
+// dplda run: a non-private fit, or a private release with its ledger. The output keeps the
+// released object (topics, α, the released diagnostics) apart from the exact statistics of the
+// corpus, which are computed after the release, only for teaching, and left out with
+// --release-only (docs/PRIVACY.md §6).
+#include <QJsonArray>
+#include <QJsonObject>
+#include <cmath>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+
+#include "app/cli/arguments.h"
+#include "app/cli/commands.h"
+#include "app/cli/json_output.h"
+#include "core/corpus/truth_io.h"
+#include "core/corpus/uci_io.h"
+#include "core/eval/metrics.h"
+#include "core/pipeline/private_run.h"
+#include "core/pipeline/spectral_pipeline.h"
+#include "core/privacy/budget.h"
+
+namespace dplda::cli {
+
+namespace {
+
+QJsonArray preconditionsToJson(const std::vector<Precondition>& pre) {
+  QJsonArray a;
+  for (const auto& p : pre) {
+    a.append(QJsonObject{{"name", QString::fromStdString(p.name)},
+                         {"holds", p.holds},
+                         {"detail", QString::fromStdString(p.detail)}});
+  }
+  return a;
+}
+
+QJsonValue numberOrNull(double x) { return std::isfinite(x) ? QJsonValue(x) : QJsonValue(QJsonValue::Null); }
+QJsonValue optionalNumber(const std::optional<double>& x) { return x ? numberOrNull(*x) : QJsonValue(); }
+QJsonArray strings(const std::vector<std::string>& v) {
+  QJsonArray a;
+  for (const auto& s : v) a.append(QString::fromStdString(s));
+  return a;
+}
+
+QJsonObject privacyToJson(const PrivacyOptions& o, const PrivateRunResult& r) {
+  QJsonArray edges;
+  for (int e = 0; e < kEdgeCount; ++e)
+    if (contains(o.edges, e)) edges.append("e" + QString::number(e));
+  QJsonArray leak;
+  for (Node n : r.decision.leakPath) leak.append(nodeName(n));
+  QJsonArray ledger;
+  for (const LedgerEntry& e : r.ledger) {
+    QJsonArray le;
+    for (int x : e.edges) le.append("e" + QString::number(x));
+    ledger.append(QJsonObject{{"release", QString::fromStdString(e.release)},
+                              {"node", QString::fromStdString(e.node)},
+                              {"edges", le},
+                              {"mechanism", QString::fromStdString(e.mechanism)},
+                              {"sensitivity", numberOrNull(e.sensitivity)},
+                              {"sensitivity_formula", QString::fromStdString(e.sensitivityFormula)},
+                              {"epsilon", e.epsilon},
+                              {"delta", e.delta},
+                              {"sigma", numberOrNull(e.sigma)},
+                              {"bounds", QString::fromStdString(e.bounds)},
+                              {"spent", e.spent},
+                              {"preconditions", preconditionsToJson(e.preconditions)},
+                              {"note", QString::fromStdString(e.note)}});
+  }
+  const auto preset = presetOf(o.edges);
+  return QJsonObject{{"edges", edges},
+                     {"config", preset ? QJsonValue(presetName(*preset)) : QJsonValue("custom")},
+                     {"private", r.statement.isPrivate()},
+                     {"privacy_claim", privacyClaimName(r.statement.claim)},
+                     {"claim", QString::fromStdString(r.statement.summary)},
+                     {"cautions", strings(r.statement.cautions)},
+                     {"is_cut", r.decision.isCut},
+                     {"explanation", QString::fromStdString(r.decision.explanation)},
+                     {"leak_path", leak},
+                     {"epsilon_total", o.edges ? o.epsilon : 0.0},
+                     {"delta_total", o.edges ? o.delta : 0.0},
+                     {"epsilon_spent", r.epsilonSpent},
+                     {"delta_spent", r.deltaSpent},
+                     {"composition", "basic (sum of the parts)"},
+                     {"mechanism", mechanismName(o.mechanism)},
+                     {"bounds", boundSetName(o.bounds)},
+                     {"shared_releases", o.shareReleases},
+                     {"noise_source", QString::fromStdString(r.noiseSource)},
+                     {"ledger", ledger},
+                     {"warnings", strings(r.warnings)}};
+}
+
+// What a private run released besides the topics: Procedure 1's bounds and a released spectrum.
+QJsonObject releasedDiagnosticsToJson(const PrivacyDiagnostics& d) {
+  QJsonObject o{{"sigma_k_tilde", optionalNumber(d.sigmaKTilde)},
+                {"eigengap_tilde", optionalNumber(d.gapTilde)},
+                {"gamma_s_tilde", optionalNumber(d.gammaSTilde)},
+                {"preconditions", preconditionsToJson(d.preconditions)},
+                {"note", "released values: private, the only data-dependent values in any noise scale"}};
+  if (d.releasedEigenvalues.size()) o.insert("released_m2_eigenvalues", toJson(d.releasedEigenvalues));
+  return o;
+}
+
+// Reads the privacy options of `dplda run`; edges stay empty when none were asked for.
+PrivacyOptions privacyOptionsFrom(const Arguments& a) {
+  PrivacyOptions o;
+  if (a.has("config") && a.has("edges")) throw UsageError("give either --config or --edges, not both");
+  if (a.has("config")) {
+    auto preset = parsePreset(a.text("config"));
+    if (!preset.ok()) throw UsageError(preset.status().message());
+    o.edges = presetEdges(preset.value());
+  } else if (a.has("edges")) {
+    auto edges = parseEdgeSet(a.text("edges"));
+    if (!edges.ok()) throw UsageError(edges.status().message());
+    o.edges = edges.value();
+  }
+  o.epsilon = a.number("epsilon", o.epsilon);
+  o.delta = a.number("delta", o.delta);
+  if (a.has("mechanism")) {
+    auto m = parseMechanism(a.text("mechanism"));
+    if (!m.ok()) throw UsageError(m.status().message());
+    o.mechanism = m.value();
+  }
+  if (a.has("bounds")) {
+    auto b = parseBoundSet(a.text("bounds"));
+    if (!b.ok()) throw UsageError(b.status().message());
+    o.bounds = b.value();
+  }
+  if (a.has("split")) {
+    auto w = parseSplit(a.text("split"));
+    if (!w.ok()) throw UsageError(w.status().message());
+    o.splitWeights = w.value();
+  }
+  o.shareReleases = a.flag("share-releases");
+  o.maxLength = a.number("max-length", o.maxLength);
+  return o;
+}
+
+const char* kNonPrivateNote =
+    "exact statistics of the corpus, computed after the run for teaching: NOT part of any private release, "
+    "never used by it; leave them out with --release-only";
+
+}  // namespace
+
+int runCommand(const std::vector<std::string>& args) {
+  const Arguments a(args,
+                    {"corpus", "topics", "alpha0", "truth", "decomposer", "seed", "json", "top-words", "config",
+                     "edges", "epsilon", "delta", "mechanism", "bounds", "split", "noise-seed", "max-length"},
+                    {"share-releases", "release-only"});
+  const std::string corpusPath = a.text("corpus");
+  SpectralOptions o;
+  o.topicCount = a.integer("topics");
+  o.alpha0 = a.number("alpha0", o.alpha0);
+  o.decomposer = a.text("decomposer", o.decomposer);
+  o.initSeed = a.seed("seed", o.initSeed);
+  const int nTop = a.integer("top-words", 10);
+  if (nTop < 1) throw UsageError("--top-words must be >= 1, got " + std::to_string(nTop));
+  require(makeDecomposer(o.decomposer).status());
+  PrivacyOptions privacy = privacyOptionsFrom(a);
+  const bool isPrivateRun = privacy.edges != 0;
+  const bool teaching = !a.flag("release-only");
+  if (!isPrivateRun && !teaching) throw UsageError("--release-only needs an edge set (--config or --edges)");
+  privacy.nonPrivateDiagnostics = teaching;
+  require(validatePrivacyOptions(privacy));
+  std::unique_ptr<RandomSource> noise;
+  if (a.has("noise-seed")) noise = std::make_unique<SeededRandom>(a.seed("noise-seed", 0));
+  else noise = std::make_unique<SecureRandom>();
+
+  auto corpus = std::make_shared<Corpus>(take(readUciCorpus(corpusPath)));
+  std::optional<LdaModel> truth;
+  if (a.has("truth")) {
+    truth = take(readTruthJson(a.text("truth")));
+    if (truth->vocabSize() != corpus->vocabSize()) {
+      throw InputError("the truth file has topics over " + std::to_string(truth->vocabSize()) +
+                       " words but the corpus vocabulary has " + std::to_string(corpus->vocabSize()));
+    }
+  }
+  SpectralPipeline pipeline;
+  pipeline.setCorpus(corpus);
+  pipeline.setOptions(o);
+  require(validateSpectralOptions(o, *corpus));
+  // The release first: nothing non-private is computed before it (a failure of the exact
+  // pipeline must not decide whether a private run releases).
+  const PrivateRunResult priv = take(runPrivate(pipeline, privacy, *noise));
+  std::optional<SpectralModel> model;  // the non-private model, for teaching (and the baseline)
+  std::string modelFailure;
+  if (teaching) {
+    auto m = pipeline.run();
+    if (m.ok()) model = std::move(m).value();
+    else modelFailure = m.status().message();
+  }
+
+  QJsonObject json;
+  json.insert("status", priv.status.isOk() ? QString("ok") : QString::fromStdString(priv.status.toString()));
+  json.insert("released", priv.released);
+  json.insert("corpus", QJsonObject{{"docs", corpus->docCount()}, {"vocab", corpus->vocabSize()},
+                                    {"dropped_docs", corpus->droppedDocuments}});
+  json.insert("topics_k", o.topicCount);
+  json.insert("alpha0", o.alpha0);
+  json.insert("decomposer", QString::fromStdString(o.decomposer));
+  json.insert("init_seed", QString::number(o.initSeed));
+  json.insert("privacy", privacyToJson(privacy, priv));
+  if (isPrivateRun) json.insert("released_diagnostics", releasedDiagnosticsToJson(priv.diagnostics));
+
+  std::ostringstream out;
+  out.precision(4);
+  out << "corpus: " << corpus->docCount() << " documents, vocabulary " << corpus->vocabSize();
+  if (corpus->droppedDocuments) out << " (" << corpus->droppedDocuments << " short documents dropped on loading)";
+  out << "\n";
+  if (isPrivateRun) {
+    out << "privacy: edges " << edgeSetToString(privacy.edges) << " - " << privacyClaimName(priv.statement.claim)
+        << ": " << priv.statement.summary << "\n";
+    out << "  total epsilon " << privacy.epsilon << ", delta " << privacy.delta << " (" << boundSetName(privacy.bounds)
+        << " bounds, basic composition, noise " << priv.noiseSource << ")\n";
+    for (const LedgerEntry& e : priv.ledger) {
+      out << "  " << e.release << ": " << e.mechanism << ", sensitivity " << e.sensitivity << ", epsilon "
+          << e.epsilon << ", delta " << e.delta << ", scale " << e.sigma << (e.spent ? "" : " (not spent)") << "\n";
+    }
+    if (priv.diagnostics.sigmaKTilde) out << "  sigma_k~ = " << *priv.diagnostics.sigmaKTilde << " (released)\n";
+    if (priv.diagnostics.gapTilde) out << "  eigengap~ = " << *priv.diagnostics.gapTilde << " (released)\n";
+    if (priv.diagnostics.gammaSTilde) out << "  gamma_s~ = " << *priv.diagnostics.gammaSTilde << " (released)\n";
+  }
+  if (priv.released) {
+    const UnwhitenedTopics& result = *priv.output;
+    json.insert("alpha", toJson(result.alpha));
+    json.insert("topics", columnsToJson(result.topics));
+    json.insert("top_words", topWords(*corpus, result.topics, nTop));
+    if (truth) {  // the truth is public (a synthetic corpus's generator): post-processing
+      const TopicErrors err = compareTopics(truth->topics, truth->alpha, result.topics, result.alpha);
+      json.insert("error", QJsonObject{{"l2_mean", err.l2Mean}, {"l1_mean", err.l1Mean}, {"alpha", err.alphaError}});
+      QJsonArray m;
+      for (int x : err.matching) m.append(x);
+      json.insert("matching", m);
+      out << "error vs truth: l2 " << err.l2Mean << ", l1 " << err.l1Mean << ", alpha " << err.alphaError << "\n";
+    }
+    out << (isPrivateRun ? "released topics" : "topics") << " (alpha, top words):\n";
+    for (Eigen::Index c = 0; c < result.topics.cols(); ++c) {
+      out << "  " << c + 1 << "  alpha " << result.alpha[c] << ":";
+      for (int i : topIndices(result.topics.col(c), nTop)) out << " " << corpus->wordName(i);
+      out << "\n";
+    }
+  } else {
+    out << priv.status.message() << "\n";
+  }
+
+  if (teaching) {
+    const NonPrivateDiagnostics& np = priv.diagnostics.nonPrivate;
+    QJsonObject exact{{"note", kNonPrivateNote},
+                      {"nnz", static_cast<double>(corpus->nnz())},
+                      {"max_length", corpus->maxLength()}};
+    out << (isPrivateRun ? "\nnon-private diagnostics (exact statistics, for teaching; not part of the release):\n"
+                         : "");
+    if (model) {
+      exact.insert("eigenvalues", toJson(model->eigen.values));
+      exact.insert("eigen_method", QString::fromStdString(model->eigen.method));
+      exact.insert("gap", model->whitening.gap());
+      exact.insert("tensor_eigenvalues", toJson(model->eigenpairs.lambda));
+      exact.insert("gamma_s", model->gammaS);
+      exact.insert("decomposer_method", QString::fromStdString(model->eigenpairs.method));
+      exact.insert("decomposer_iterations", model->eigenpairs.iterations);
+      exact.insert("decomposer_converged", model->eigenpairs.converged);
+      exact.insert("timings_ms", timingsToJson(pipeline.timings()));
+      out << "M2 eigenvalues:";
+      for (Eigen::Index i = 0; i < model->eigen.values.size(); ++i) out << " " << model->eigen.values[i];
+      out << "  (gap sigma_k - sigma_k+1 = " << model->whitening.gap() << ")\n";
+      out << "tensor eigengap gamma_s = " << model->gammaS
+          << (model->eigenpairs.converged ? "" : "  [warning: the decomposer hit its iteration limit]") << "\n";
+      if (isPrivateRun && priv.released) {
+        const TopicErrors loss =
+            compareTopics(model->output.topics, model->output.alpha, priv.output->topics, priv.output->alpha);
+        exact.insert("utility_loss",
+                     QJsonObject{{"l2_mean", loss.l2Mean}, {"l1_mean", loss.l1Mean}, {"alpha", loss.alphaError}});
+        out << "utility loss vs the non-private output: l2 " << loss.l2Mean << ", l1 " << loss.l1Mean << "\n";
+      }
+      out << "time (ms):";
+      double total = 0;
+      for (const auto& t : pipeline.timings()) {
+        out << " " << t.stage << " " << t.milliseconds;
+        total += t.milliseconds;
+      }
+      out << "  total " << total << "\n";
+    } else {
+      exact.insert("failure", QString::fromStdString(modelFailure));
+      out << "the non-private model could not be computed: " << modelFailure << "\n";
+    }
+    if (isPrivateRun) exact.insert("checks", preconditionsToJson(np.checks));
+    json.insert("non_private_diagnostics", exact);
+  }
+  std::cout << out.str();
+  if (isPrivateRun) {
+    for (const auto& w : priv.warnings) std::cerr << "dplda run: warning: " << w << "\n";
+  }
+  if (a.has("json")) {
+    std::string error;
+    if (!writeJsonFile(a.text("json"), json, &error)) throw InputError(error);
+  }
+  if (!priv.released) {
+    std::cerr << "dplda run: " << priv.status.message() << "\n";
+    return kExitFailed;
+  }
+  return kExitOk;
+}
+
+}  // namespace dplda::cli

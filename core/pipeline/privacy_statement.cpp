@@ -1,0 +1,74 @@
+#include "core/pipeline/privacy_statement.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "core/privacy/budget.h"
+
+namespace dplda {
+
+namespace {
+std::string shortNumber(double x) {
+  std::ostringstream s;
+  s.precision(3);
+  s << x;
+  return s.str();
+}
+// Above this total ε the guarantee (outputs up to e^ε more likely on one corpus) says little.
+constexpr double kLargeEpsilon = 10.0;
+}  // namespace
+
+const char* privacyClaimName(PrivacyClaim c) {
+  switch (c) {
+    case PrivacyClaim::Proven: return "proven";
+    case PrivacyClaim::Heuristic: return "heuristic";
+    case PrivacyClaim::PrintedBounds: return "printed-bounds";
+    case PrivacyClaim::NotCovered: return "not-covered";
+    case PrivacyClaim::NotPrivate: return "not-private";
+  }
+  return "not-private";
+}
+
+PrivacyStatement privacyStatement(const StatementInputs& in) {
+  PrivacyStatement st;
+  const PrivacyDecision d = decidePrivacy(in.edges);
+  if (!d.isPrivate) {
+    st.claim = PrivacyClaim::NotPrivate;
+    st.summary = d.explanation;
+  } else if (in.noiseMultiplier != 1.0) {
+    st.claim = PrivacyClaim::NotPrivate;
+    st.summary = "Not private: the noise scales are multiplied by " + shortNumber(in.noiseMultiplier) +
+                 " (a teaching or test setting), not the calibrated release.";
+  } else if (!d.coveredByProvenBounds()) {
+    st.claim = PrivacyClaim::NotCovered;
+    st.summary = d.explanation;
+  } else if (in.bounds == BoundSet::Printed) {
+    st.claim = PrivacyClaim::PrintedBounds;
+    st.summary = "A cut, calibrated with the papers' printed bounds: reproduces their figures; several printed "
+                 "bounds are not proofs (docs/PRIVACY.md), so this is not a privacy guarantee.";
+  } else {
+    bool heuristic = false;
+    for (const PlannedRelease& r : planReleases(in.edges, in.shareReleases, in.bounds))
+      heuristic = heuristic || r.kind == ReleaseKind::GammaS || (r.kind == ReleaseKind::Node && needsGammaS(r.node));
+    st.claim = heuristic ? PrivacyClaim::Heuristic : PrivacyClaim::Proven;
+    st.summary = heuristic
+                     ? "A cut, but a release of TD or U rests on heuristic bounds (the gamma_s sensitivity and "
+                       "Theorem 6 are not proven for this corpus): not a privacy guarantee."
+                     : "Private: (epsilon, delta)-DP for replacing one document, every release calibrated to a "
+                       "bound proven in docs/PRIVACY.md.";
+  }
+  if (in.edges != 0) {
+    if (in.docCount > 0 && in.delta >= 1.0 / in.docCount) {
+      st.cautions.push_back("delta = " + shortNumber(in.delta) + " >= 1/N = " + shortNumber(1.0 / in.docCount) +
+                            ": a mechanism may then publish a whole document and still meet the definition");
+    }
+    if (in.epsilon > kLargeEpsilon) {
+      st.cautions.push_back("epsilon = " + shortNumber(in.epsilon) +
+                            ": an output may become e^epsilon times more likely by one document's change; the "
+                            "guarantee is nominal at this size");
+    }
+  }
+  return st;
+}
+
+}  // namespace dplda
