@@ -34,6 +34,7 @@ PrivacyOptions privacyOptionsFor(const SweepSpec& spec, const SweepConfiguration
   po.bounds = spec.bounds;
   po.maxLength = spec.maxLength;
   po.noiseMultiplier = spec.noiseMultiplier;
+  po.nonPrivateDiagnostics = false;  // the case's own baseline run gives them, once
   return po;
 }
 constexpr long long kMaxTrialRuns = 10'000'000;
@@ -115,11 +116,12 @@ void prepareCase(const SweepSpec& spec, const SweepCase& c, PreparedCase& out) {
     out.pipeline.setCorpus(out.corpus);
   }
   out.pipeline.setOptions(spectralOptionsFor(spec, c));
+  // The non-private baseline (utility loss, σ_k, γ_s) is computed for the experiment's tables;
+  // when it fails the private trials still run (its failure must not decide them) and the
+  // baseline columns stay empty.
   auto model = out.pipeline.run();
-  if (!model.ok()) {
-    out.status =
-        Status(model.status().code(),
-               "case \"" + c.label + "\": the non-private pipeline failed: " + model.status().message());
+  if (!model.ok() && model.status().code() == StatusCode::Cancelled) {
+    out.status = model.status();
     return;
   }
   // Configurations with a noisy W (e2 or e4) recompute T = M̂3(W,W,W); for small d the explicit
@@ -134,8 +136,6 @@ void prepareCase(const SweepSpec& spec, const SweepCase& c, PreparedCase& out) {
       break;
     }
   }
-  const SpectralModel& m = model.value();
-  out.baseline = m.output;
   SweepCaseInfo& info = out.info;
   info.label = c.label;
   info.description = c.source.description;
@@ -145,6 +145,13 @@ void prepareCase(const SweepSpec& spec, const SweepCase& c, PreparedCase& out) {
   info.alpha0 = c.alpha0;
   info.droppedDocuments = out.corpus->droppedDocuments;
   info.hasTruth = out.truth.has_value();
+  info.prepareMs = msSince(start);
+  if (!model.ok()) {
+    info.baselineFailure = model.status().message();
+    return;
+  }
+  const SpectralModel& m = model.value();
+  out.baseline = m.output;
   if (out.truth) {
     const TopicErrors e = compareTopics(out.truth->topics, out.truth->alpha, m.output.topics, m.output.alpha);
     info.baselineErrorL2 = e.l2Mean;
@@ -209,10 +216,12 @@ SweepRow runTrial(const SweepSpec& spec, const PreparedCase& pc, SpectralPipelin
     row.noiseScales.push_back({releaseLabel(e), e.epsilon, e.delta, e.sigma, e.spent});
   if (row.released) {
     const UnwhitenedTopics& out = *res.output;
-    const TopicErrors loss = compareTopics(pc.baseline.topics, pc.baseline.alpha, out.topics, out.alpha);
-    row.lossL2 = loss.l2Mean;
-    row.lossL1 = loss.l1Mean;
-    row.lossAlpha = loss.alphaError;
+    if (pc.baseline.topics.size() > 0) {
+      const TopicErrors loss = compareTopics(pc.baseline.topics, pc.baseline.alpha, out.topics, out.alpha);
+      row.lossL2 = loss.l2Mean;
+      row.lossL1 = loss.l1Mean;
+      row.lossAlpha = loss.alphaError;
+    }
     if (pc.truth) {
       const TopicErrors err = compareTopics(pc.truth->topics, pc.truth->alpha, out.topics, out.alpha);
       row.errorL2 = err.l2Mean;

@@ -114,6 +114,7 @@ struct SweepCaseInfo {
   double alpha0 = 0.0;
   int droppedDocuments = 0;
   bool hasTruth = false;
+  std::string baselineFailure;  // why the non-private baseline could not be computed (empty: it was)
   double baselineErrorL2 = std::numeric_limits<double>::quiet_NaN();  // non-private vs truth
   double baselineErrorL1 = std::numeric_limits<double>::quiet_NaN();
   double baselineErrorAlpha = std::numeric_limits<double>::quiet_NaN();

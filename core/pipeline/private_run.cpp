@@ -116,9 +116,16 @@ Status validatePrivacyOptions(const PrivacyOptions& o) {
                                "use a Gaussian mechanism");
       }
   }
-  if (!o.splitWeights.empty()) {  // one weight per release, each finite and > 0
-    const int releases = static_cast<int>(planReleases(o.edges, o.shareReleases, o.bounds).size());
-    DPLDA_RETURN_IF_ERROR(splitBudget(o.epsilon, o.delta, releases, o.splitWeights).status());
+  // The split (one weight per release, each finite and > 0) and every node release's mechanism
+  // at its share (e.g. the classic Gaussian refuses ε_i >= 1) are public: check them before any
+  // draw, so that a refusal never follows a spent Procedure-1 release.
+  const std::vector<PlannedRelease> plan = planReleases(o.edges, o.shareReleases, o.bounds);
+  auto shares = splitBudget(o.epsilon, o.delta, static_cast<int>(plan.size()), o.splitWeights);
+  if (!shares.ok()) return shares.status();
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    if (plan[i].kind != ReleaseKind::Node) continue;
+    auto cal = calibrate(o.mechanism, shares.value()[i].epsilon, shares.value()[i].delta, 1.0);
+    if (!cal.ok()) return Status(cal.status().code(), "release of " + plan[i].name + ": " + cal.status().message());
   }
   return Status::ok();
 }

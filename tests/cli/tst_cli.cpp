@@ -64,19 +64,21 @@ class TestCli : public QObject {
     const QJsonObject o = readJson(json);
     QCOMPARE(o["corpus"].toObject()["docs"].toInt(), 3000);
     QCOMPARE(o["corpus"].toObject()["vocab"].toInt(), 30);
-    QVERIFY(o["corpus"].toObject().contains("nnz"));
     QCOMPARE(o["corpus"].toObject()["dropped_docs"].toInt(), 0);
     QCOMPARE(o["alpha"].toArray().size(), 3);
     QCOMPARE(o["topics"].toArray().size(), 3);
     QCOMPARE(o["topics"].toArray()[0].toArray().size(), 30);
     QCOMPARE(o["top_words"].toArray().size(), 3);
-    QCOMPARE(o["eigenvalues"].toArray().size(), 4);  // σ_1..σ_{k+1}
-    QCOMPARE(o["tensor_eigenvalues"].toArray().size(), 3);
-    QVERIFY(o["gamma_s"].toDouble() > 0);
+    const QJsonObject exact = o["non_private_diagnostics"].toObject();
+    QVERIFY(exact.contains("nnz") && exact.contains("max_length"));
+    QCOMPARE(exact["eigenvalues"].toArray().size(), 4);  // σ_1..σ_{k+1}
+    QCOMPARE(exact["tensor_eigenvalues"].toArray().size(), 3);
+    QVERIFY(exact["gamma_s"].toDouble() > 0);
+    QVERIFY(exact["timings_ms"].toObject().contains("tensor"));
     QVERIFY(o["error"].toObject()["l1_mean"].toDouble() < 0.5);
-    QVERIFY(o["timings_ms"].toObject().contains("tensor"));
     QCOMPARE(o["status"].toString(), QString("ok"));
     QCOMPARE(o["privacy"].toObject()["private"].toBool(), false);
+    QCOMPARE(o["privacy"].toObject()["privacy_claim"].toString(), QString("not-private"));
   }
 
   void privateRunHasLedger() {
@@ -91,6 +93,7 @@ class TestCli : public QObject {
     QCOMPARE(p["edges"].toArray().size(), 3);
     QCOMPARE(p["epsilon_total"].toDouble(), 2.0);
     const QJsonArray ledger = p["ledger"].toArray();
+    QCOMPARE(p["privacy_claim"].toString(), QString("proven"));
     QCOMPARE(ledger.size(), 3);
     for (const auto& e : ledger) {
       const QJsonObject x = e.toObject();
@@ -99,9 +102,37 @@ class TestCli : public QObject {
         QVERIFY2(x.contains(key), key);
       QVERIFY(x["sigma"].toDouble() > 0);
     }
-    QVERIFY(o.contains("diagnostics"));
-    QVERIFY(o.contains("utility_loss"));
+    QVERIFY(o.contains("released_diagnostics"));
+    // The exact statistics live only in the labelled teaching section, never beside the release.
+    for (const char* key : {"eigenvalues", "tensor_eigenvalues", "gamma_s", "utility_loss", "timings_ms",
+                            "decomposer_iterations", "diagnostics"})
+      QVERIFY2(!o.contains(key), key);
+    QVERIFY(!o["corpus"].toObject().contains("nnz") && !o["corpus"].toObject().contains("max_length"));
+    const QJsonObject exact = o["non_private_diagnostics"].toObject();
+    QVERIFY(exact["note"].toString().contains("NOT part of any private release"));
+    QVERIFY(exact.contains("utility_loss") && exact.contains("eigenvalues"));
+    QVERIFY(r.out.contains("non-private diagnostics"));
     QCOMPARE(o["released"].toBool(), true);
+  }
+
+  // --release-only: nothing exact about the corpus reaches stdout or the JSON.
+  void releaseOnlyLeavesOutTheExactStatistics() {
+    const QString json = m_dir.filePath("release-only.json");
+    const Outcome r = dplda({"run", "--corpus", m_corpus, "--topics", "3", "--config", "1", "--epsilon", "2",
+                             "--noise-seed", "9", "--release-only", "--json", json});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const QJsonObject o = readJson(json);
+    QVERIFY(!o.contains("non_private_diagnostics"));
+    QVERIFY(o.contains("topics") && o.contains("alpha") && o.contains("released_diagnostics"));
+    QVERIFY(!r.out.contains("M2 eigenvalues") && !r.out.contains("gamma_s =") && !r.out.contains("utility loss") &&
+            !r.out.contains("time (ms)"));
+    // The exact σ_k of this corpus, from a teaching run, appears nowhere in the release-only output.
+    const Outcome full = dplda({"run", "--corpus", m_corpus, "--topics", "3", "--json", m_dir.filePath("np.json")});
+    const QJsonArray sigma = readJson(m_dir.filePath("np.json"))["non_private_diagnostics"].toObject()["eigenvalues"].toArray();
+    const QString sigmaK = QString::number(sigma[2].toDouble(), 'g', 4);
+    QVERIFY2(!r.out.contains(sigmaK) && !QString(QJsonDocument(o).toJson()).contains(sigmaK), qPrintable(sigmaK));
+    // A non-private run has nothing to keep apart.
+    QCOMPARE(dplda({"run", "--corpus", m_corpus, "--topics", "3", "--release-only"}).code, 2);
   }
 
   void nonPrivateSetWarns() {

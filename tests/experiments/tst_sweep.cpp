@@ -88,9 +88,19 @@ class TestSweep : public QObject {
       po.noiseMultiplier = 0.0;
       SeededRandom noise(5);
       const PrivateRunResult r = runPrivate(pipeline, po, noise).value();
+      if (po.bounds == BoundSet::Sound && (p == Preset::Config3 || p == Preset::Config4)) {
+        // Δ_T is far above γ_s on this corpus: outside Theorem 6's regime, so nothing is released.
+        QVERIFY2(!r.released && r.status.message().find("Theorem 6 regime") != std::string::npos,
+                 r.status.message().c_str());
+        continue;
+      }
       QVERIFY2(r.released, r.status.message().c_str());
-      QVERIFY2(r.output->topics == model.output.topics, presetName(p));
-      QVERIFY2(r.output->alpha == model.output.alpha, presetName(p));
+      // To rounding: configuration 1 contracts the explicit M̂3 with the released W, and a
+      // released T̂ or TD is put back into the eigenvectors' frame by sign flips (exact).
+      const double dTopics = (r.output->topics - model.output.topics).cwiseAbs().maxCoeff();
+      const double dAlpha = (r.output->alpha - model.output.alpha).cwiseAbs().maxCoeff();
+      QVERIFY2(dTopics < 1e-9 && dAlpha < 1e-9 * model.output.alpha.cwiseAbs().maxCoeff(),
+               qPrintable(QString("%1: %2 %3").arg(presetName(p)).arg(dTopics).arg(dAlpha)));
     }
     // The same through the engine: zero utility loss and the baseline error in every row.
     SweepSpec s = smallSpec(sc);
@@ -98,9 +108,14 @@ class TestSweep : public QObject {
     s.noiseMultiplier = 0.0;
     const SweepResult res = runSweep(s).value();
     for (const SweepRow& row : res.rows) {
+      const EdgeSet edges = s.configurations[row.configIndex].edges;
+      if (s.bounds == BoundSet::Sound && (edges == presetEdges(Preset::Config3) || edges == presetEdges(Preset::Config4))) {
+        QVERIFY2(!row.released && row.reason.find("Theorem 6 regime") != std::string::npos, row.reason.c_str());
+        continue;
+      }
       QVERIFY2(row.released, row.reason.c_str());
-      QVERIFY(row.lossL2 == 0.0 && row.lossL1 == 0.0 && row.lossAlpha == 0.0);
-      QVERIFY(row.errorL2 == res.cases[0].baselineErrorL2);
+      QVERIFY(row.lossL2 < 1e-9 && row.lossL1 < 1e-9 && row.lossAlpha < 1e-9);
+      QVERIFY(std::abs(row.errorL2 - res.cases[0].baselineErrorL2) < 1e-9);
     }
   }
 

@@ -29,7 +29,7 @@ const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // ---- independent hand computations (long double, written from SPEC §9 with a, b, c) ----
 struct Hand {
-  LD N, a0, k, s, g;
+  LD N, a0, k, s, g, e = 1;  // e: the private eigengap g~ of M2 (sound set)
   LD a() const { return a0 / (a0 + 1); }
   LD bAbs() const { return a0 / (a0 + 2); }
   LD c() const { return 2 * a0 * a0 / ((a0 + 1) * (a0 + 2)); }
@@ -37,25 +37,32 @@ struct Hand {
   // (a) 2/N; (b) three B placements of 4|b|/N each (printed: one); (c) 6c(N-1)/(N(N-2)).
   LD d3(bool sound) const { return 2 / N + (sound ? 3 : 1) * 4 * bAbs() / N + 6 * c() * (N - 1) / (N * (N - 2)); }
   LD m3() const { return 1 + 6 * bAbs() * N / (N - 1) + 3 * c() * N * N / ((N - 1) * (N - 2)); }
+  // Sound, sign-aligned (docs/PRIVACY.md §3): ρ = √2Δ2/(e − Δ2) bounds each eigenvector's move.
+  LD rho() const { return sqrtl(2.0L) * d2() / (e - d2()); }
+  LD wSound() const { return sqrtl(k) * (rho() / sqrtl(s) + d2() / (2 * (s - d2()) * sqrtl(s - d2()))); }
+  LD wPlusSound() const { return sqrtl(k) * (sqrtl(s1M()) * rho() + d2() / (2 * sqrtl(s - d2()))); }
   LD dT(bool sound) const {
     const LD gap = s - d2();
     const LD gap32 = gap * sqrtl(gap);
+    if (sound) return d3(true) / gap32 + 3 * m3() * wSound() / gap;
     const LD twoK32 = 2 * k * sqrtl(2 * k);
-    return m3() * twoK32 * d2() * d2() * d2() / (s * s * s * gap32) + d3(sound) * k * sqrtl(k) / gap32;
+    return m3() * twoK32 * d2() * d2() * d2() / (s * s * s * gap32) + d3(false) * k * sqrtl(k) / gap32;
   }
   LD tdPer(bool sound) const { return 2 * sqrtl(k) * dT(sound) / g; }
   LD s1M() const { return 1 + a(); }
   LD uPer(bool sound) const {
     const LD kappa = (a0 + 2) / (2 * sqrtl(a0 * (a0 + 1)));
     const LD s1T = m3() / (s * sqrtl(s));
-    return kappa * (s1T * sqrtl(s1M()) * tdPer(sound) + s1T * sqrtl(s1M()) * d2() / s +
+    return kappa * (s1T * sqrtl(s1M()) * tdPer(sound) + s1T * (sound ? wPlusSound() : wPlusPrinted()) +
                     sqrtl(s1M() + d2()) * tdPer(sound));
   }
-  LD wPlus() const { return sqrtl(s1M()) * d2() / s; }
-  LD w() const { return sqrtl(2 * k) * d2() / (s * sqrtl(s - d2())); }
+  LD wPlusPrinted() const { return sqrtl(s1M()) * d2() / s; }
+  LD wPrinted() const { return sqrtl(2 * k) * d2() / (s * sqrtl(s - d2())); }
+  // Theorem 6's regime, checked with the sound set: 2√k Δ_T <= γ~_s.
+  bool inTheorem6Regime() const { return 2 * sqrtl(k) * dT(true) <= g; }
 };
 
-SensitivityInputs inputs(int N, int k, double a0, double s, double g, double L = 100.0) {
+SensitivityInputs inputs(int N, int k, double a0, double s, double g, double L = 100.0, double e = 1.0) {
   SensitivityInputs in;
   in.docCount = N;
   in.topicCount = k;
@@ -63,6 +70,7 @@ SensitivityInputs inputs(int N, int k, double a0, double s, double g, double L =
   in.sigmaKTilde = s;
   in.gammaSTilde = g;
   in.maxLength = L;
+  in.gapTilde = e;
   return in;
 }
 
@@ -231,17 +239,21 @@ class TestSensitivity : public QObject {
   }
 
   void formulasMatchHandComputation() {
-    struct Case { int N, k; double a0, s, g; };
-    const Case cases[] = {{20000, 5, 1.0, 0.01, 0.05}, {5000, 3, 0.1, 0.02, 0.2}, {777, 8, 10.0, 0.3, 0.01},
-                          {3, 1, 2.0, 10.0, 1.0}};
+    struct Case { int N, k; double a0, s, g, e; };
+    const Case cases[] = {{20000, 5, 1.0, 0.01, 0.05, 0.004}, {5000, 3, 0.1, 0.02, 0.2, 0.5},
+                          {777, 8, 10.0, 0.3, 0.01, 0.2}, {3, 1, 2.0, 10.0, 1.0, 9.0},
+                          {100000000, 4, 1.0, 0.05, 0.02, 0.05}};  // the last one in Theorem 6's regime
     for (const Case& cs : cases) {
-      const Hand h{LD(cs.N), LD(cs.a0), LD(cs.k), LD(cs.s), LD(cs.g)};
-      const SensitivityInputs in = inputs(cs.N, cs.k, cs.a0, cs.s, cs.g, 250.0);
-      QVERIFY(h.s > h.d2());
+      const Hand h{LD(cs.N), LD(cs.a0), LD(cs.k), LD(cs.s), LD(cs.g), LD(cs.e)};
+      const SensitivityInputs in = inputs(cs.N, cs.k, cs.a0, cs.s, cs.g, 250.0, cs.e);
+      QVERIFY(h.s > h.d2() && h.e > 2 * h.d2());
       QVERIFY(close(secondMomentSensitivity(cs.N, cs.a0), h.d2()));
       QVERIFY(close(thirdMomentSensitivity(cs.N, cs.a0, BoundSet::Sound), h.d3(true)));
       QVERIFY(close(thirdMomentSensitivity(cs.N, cs.a0, BoundSet::Printed), h.d3(false)));
       QVERIFY(close(m3Constant(cs.N, cs.a0), h.m3()));
+      QVERIFY(close(whiteningSensitivity(in), h.wSound(), 1e-11));
+      QVERIFY(close(unwhiteningSensitivity(in), h.wPlusSound(), 1e-11));
+      QVERIFY(close(eigengapSensitivity(in).value, 2 * h.d2()));
       for (BoundSet set : {BoundSet::Sound, BoundSet::Printed}) {
         const bool sound = set == BoundSet::Sound;
         const LD joint = sound ? sqrtl(2 * h.k) : 1;
@@ -249,30 +261,42 @@ class TestSensitivity : public QObject {
         QVERIFY(close(sensitivityOf(Node::M2, in, set).value, h.d2()));
         QVERIFY(close(sensitivityOf(Node::M3, in, set).value, h.d3(sound)));
         QVERIFY(close(sensitivityOf(Node::T, in, set).value, h.dT(sound), 1e-11));
-        QVERIFY(close(sensitivityOf(Node::TD, in, set).value, joint * h.tdPer(sound), 1e-11));
-        QVERIFY(close(sensitivityOf(Node::U, in, set).value, joint * h.uPer(sound), 1e-11));
-        QVERIFY(close(sensitivityOf(Node::Wplus, in, set).value, h.wPlus()));
-        QVERIFY(close(sensitivityOf(Node::W, in, set).value, h.w()));
+        for (Node node : {Node::TD, Node::U}) {
+          const auto b = sensitivityOf(node, in, set);
+          if (sound && !h.inTheorem6Regime()) {  // the regime fails: no number, and it says so
+            QVERIFY(!b.usable && std::isnan(b.value));
+            const Precondition* p = findPre(b, "2 sqrt(k) Delta_T <= gamma_s~ (Theorem 6 regime)");
+            QVERIFY(p && !p->holds);
+            continue;
+          }
+          QVERIFY2(b.usable, nodeName(node));
+          QVERIFY(close(b.value, joint * (node == Node::TD ? h.tdPer(sound) : h.uPer(sound)), 1e-11));
+        }
+        QVERIFY(close(sensitivityOf(Node::Wplus, in, set).value, sound ? h.wPlusSound() : h.wPlusPrinted(), 1e-11));
+        QVERIFY(close(sensitivityOf(Node::W, in, set).value, sound ? h.wSound() : h.wPrinted(), 1e-11));
         QVERIFY(close(sensitivityOf(Node::D, in, set).value, sqrtl(2.0L) * 250));
         QVERIFY(close(sigmaKSensitivity(in, set).value, sound ? h.d2() : 2 / h.N));
         QVERIFY(close(gammaSSensitivity(in, set).value, sound ? h.dT(true) / 2 : 2 / h.N, 1e-11));
       }
     }
+    QVERIFY((Hand{1e8L, 1, 4, 0.05L, 0.02L, 0.05L}.inTheorem6Regime()));  // the regime case is exercised
   }
 
+  // The sound bounds are the printed ones corrected: never smaller where both apply.
   void soundIsAtLeastPrinted() {
-    for (int N : {10, 100, 20000})
+    for (int N : {10, 100, 20000, 100000000})
       for (double a0 : {0.01, 0.1, 1.0, 10.0, 100.0}) {
-        const SensitivityInputs in = inputs(N, 4, a0, 1.0, 0.1);
+        const SensitivityInputs in = inputs(N, 4, a0, 1.0, 1e6, 100.0, 1.0);
         QVERIFY(thirdMomentSensitivity(N, a0, BoundSet::Sound) > thirdMomentSensitivity(N, a0, BoundSet::Printed));
-        for (Node node : {Node::T, Node::TD, Node::U}) {
+        for (Node node : {Node::T, Node::TD, Node::U, Node::W}) {
           const auto s = sensitivityOf(node, in, BoundSet::Sound), p = sensitivityOf(node, in, BoundSet::Printed);
-          QVERIFY(s.usable && p.usable);
+          if (!s.usable) continue;  // e.g. g~ <= 2Δ2 at N = 10
+          QVERIFY(p.usable);
           QVERIFY2(s.value > p.value, nodeName(node));
         }
         // Lemma 9 as printed (2/N) omits the a-terms of Δ2.
         QVERIFY(sigmaKSensitivity(in, BoundSet::Sound).value > sigmaKSensitivity(in, BoundSet::Printed).value);
-        for (Node node : {Node::D, Node::M2, Node::W, Node::Wplus})
+        for (Node node : {Node::D, Node::M2})
           QCOMPARE(sensitivityOf(node, in, BoundSet::Sound).value, sensitivityOf(node, in, BoundSet::Printed).value);
       }
   }
@@ -282,10 +306,11 @@ class TestSensitivity : public QObject {
     const double a0 = 1.0;
     const double d2 = secondMomentSensitivity(N, a0);
     for (BoundSet set : {BoundSet::Sound, BoundSet::Printed}) {
-      const SensitivityInputs above = inputs(N, 3, a0, d2 * (1 + 1e-9), 0.1);
-      const SensitivityInputs equal = inputs(N, 3, a0, d2, 0.1);
-      const SensitivityInputs below = inputs(N, 3, a0, d2 * (1 - 1e-9), 0.1);
-      for (Node node : {Node::T, Node::TD, Node::U, Node::W}) {
+      // γ~_s huge so that Theorem 6's regime (sound set) holds and only σ~_k is tested here.
+      const SensitivityInputs above = inputs(N, 3, a0, d2 * (1 + 1e-9), 1e30);
+      const SensitivityInputs equal = inputs(N, 3, a0, d2, 1e30);
+      const SensitivityInputs below = inputs(N, 3, a0, d2 * (1 - 1e-9), 1e30);
+      for (Node node : {Node::T, Node::TD, Node::U, Node::W, Node::Wplus}) {
         const auto ok = sensitivityOf(node, above, set);
         QVERIFY2(ok.usable && std::isfinite(ok.value) && ok.value > 0, nodeName(node));
         QVERIFY(findPre(ok, "sigma_k_tilde > Delta2") && findPre(ok, "sigma_k_tilde > Delta2")->holds);
@@ -304,15 +329,29 @@ class TestSensitivity : public QObject {
       QVERIFY(!gammaSSensitivity(below, BoundSet::Sound).usable && std::isnan(gammaSSensitivity(below, BoundSet::Sound).value));
       QVERIFY(gammaSSensitivity(below, BoundSet::Printed).usable);
       QVERIFY(gammaSSensitivity(above, BoundSet::Sound).usable);
-      // W+ only needs σ̃_k > 0.
-      QVERIFY(sensitivityOf(Node::Wplus, below, set).usable);
-      QVERIFY(sensitivityOf(Node::Wplus, inputs(N, 3, a0, 1e-300, 0.1), set).usable);
+      // W+ needs σ̃_k > Δ2 too (its derivation bounds σ_k(M2') below by σ_k − Δ2), not only σ̃_k > 0.
+      QVERIFY(!sensitivityOf(Node::Wplus, inputs(N, 3, a0, 1e-300, 0.1), set).usable);
       QVERIFY(!sensitivityOf(Node::Wplus, inputs(N, 3, a0, 0.0, 0.1), set).usable);
       QVERIFY(std::isnan(sensitivityOf(Node::Wplus, inputs(N, 3, a0, -1.0, 0.1), set).value));
       QVERIFY(!sensitivityOf(Node::Wplus, inputs(N, 3, a0, kNaN, 0.1), set).usable);
       // γ̃_s = 0 (Procedure 1 clipped it) blocks TD and U, not T.
       const SensitivityInputs noGap = inputs(N, 3, a0, 0.05, 0.0);
       QVERIFY(sensitivityOf(Node::T, noGap, set).usable);
+      // The sound whitening bounds need the private eigengap g~ > 2Δ2; the printed ones ignore it.
+      for (double e : {2 * d2, 2 * d2 * (1 - 1e-9), 0.0, kNaN}) {
+        const SensitivityInputs closeEigenvalues = inputs(N, 3, a0, 0.05, 1e30, 100.0, e);
+        for (Node node : {Node::W, Node::T, Node::Wplus, Node::TD, Node::U}) {
+          const auto b = sensitivityOf(node, closeEigenvalues, set);
+          if (set == BoundSet::Printed) {
+            QVERIFY2(b.usable && !findPre(b, "gap_tilde > 2 Delta2"), nodeName(node));
+            continue;
+          }
+          QVERIFY2(!b.usable && std::isnan(b.value), nodeName(node));
+          QVERIFY(findPre(b, "gap_tilde > 2 Delta2") && !findPre(b, "gap_tilde > 2 Delta2")->holds);
+        }
+        if (set == BoundSet::Sound) QVERIFY(std::isnan(whitenedTensorSensitivity(closeEigenvalues, set)));
+      }
+      QVERIFY(sensitivityOf(Node::W, inputs(N, 3, a0, 0.05, 1e30, 100.0, 2 * d2 * (1 + 1e-9)), set).usable);
       for (Node node : {Node::TD, Node::U}) {
         const auto b = sensitivityOf(node, noGap, set);
         QVERIFY(!b.usable && std::isnan(b.value));
@@ -342,25 +381,28 @@ class TestSensitivity : public QObject {
   }
 
   void descriptions() {
-    const SensitivityInputs in = inputs(5000, 4, 1.0, 0.05, 0.02);
+    const SensitivityInputs in = inputs(100000000, 4, 1.0, 0.05, 0.02, 100.0, 0.05);  // Theorem 6's regime
     for (BoundSet set : {BoundSet::Sound, BoundSet::Printed})
       for (Node node : {Node::D, Node::M2, Node::M3, Node::W, Node::T, Node::Wplus, Node::TD, Node::U}) {
         const auto b = sensitivityOf(node, in, set);
         QCOMPARE(b.node, node);
         QVERIFY2(b.usable, nodeName(node));
         QVERIFY(!b.formula.empty() && !b.preconditions.empty());
-        QVERIFY(b.formula.find("seed 000") != std::string::npos || b.formula.find("SPEC") != std::string::npos);
+        QVERIFY(b.formula.find("seed 000") != std::string::npos || b.formula.find("SPEC") != std::string::npos ||
+                b.formula.find("docs/PRIVACY.md") != std::string::npos);
         const bool local = node == Node::W || node == Node::T || node == Node::Wplus || node == Node::TD ||
                            node == Node::U;
         QCOMPARE(b.local, local);
-        QVERIFY(!b.heuristic);
+        // Theorem 6 is applied as the paper does: the sound TD and U bounds say they are heuristic.
+        QCOMPARE(b.heuristic, set == BoundSet::Sound && (node == Node::TD || node == Node::U));
         if (set == BoundSet::Printed)
           QVERIFY2(b.note.find("printed set") != std::string::npos && b.note.find("not the sound set") != std::string::npos,
                    nodeName(node));
         else
           QVERIFY(b.note.find("printed set") == std::string::npos);
       }
-    QVERIFY(sensitivityOf(Node::T, in, BoundSet::Sound).formula.find("eq. 113") != std::string::npos);
+    QVERIFY(sensitivityOf(Node::T, in, BoundSet::Printed).formula.find("eq. 113") != std::string::npos);
+    QVERIFY(sensitivityOf(Node::T, in, BoundSet::Sound).formula.find("sign") != std::string::npos);
     const auto gs = gammaSSensitivity(in, BoundSet::Sound);
     QVERIFY(gs.heuristic && gs.local && gs.note.find("orthogonal") != std::string::npos);
     const auto gp = gammaSSensitivity(in, BoundSet::Printed);
