@@ -63,6 +63,9 @@ QJsonObject privacyToJson(const PrivacyOptions& o, const PrivateRunResult& r) {
                               {"sigma", numberOrNull(e.sigma)},
                               {"bounds", QString::fromStdString(e.bounds)},
                               {"spent", e.spent},
+                              {"draws", e.draws},
+                              {"sampler_excess_delta", e.samplerExcess},
+                              {"sampler_limited", e.samplerLimited},
                               {"preconditions", preconditionsToJson(e.preconditions)},
                               {"note", QString::fromStdString(e.note)}});
   }
@@ -80,6 +83,7 @@ QJsonObject privacyToJson(const PrivacyOptions& o, const PrivateRunResult& r) {
                      {"delta_total", o.edges ? o.delta : 0.0},
                      {"epsilon_spent", r.epsilonSpent},
                      {"delta_spent", r.deltaSpent},
+                     {"delta_as_drawn", o.edges ? r.deltaAsDrawn : 0.0},
                      {"composition", "basic (sum of the parts)"},
                      {"mechanism", mechanismName(o.mechanism)},
                      {"bounds", boundSetName(o.bounds)},

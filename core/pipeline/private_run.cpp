@@ -84,11 +84,30 @@ std::string failedPreconditions(const SensitivityBound& b) {
 
 }  // namespace
 
+namespace {
+// Noise values one release draws (the samplers' tail excess grows with it): the unique entries
+// of a symmetric matrix or tensor, k^3 for the projected M3 noise, every entry otherwise.
+double drawsOf(Node node, double N, double d, double k) {
+  switch (node) {
+    case Node::D: return N * d;
+    case Node::M2: return d * (d + 1) / 2;
+    case Node::M3: return k * k * k;
+    case Node::W:
+    case Node::Wplus: return d * k;
+    case Node::T: return k * (k + 1) * (k + 2) / 6;
+    case Node::TD: return k * k + k;
+    case Node::U: return d * k + k;
+    case Node::OUT: break;
+  }
+  return 1.0;
+}
+}  // namespace
+
 StatementInputs statementInputs(const PrivacyOptions& o, int docCount) {
   return {o.edges, o.shareReleases, o.bounds, o.epsilon, o.delta, o.noiseMultiplier, docCount};
 }
 
-Status validatePrivacyOptions(const PrivacyOptions& o) {
+Status validatePrivacyOptions(const PrivacyOptions& o, int docCount, int vocabSize, int topicCount) {
   if (o.edges == 0) return Status::ok();  // the non-private baseline; nothing to calibrate
   DPLDA_RETURN_IF_ERROR(validatePrivacyParameters(o.epsilon, o.delta));
   if (o.edges >= (1u << kEdgeCount)) return invalidArgument("the edge set names an edge beyond e9");
@@ -124,7 +143,8 @@ Status validatePrivacyOptions(const PrivacyOptions& o) {
   if (!shares.ok()) return shares.status();
   for (std::size_t i = 0; i < plan.size(); ++i) {
     if (plan[i].kind != ReleaseKind::Node) continue;
-    auto cal = calibrate(o.mechanism, shares.value()[i].epsilon, shares.value()[i].delta, 1.0);
+    const double draws = std::max(1.0, drawsOf(plan[i].node, docCount, vocabSize, topicCount));
+    auto cal = calibrate(o.mechanism, shares.value()[i].epsilon, shares.value()[i].delta, 1.0, draws);
     if (!cal.ok()) return Status(cal.status().code(), "release of " + plan[i].name + ": " + cal.status().message());
   }
   return Status::ok();
@@ -209,6 +229,7 @@ class PrivateRun {
   SensitivityBound boundOf(const PlannedRelease& r) const;
   SensitivityBound describeRow(LedgerEntry& e, const PlannedRelease& r) const;
   Result<PrivateRunResult> releaseAndEvaluate();
+  void statePrivacyAsDrawn();
   // The non-private stages through `s` (cached: the deepest fetched so far).
   Status exactThrough(PipelineStage s);
   // The pipeline's whitening changes convention in its Tensor stage (T̂_iii >= 0).
@@ -265,6 +286,29 @@ SensitivityBound PrivateRun::describeRow(LedgerEntry& e, const PlannedRelease& r
   e.preconditions = b.preconditions;
   e.note = b.note;
   return b;
+}
+
+// The (ε, δ) of the noise actually drawn: the samplers' truncated tails add δ beyond the
+// nominal shares for Laplace draws and for Gaussian releases at very large ε_i
+// (docs/PRIVACY.md §7). The statement says so, and is withdrawn when the guarantee fails.
+void PrivateRun::statePrivacyAsDrawn() {
+  double excess = 0.0;
+  std::string limited;
+  for (const LedgerEntry& e : m_res.ledger) {
+    excess += e.samplerExcess;
+    if (e.samplerLimited) limited += (limited.empty() ? "" : ", ") + e.release;
+  }
+  m_res.deltaAsDrawn = m_o.delta + excess;
+  if (!limited.empty() || excess > m_o.delta) {
+    m_res.statement.claim = PrivacyClaim::NotPrivate;
+    m_res.statement.summary = "Not private as drawn: at these per-release epsilons the noise samplers' truncated "
+                              "tails add more than delta (" + (limited.empty() ? "delta as drawn " + describe(m_res.deltaAsDrawn) : limited) +
+                              "; docs/PRIVACY.md §7).";
+    m_res.warnings.push_back(m_res.statement.summary);
+  } else if (excess > 0.0) {
+    m_res.statement.cautions.push_back("the noise samplers' truncated tails add " + describe(excess) +
+                                       " to delta as drawn (docs/PRIVACY.md §7)");
+  }
 }
 
 Status PrivateRun::exactThrough(PipelineStage s) {
@@ -391,6 +435,7 @@ Result<PrivateRunResult> PrivateRun::run() {
       if (!lb.ok()) return lb.status();
       e.sigma = lb.value().laplaceScale;
       lower = lb.value().lower;
+      e.samplerExcess = laplaceSamplerDelta(e.epsilon);  // on top of the failure probability δ_i
     }
     charge(e);
     if (m_plan[idx].kind == ReleaseKind::SigmaK) m_in.sigmaKTilde = *(diag.sigmaKTilde = lower);
@@ -409,13 +454,18 @@ Result<PrivateRunResult> PrivateRun::run() {
                                                    nodeName(m_plan[i].node) +
                                                    " cannot be evaluated: " + failedPreconditions(b));
     }
-    auto cal = calibrate(m_o.mechanism, e.epsilon, e.delta, b.value);
+    e.draws = std::max(1.0, drawsOf(m_plan[i].node, m_corpus.docCount(), m_corpus.vocabSize(), m_k));
+    auto cal = calibrate(m_o.mechanism, e.epsilon, e.delta, b.value, e.draws);
     if (!cal.ok()) {
       return fail(StatusCode::NothingReleased,
                   "nothing released: release of " + m_plan[i].name + ": " + cal.status().message());
     }
     e.sigma = cal.value().scale * mult;
+    e.samplerLimited = cal.value().samplerLimited;
+    // The Gaussian calibration reserves the tail excess inside δ_i; Laplace's is on top of it.
+    if (m_o.mechanism == Mechanism::Laplace || e.samplerLimited) e.samplerExcess = cal.value().samplerDelta;
   }
+  statePrivacyAsDrawn();
   for (std::size_t i = idx; i < m_plan.size(); ++i) charge(m_res.ledger[i]);  // committed from here on
   return releaseAndEvaluate();
 }
@@ -563,8 +613,9 @@ Result<PrivateRunResult> PrivateRun::releaseAndEvaluate() {
 
 Result<PrivateRunResult> runPrivate(SpectralPipeline& pipeline, const PrivacyOptions& o, RandomSource& noise,
                                     Feedback* feedback) {
-  DPLDA_RETURN_IF_ERROR(validatePrivacyOptions(o));
   if (!pipeline.corpus()) return invalidArgument("no corpus loaded");
+  const Corpus& c = *pipeline.corpus();
+  DPLDA_RETURN_IF_ERROR(validatePrivacyOptions(o, c.docCount(), c.vocabSize(), pipeline.options().topicCount));
   DPLDA_RETURN_IF_ERROR(validateSpectralOptions(pipeline.options(), *pipeline.corpus()));  // public inputs only
   Result<PrivateRunResult> r = [&]() -> Result<PrivateRunResult> {
     if (o.edges != 0) return PrivateRun(pipeline, o, noise, feedback).run();

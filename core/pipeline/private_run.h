@@ -39,7 +39,10 @@ struct PrivacyOptions {
 };
 StatementInputs statementInputs(const PrivacyOptions& options, int docCount);
 
-Status validatePrivacyOptions(const PrivacyOptions& options);
+// Everything about the options that can be refused before any draw. The corpus shape (public:
+// N, d, k) sizes the releases; without it (0s) every release counts as one draw.
+Status validatePrivacyOptions(const PrivacyOptions& options, int docCount = 0, int vocabSize = 0,
+                              int topicCount = 0);
 
 // Exact statistics of the corpus, for teaching only: computed after the private run from the
 // non-private pipeline, never used by it, and never part of a release (docs/PRIVACY.md §6).
@@ -69,6 +72,7 @@ struct PrivateRunResult {
   std::vector<LedgerEntry> ledger;
   double epsilonSpent = 0.0;  // basic composition over the entries actually charged
   double deltaSpent = 0.0;
+  double deltaAsDrawn = 0.0;  // the requested δ plus the samplers' tail excess (docs/PRIVACY.md §7)
   std::string noiseSource;    // RandomSource::description()
   bool released = false;      // an output was released
   Status status;              // why nothing was released, or a numerical failure downstream of the noise

@@ -53,6 +53,11 @@ struct LedgerEntry {
   std::vector<Precondition> preconditions;
   bool spent = false;          // its budget is charged (a draw happened)
   std::string note;
+  double draws = 1.0;          // noise values the release draws
+  // δ the samplers' truncated tails add beyond δ_i for the noise actually drawn (0 where the
+  // Gaussian calibration reserved it inside δ_i; docs/PRIVACY.md §7).
+  double samplerExcess = 0.0;
+  bool samplerLimited = false;  // ε_i too large for the sampler: (ε_i, δ_i) does not hold as drawn
 };
 
 }  // namespace dplda
