@@ -52,7 +52,7 @@ Commands:
                  [--config 1|2|3|4|input|none | --edges e5,e6] [--epsilon E] [--delta D]
                  [--mechanism analytic|classic|closed-form|laplace] [--bounds sound|printed]
                  [--split uniform|w1,w2,...] [--share-releases] [--noise-seed S] [--max-length L]
-                 [--release-only]
+                 [--release-only] [--accountant basic|gdp]
       Fits spectral LDA, privately when an edge set is given (noise from the kernel's secure
       generator unless --noise-seed asks for reproducible noise); prints a summary and the
       privacy ledger, and writes JSON. A private run also prints, apart and labelled, the

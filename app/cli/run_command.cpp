@@ -67,6 +67,7 @@ QJsonObject privacyToJson(const PrivacyOptions& o, const PrivateRunResult& r) {
                               {"draws", e.draws},
                               {"sampler_excess_delta", e.samplerExcess},
                               {"sampler_limited", e.samplerLimited},
+                              {"gdp_mu", numberOrNull(e.mu)},
                               {"preconditions", preconditionsToJson(e.preconditions)},
                               {"note", QString::fromStdString(e.note)}});
   }
@@ -85,7 +86,8 @@ QJsonObject privacyToJson(const PrivacyOptions& o, const PrivateRunResult& r) {
                      {"epsilon_spent", r.epsilonSpent},
                      {"delta_spent", r.deltaSpent},
                      {"delta_as_drawn", o.edges ? r.deltaAsDrawn : 0.0},
-                     {"composition", "basic (sum of the parts)"},
+                     {"accountant", accountantName(o.accountant)},
+                     {"composition", QString::fromStdString(r.composition)},
                      {"mechanism", mechanismName(o.mechanism)},
                      {"bounds", boundSetName(o.bounds)},
                      {"shared_releases", o.shareReleases},
@@ -136,6 +138,11 @@ PrivacyOptions privacyOptionsFrom(const Arguments& a) {
     o.splitWeights = w.value();
   }
   o.shareReleases = a.flag("share-releases");
+  if (a.has("accountant")) {
+    auto acc = parseAccountant(a.text("accountant"));
+    if (!acc.ok()) throw UsageError(acc.status().message());
+    o.accountant = acc.value();
+  }
   o.maxLength = a.number("max-length", o.maxLength);
   return o;
 }
@@ -149,7 +156,8 @@ const char* kNonPrivateNote =
 int runCommand(const std::vector<std::string>& args) {
   const Arguments a(args,
                     {"corpus", "topics", "alpha0", "truth", "decomposer", "seed", "json", "top-words", "config",
-                     "edges", "epsilon", "delta", "mechanism", "bounds", "split", "noise-seed", "max-length"},
+                     "edges", "epsilon", "delta", "mechanism", "bounds", "split", "noise-seed", "max-length",
+                     "accountant"},
                     {"share-releases", "release-only"});
   const std::string corpusPath = a.text("corpus");
   SpectralOptions o;
@@ -221,7 +229,7 @@ int runCommand(const std::vector<std::string>& args) {
     out << "privacy: edges " << edgeSetToString(privacy.edges) << " - " << privacyClaimName(priv.statement.claim)
         << ": " << priv.statement.summary << "\n";
     out << "  total epsilon " << privacy.epsilon << ", delta " << privacy.delta << " (" << boundSetName(privacy.bounds)
-        << " bounds, basic composition, noise " << priv.noiseSource << ")\n";
+        << " bounds, " << accountantName(privacy.accountant) << " composition, noise " << priv.noiseSource << ")\n";
     for (const LedgerEntry& e : priv.ledger) {
       out << "  " << e.release << ": " << e.mechanism << ", sensitivity " << e.sensitivity << ", epsilon "
           << e.epsilon << ", delta " << e.delta << ", scale " << e.sigma << (e.spent ? "" : " (not spent)") << "\n";

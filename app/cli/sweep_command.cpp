@@ -112,7 +112,7 @@ int sweepCommand(const std::vector<std::string>& args) {
   const Arguments a(
       args,
       {"preset", "out", "trials", "formats", "bounds", "threads", "seed", "corpus", "truth", "topics",
-       "alpha0", "configs", "epsilons", "delta", "mechanism", "decomposer", "max-length"},
+       "alpha0", "configs", "epsilons", "delta", "mechanism", "decomposer", "max-length", "accountant"},
       {"share-releases"});
   const std::filesystem::path out = a.text("out");
   const std::vector<ExportFormat> formats = parseFormats(a.text("formats", "png,pdf,svg"));
@@ -137,7 +137,7 @@ int sweepCommand(const std::vector<std::string>& args) {
   ExperimentPreset preset;
   if (a.has("preset")) {
     for (const char* custom : {"corpus", "truth", "topics", "alpha0", "configs", "epsilons", "delta",
-                               "mechanism", "decomposer", "max-length", "share-releases"}) {
+                               "mechanism", "decomposer", "max-length", "share-releases", "accountant"}) {
       if (a.has(custom)) throw UsageError(std::string("--") + custom + " cannot be combined with --preset");
     }
     PresetOverrides ov;
@@ -166,6 +166,11 @@ int sweepCommand(const std::vector<std::string>& args) {
       auto m = parseMechanism(a.text("mechanism"));
       if (!m.ok()) throw UsageError(m.status().message());
       s.mechanism = m.value();
+    }
+    if (a.has("accountant")) {
+      auto acc = parseAccountant(a.text("accountant"));
+      if (!acc.ok()) throw UsageError(acc.status().message());
+      s.accountant = acc.value();
     }
     if (bounds) s.bounds = *bounds;
     s.decomposer = a.text("decomposer", s.decomposer);

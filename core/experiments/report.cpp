@@ -128,6 +128,11 @@ std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
        "docs; heuristic, printed-bounds and not-covered runs are cuts whose bounds are not proofs; not-private "
        "runs leak. Runs at very large epsilon may also be not private as drawn (the ledger of `dplda run` says "
        "so).\n\n";
+  o << "Composition: " << (s.accountant == Accountant::Basic
+                               ? "basic (the epsilon_i, delta_i of the releases add up)"
+                               : "gaussian-dp (the Gaussian node releases compose exactly as one Gaussian mechanism; "
+                                 "Procedure 1's Laplace releases add on top)")
+    << ".\n\n";
   o << "| configuration | noisy edges | privacy claim | releases at epsilon = " << shortNumber(s.epsilons.front())
     << " (epsilon_i each) |\n|---|---|---|---|\n";
   for (std::size_t g = 0; g < s.configurations.size(); ++g) {

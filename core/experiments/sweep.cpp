@@ -31,6 +31,7 @@ PrivacyOptions privacyOptionsFor(const SweepSpec& spec, const SweepConfiguration
   po.epsilon = epsilon;
   po.delta = spec.delta;
   po.mechanism = spec.mechanism;
+  po.accountant = spec.accountant;
   po.bounds = spec.bounds;
   po.maxLength = spec.maxLength;
   po.noiseMultiplier = spec.noiseMultiplier;

@@ -25,6 +25,7 @@
 #include "core/corpus/corpus.h"
 #include "core/corpus/synthetic_generator.h"
 #include "core/graph/computation_graph.h"
+#include "core/privacy/budget.h"
 #include "core/privacy/mechanisms.h"
 #include "core/pipeline/spectral_pipeline.h"
 #include "core/privacy/sensitivity.h"
@@ -74,6 +75,7 @@ struct SweepSpec {
   std::vector<double> epsilons;  // total ε of each run, > 0
   double delta = 1e-5;           // total δ of each run
   Mechanism mechanism = Mechanism::AnalyticGaussian;
+  Accountant accountant = Accountant::Basic;
   BoundSet bounds = BoundSet::Sound;
   bool shareReleases = false;
   double maxLength = 200.0;  // public clipping length for input perturbation

@@ -1,11 +1,11 @@
 #include "core/pipeline/private_run.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
-#include <sstream>
 #include <numeric>
-#include <algorithm>
+#include <sstream>
 
 #include "core/privacy/noise.h"
 #include "core/tensor/sign_conventions.h"
@@ -82,9 +82,6 @@ std::string failedPreconditions(const SensitivityBound& b) {
   return out.empty() ? b.note : out;
 }
 
-}  // namespace
-
-namespace {
 // Noise values one release draws (the samplers' tail excess grows with it): the unique entries
 // of a symmetric matrix or tensor, k^3 for the projected M3 noise, every entry otherwise.
 double drawsOf(Node node, double N, double d, double k) {
@@ -101,6 +98,7 @@ double drawsOf(Node node, double N, double d, double k) {
   }
   return 1.0;
 }
+
 }  // namespace
 
 StatementInputs statementInputs(const PrivacyOptions& o, int docCount) {
@@ -135,6 +133,10 @@ Status validatePrivacyOptions(const PrivacyOptions& o, int docCount, int vocabSi
                                "use a Gaussian mechanism");
       }
   }
+  if (o.accountant == Accountant::GaussianDp && o.mechanism != Mechanism::AnalyticGaussian) {
+    return invalidArgument(std::string("the gaussian-dp accountant composes analytic Gaussian releases; the mechanism "
+                                       "is ") + mechanismName(o.mechanism));
+  }
   // The split (one weight per release, each finite and > 0) and every node release's mechanism
   // at its share (e.g. the classic Gaussian refuses ε_i >= 1) are public: check them before any
   // draw, so that a refusal never follows a spent Procedure-1 release.
@@ -142,7 +144,7 @@ Status validatePrivacyOptions(const PrivacyOptions& o, int docCount, int vocabSi
   auto shares = splitBudget(o.epsilon, o.delta, static_cast<int>(plan.size()), o.splitWeights);
   if (!shares.ok()) return shares.status();
   for (std::size_t i = 0; i < plan.size(); ++i) {
-    if (plan[i].kind != ReleaseKind::Node) continue;
+    if (plan[i].kind != ReleaseKind::Node || o.accountant == Accountant::GaussianDp) continue;
     const double draws = std::max(1.0, drawsOf(plan[i].node, docCount, vocabSize, topicCount));
     auto cal = calibrate(o.mechanism, shares.value()[i].epsilon, shares.value()[i].delta, 1.0, draws);
     if (!cal.ok()) return Status(cal.status().code(), "release of " + plan[i].name + ": " + cal.status().message());
@@ -230,6 +232,8 @@ class PrivateRun {
   SensitivityBound describeRow(LedgerEntry& e, const PlannedRelease& r) const;
   Result<PrivateRunResult> releaseAndEvaluate();
   void statePrivacyAsDrawn();
+  Status calibrateEach(std::size_t firstNodeRelease);
+  Status calibrateGaussianDp(std::size_t firstNodeRelease);
   // The non-private stages through `s` (cached: the deepest fetched so far).
   Status exactThrough(PipelineStage s);
   // The pipeline's whitening changes convention in its Tensor stage (T̂_iii >= 0).
@@ -286,6 +290,50 @@ SensitivityBound PrivateRun::describeRow(LedgerEntry& e, const PlannedRelease& r
   e.preconditions = b.preconditions;
   e.note = b.note;
   return b;
+}
+
+// Basic composition: each node release calibrated to its own (ε_i, δ_i).
+Status PrivateRun::calibrateEach(std::size_t first) {
+  m_res.composition = "basic: the (epsilon_i, delta_i) of the releases add up to the total";
+  for (std::size_t i = first; i < m_plan.size(); ++i) {
+    LedgerEntry& e = m_res.ledger[i];
+    auto cal = calibrate(m_o.mechanism, e.epsilon, e.delta, e.sensitivity, e.draws);
+    if (!cal.ok()) return Status(cal.status().code(), "release of " + m_plan[i].name + ": " + cal.status().message());
+    e.sigma = cal.value().scale * m_o.noiseMultiplier;
+    e.samplerLimited = cal.value().samplerLimited;
+    // The Gaussian calibration reserves the tail excess inside δ_i; Laplace's is on top of it.
+    if (m_o.mechanism == Mechanism::Laplace || e.samplerLimited) e.samplerExcess = cal.value().samplerDelta;
+  }
+  return Status::ok();
+}
+
+// Gaussian-DP composition (docs/PRIVACY.md §4.1): the node releases, Gaussian mechanisms with
+// μ_i = Δ_i/σ_i, compose exactly to one μ-GDP mechanism, μ² = Σμ_i². Their pooled share
+// (ε_G, δ_G) fixes μ by the analytic formula (a Gaussian of unit sensitivity calibrated to
+// (ε_G, δ_G) has σ = 1/μ), and μ² is split over the releases in proportion to their ε shares.
+// Procedure 1's Laplace releases keep their own shares and compose on top (Lemma P).
+Status PrivateRun::calibrateGaussianDp(std::size_t first) {
+  double epsilonG = 0.0, deltaG = 0.0, draws = 0.0;
+  for (std::size_t i = first; i < m_plan.size(); ++i) {
+    epsilonG += m_res.ledger[i].epsilon;
+    deltaG += m_res.ledger[i].delta;
+    draws += m_res.ledger[i].draws;
+  }
+  auto cal = calibrate(Mechanism::AnalyticGaussian, epsilonG, deltaG, 1.0, draws);
+  if (!cal.ok()) return Status(cal.status().code(), "the pooled Gaussian releases: " + cal.status().message());
+  const double mu = 1.0 / cal.value().scale;
+  m_res.composition = "gaussian-dp: the node releases compose to one Gaussian mechanism with mu = " + describe(mu) +
+                      ", (" + describe(epsilonG) + ", " + describe(deltaG) +
+                      ")-DP by the exact conversion; Procedure 1's Laplace releases add by basic composition";
+  for (std::size_t i = first; i < m_plan.size(); ++i) {
+    LedgerEntry& e = m_res.ledger[i];
+    e.mu = mu * std::sqrt(e.epsilon / epsilonG);
+    e.sigma = e.sensitivity / e.mu * m_o.noiseMultiplier;
+    e.samplerLimited = cal.value().samplerLimited;
+    e.mechanism = std::string(mechanismName(Mechanism::AnalyticGaussian)) + " (gaussian-dp accountant)";
+  }
+  if (cal.value().samplerLimited) m_res.ledger[first].samplerExcess = cal.value().samplerDelta;
+  return Status::ok();
 }
 
 // The (ε, δ) of the noise actually drawn: the samplers' truncated tails add δ beyond the
@@ -455,16 +503,9 @@ Result<PrivateRunResult> PrivateRun::run() {
                                                    " cannot be evaluated: " + failedPreconditions(b));
     }
     e.draws = std::max(1.0, drawsOf(m_plan[i].node, m_corpus.docCount(), m_corpus.vocabSize(), m_k));
-    auto cal = calibrate(m_o.mechanism, e.epsilon, e.delta, b.value, e.draws);
-    if (!cal.ok()) {
-      return fail(StatusCode::NothingReleased,
-                  "nothing released: release of " + m_plan[i].name + ": " + cal.status().message());
-    }
-    e.sigma = cal.value().scale * mult;
-    e.samplerLimited = cal.value().samplerLimited;
-    // The Gaussian calibration reserves the tail excess inside δ_i; Laplace's is on top of it.
-    if (m_o.mechanism == Mechanism::Laplace || e.samplerLimited) e.samplerExcess = cal.value().samplerDelta;
   }
+  Status calibrated = m_o.accountant == Accountant::GaussianDp ? calibrateGaussianDp(idx) : calibrateEach(idx);
+  if (!calibrated.isOk()) return fail(StatusCode::NothingReleased, "nothing released: " + calibrated.message());
   statePrivacyAsDrawn();
   for (std::size_t i = idx; i < m_plan.size(); ++i) charge(m_res.ledger[i]);  // committed from here on
   return releaseAndEvaluate();

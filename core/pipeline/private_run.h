@@ -29,6 +29,7 @@ struct PrivacyOptions {
   Mechanism mechanism = Mechanism::AnalyticGaussian;  // for the node releases
   BoundSet bounds = BoundSet::Sound;
   std::vector<double> splitWeights;    // empty = uniform over the ledger
+  Accountant accountant = Accountant::Basic;  // how the node releases compose (docs/PRIVACY.md §4.1)
   double maxLength = 200.0;            // public clipping length L_max for input perturbation
   // Multiplies every noise scale. 1 for real releases; 0 only in tests of the noise-free path
   // (the result then says it is NOT private).
@@ -72,7 +73,8 @@ struct PrivateRunResult {
   std::vector<LedgerEntry> ledger;
   double epsilonSpent = 0.0;  // basic composition over the entries actually charged
   double deltaSpent = 0.0;
-  double deltaAsDrawn = 0.0;  // the requested δ plus the samplers' tail excess (docs/PRIVACY.md §7)
+  double deltaAsDrawn = 0.0;
+  std::string composition;    // the accountant and what it established  // the requested δ plus the samplers' tail excess (docs/PRIVACY.md §7)
   std::string noiseSource;    // RandomSource::description()
   bool released = false;      // an output was released
   Status status;              // why nothing was released, or a numerical failure downstream of the noise

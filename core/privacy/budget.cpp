@@ -6,6 +6,14 @@
 
 namespace dplda {
 
+const char* accountantName(Accountant a) { return a == Accountant::Basic ? "basic" : "gdp"; }
+
+Result<Accountant> parseAccountant(const std::string& text) {
+  if (text == "basic") return Accountant::Basic;
+  if (text == "gdp" || text == "gaussian-dp") return Accountant::GaussianDp;
+  return invalidArgument("accountant must be \"basic\" or \"gdp\", got \"" + text + "\"");
+}
+
 bool needsSigmaK(Node node) {
   return node == Node::W || node == Node::T || node == Node::Wplus || node == Node::TD || node == Node::U;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // The privacy budget: which releases an edge set needs (including Procedure 1's), how a total
 // (ε, δ) is split over them, and the ledger that records each release (SPEC §11).
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,13 @@
 #include "core/privacy/sensitivity.h"
 
 namespace dplda {
+
+// How a run's releases compose. Basic: (ε_i, δ_i) add up. GaussianDp: the node releases
+// (analytic Gaussian) compose exactly as one Gaussian mechanism, μ² = Σ (Δ_i/σ_i)², converted to
+// (ε, δ) by the analytic formula; Procedure 1's Laplace releases add on top (docs/PRIVACY.md §4.1).
+enum class Accountant { Basic, GaussianDp };
+const char* accountantName(Accountant a);  // "basic" | "gdp"
+Result<Accountant> parseAccountant(const std::string& text);
 
 enum class ReleaseKind { SigmaK, Eigengap, GammaS, Node };
 
@@ -58,6 +66,7 @@ struct LedgerEntry {
   // Gaussian calibration reserved it inside δ_i; docs/PRIVACY.md §7).
   double samplerExcess = 0.0;
   bool samplerLimited = false;  // ε_i too large for the sampler: (ε_i, δ_i) does not hold as drawn
+  double mu = std::numeric_limits<double>::quiet_NaN();  // Δ_i/σ_i under the gaussian-dp accountant
 };
 
 }  // namespace dplda
