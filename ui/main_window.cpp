@@ -425,6 +425,11 @@ void MainWindow::onStateChanged(const SessionState& previous, const SessionState
     QSignalBlocker block(m_canvas);  // the model already holds these edges
     m_canvas->setNoisyEdges(s.edges);
   }
+  if (!sameRunInputs(previous, s)) {  // a shown run's statement no longer applies
+    m_canvas->setRunStatement(std::nullopt);
+    m_budget->setRunStatement(std::nullopt);
+  }
+  updatePrivacyStatement(s);
   m_inspector->setSession(s);
   if (previous.pinned != s.pinned) m_results->setPinned(s.pinned);
   if (previous.pinnedSweeps != s.pinnedSweeps) m_results->experiments()->setPinnedSweeps(s.pinnedSweeps);
@@ -455,17 +460,34 @@ void MainWindow::cancelRun() {
   m_runner->cancel();
 }
 
-QJsonObject MainWindow::plotMetadata(quint64 runId, const QString& noise) const {
+int MainWindow::publicDocCount(const SessionState& s) const {
+  if (m_loadedDocCount > 0 && corpusKey(s) == m_loadedCorpusKey) return m_loadedDocCount;
+  return s.source == SessionState::Source::Synthetic ? s.generator.docCount : 0;
+}
+
+void MainWindow::updatePrivacyStatement(const SessionState& s) {
+  const int n = publicDocCount(s);
+  m_canvas->setStatementInputs({s.edges, s.shareReleases, s.bounds, s.epsilon, s.delta, 1.0, n});
+  m_budget->setDocCount(n);
+}
+
+QJsonObject MainWindow::plotMetadata(quint64 runId, const QString& noise, const QString& claim) const {
   QJsonObject meta = sessionToJson(m_model.state());
   meta.remove("pinned");
   meta.remove("lesson");
   meta.insert("run", static_cast<qint64>(runId));
   meta.insert("noise_source", noise);
+  if (!claim.isEmpty()) meta.insert("privacy_claim", claim);
   meta.insert("program", "dplda-explorer");
   return meta;
 }
 
 void MainWindow::onRunReady(std::shared_ptr<const RunOutcome> o) {
+  if (o->status.isOk() || o->failedStage != "corpus") {  // the corpus was loaded: N is known
+    m_loadedCorpusKey = corpusKey(o->session);
+    m_loadedDocCount = o->docCount;
+    updatePrivacyStatement(m_model.state());
+  }
   if (!o->status.isOk()) {
     const QString msg = QString::fromStdString(o->status.message());
     if (o->status.code() == StatusCode::Cancelled) return;
@@ -482,6 +504,11 @@ void MainWindow::onRunReady(std::shared_ptr<const RunOutcome> o) {
     return;
   }
   m_shownRun = o->id;
+  // The run's statement may say more than its inputs (e.g. "not private as drawn").
+  if (o->priv && sameRunInputs(o->session, m_model.state())) {
+    m_canvas->setRunStatement(o->priv->statement);
+    m_budget->setRunStatement(o->priv->statement);
+  }
   m_canvas->setAllNodeStates(NodeState::UpToDate);
   m_canvas->clearEdgeCaptions();
   if (o->priv) {
@@ -495,15 +522,21 @@ void MainWindow::onRunReady(std::shared_ptr<const RunOutcome> o) {
     if (!o->priv->released) m_canvas->setNodeState(Node::OUT, NodeState::Failed);
   }
   m_results->showOutcome(*o);
-  m_results->setMetadata(plotMetadata(o->id, o->priv ? QString::fromStdString(o->priv->noiseSource) : QString()));
+  m_results->setMetadata(plotMetadata(o->id, o->priv ? QString::fromStdString(o->priv->noiseSource) : QString(),
+                                      o->priv ? QString::fromLatin1(privacyClaimName(o->priv->statement.claim))
+                                              : QString()));
   m_inspector->setOutcome(o);
   QString summary;
   if (o->priv && !o->priv->released) {
     summary = tr("Run %1: %2").arg(o->id).arg(QString::fromStdString(o->priv->status.message()));
   } else {
-    summary = tr("Run %1 (%2): %3 docs").arg(o->id).arg(edgeSetLabel(o->session.edges)).arg(o->docCount);
+    QString label = edgeSetLabel(o->session.edges);
+    if (o->priv && o->session.edges && o->priv->statement.claim != PrivacyClaim::Proven)
+      label += QStringLiteral(", ") + QString::fromLatin1(privacyClaimName(o->priv->statement.claim));
+    summary = tr("Run %1 (%2): %3 docs").arg(o->id).arg(label).arg(o->docCount);
     if (o->error) summary += tr(", ℓ₂ error %1").arg(o->error->l2Mean, 0, 'g', 3);
     if (o->baselineError) summary += tr(" (non-private %1)").arg(o->baselineError->l2Mean, 0, 'g', 3);
+    if (!o->nonPrivateFailure.isEmpty()) summary += tr("; non-private model not computed (see Diagnostics)");
     summary += tr(" in %1 ms; sweeping ε…").arg(o->milliseconds, 0, 'f', 0);
   }
   m_summary = summary;

@@ -82,7 +82,12 @@ class MainWindow : public QMainWindow {
   void addRecent(const QString& path);
   void rebuildRecentMenu();
   void updateTitle();
-  QJsonObject plotMetadata(quint64 runId, const QString& noise) const;
+  QJsonObject plotMetadata(quint64 runId, const QString& noise, const QString& claim) const;
+  // N for the privacy statement: the document count of the last corpus loaded for this
+  // session's corpus, else the generator's N (synthetic), else 0 (unknown).
+  int publicDocCount(const SessionState& s) const;
+  // The canvas banner and budget indicator follow the session's edges, bounds, ε, δ and N.
+  void updatePrivacyStatement(const SessionState& s);
 
   SessionModel m_model;
   RunController* m_runner = nullptr;       // the session's runs and its ε sweep
@@ -105,6 +110,8 @@ class MainWindow : public QMainWindow {
   quint64 m_shownRun = 0;
   quint64 m_shownSweep = 0;
   QString m_path;
+  QString m_loadedCorpusKey;  // corpusKey of the last corpus a run loaded
+  int m_loadedDocCount = 0;   // its document count
 };
 
 }  // namespace dplda

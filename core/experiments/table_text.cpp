@@ -26,11 +26,4 @@ std::string csvCell(const std::string& text) {
   return out + "\"";
 }
 
-std::string shortNumber(double x) {
-  if (!std::isfinite(x)) return csvNumberText(x);
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.4g", x);
-  return buf;
-}
-
 }  // namespace dplda

@@ -3,6 +3,8 @@
 // the shortest form that reads back to the same double, so equal results give equal files.
 #include <string>
 
+#include "core/common/number_text.h"
+
 namespace dplda {
 
 // Shortest round-trip text of x (std::to_chars); "nan", "inf", "-inf" for non-finite values.
@@ -11,7 +13,6 @@ std::string csvNumberText(double x);
 std::string csvOptional(double x);
 // Quotes a CSV cell when it holds a comma, quote or line break (RFC 4180).
 std::string csvCell(const std::string& text);
-// A compact human-readable number for reports, e.g. "0.0123" or "1.2e-05" (4 significant digits).
-std::string shortNumber(double x);
+// shortNumber (core/common/number_text.h) gives the compact form for reports.
 
 }  // namespace dplda

@@ -1,19 +1,13 @@
 #include "core/pipeline/privacy_statement.h"
 
 #include <cmath>
-#include <sstream>
 
+#include "core/common/number_text.h"
 #include "core/privacy/budget.h"
 
 namespace dplda {
 
 namespace {
-std::string shortNumber(double x) {
-  std::ostringstream s;
-  s.precision(3);
-  s << x;
-  return s.str();
-}
 // Above this total ε the guarantee (outputs up to e^ε more likely on one corpus) says little.
 constexpr double kLargeEpsilon = 10.0;
 }  // namespace

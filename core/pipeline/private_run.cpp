@@ -5,8 +5,8 @@
 #include <map>
 #include <memory>
 #include <numeric>
-#include <sstream>
 
+#include "core/common/number_text.h"
 #include "core/privacy/noise.h"
 #include "core/tensor/sign_conventions.h"
 
@@ -18,13 +18,6 @@ namespace {
 constexpr double kMaxDenseEntries = 268435456.0;
 // Input perturbation draws N x d values; above this it is refused.
 constexpr double kMaxInputPerturbationEntries = 2.0e9;
-
-std::string describe(double x) {
-  std::ostringstream s;
-  s.precision(4);
-  s << x;
-  return s.str();
-}
 
 // Noise for one release, Gaussian or Laplace, on all entries or on the unique entries of a
 // symmetric matrix (mirrored).
@@ -42,7 +35,7 @@ Status addReleaseNoise(Eigen::MatrixXd& x, bool symmetric, Mechanism m, double s
 Result<Corpus> perturbCorpus(const Corpus& c, double maxLength, Mechanism m, double scale, RandomSource& rng) {
   const double entries = static_cast<double>(c.docCount()) * c.vocabSize();
   if (entries > kMaxInputPerturbationEntries) {
-    return Status(StatusCode::ResourceLimit, "input perturbation would draw " + describe(entries) +
+    return Status(StatusCode::ResourceLimit, "input perturbation would draw " + shortNumber(entries) +
                                                  " noise values (N x d); choose another edge set");
   }
   std::vector<CountTriplet> triplets;
@@ -110,10 +103,10 @@ Status validatePrivacyOptions(const PrivacyOptions& o, int docCount, int vocabSi
   DPLDA_RETURN_IF_ERROR(validatePrivacyParameters(o.epsilon, o.delta));
   if (o.edges >= (1u << kEdgeCount)) return invalidArgument("the edge set names an edge beyond e9");
   if (!std::isfinite(o.maxLength) || o.maxLength < 3.0) {
-    return invalidArgument("the clipping length L_max must be a finite number >= 3, got " + describe(o.maxLength));
+    return invalidArgument("the clipping length L_max must be a finite number >= 3, got " + shortNumber(o.maxLength));
   }
   if (!std::isfinite(o.noiseMultiplier) || o.noiseMultiplier < 0.0) {
-    return invalidArgument("the noise multiplier must be a finite number >= 0, got " + describe(o.noiseMultiplier));
+    return invalidArgument("the noise multiplier must be a finite number >= 0, got " + shortNumber(o.noiseMultiplier));
   }
   if (o.mechanism == Mechanism::PrintedClosedForm) {
     return invalidArgument(
@@ -178,11 +171,11 @@ void addNonPrivateDiagnostics(SpectralPipeline& pipeline, PrivateRunResult& res,
   np.eigengap = eigengap(sigma, k);
   const double delta2 = secondMomentSensitivity(pipeline.corpus()->docCount(), so.alpha0);
   const double gapK = sigma.size() > k ? np.sigmaK - np.sigmaKPlus1 : np.sigmaK;
-  np.checks.push_back({"sigma_k > Delta2", np.sigmaK > delta2, describe(np.sigmaK) + " vs " + describe(delta2)});
+  np.checks.push_back({"sigma_k > Delta2", np.sigmaK > delta2, shortNumber(np.sigmaK) + " vs " + shortNumber(delta2)});
   np.checks.push_back({"Delta2 <= sigma_k - sigma_k+1 (whitening stability)", delta2 <= gapK,
-                       describe(delta2) + " vs " + describe(gapK)});
+                       shortNumber(delta2) + " vs " + shortNumber(gapK)});
   np.checks.push_back({"eigengap > 2 Delta2", np.eigengap > 2.0 * delta2,
-                       describe(np.eigengap) + " vs " + describe(2.0 * delta2)});
+                       shortNumber(np.eigengap) + " vs " + shortNumber(2.0 * delta2)});
   auto full = pipeline.run(feedback);
   if (!full.ok()) {
     np.failure = full.status().message();
@@ -322,8 +315,8 @@ Status PrivateRun::calibrateGaussianDp(std::size_t first) {
   auto cal = calibrate(Mechanism::AnalyticGaussian, epsilonG, deltaG, 1.0, draws);
   if (!cal.ok()) return Status(cal.status().code(), "the pooled Gaussian releases: " + cal.status().message());
   const double mu = 1.0 / cal.value().scale;
-  m_res.composition = "gaussian-dp: the node releases compose to one Gaussian mechanism with mu = " + describe(mu) +
-                      ", (" + describe(epsilonG) + ", " + describe(deltaG) +
+  m_res.composition = "gaussian-dp: the node releases compose to one Gaussian mechanism with mu = " + shortNumber(mu) +
+                      ", (" + shortNumber(epsilonG) + ", " + shortNumber(deltaG) +
                       ")-DP by the exact conversion; Procedure 1's Laplace releases add by basic composition";
   for (std::size_t i = first; i < m_plan.size(); ++i) {
     LedgerEntry& e = m_res.ledger[i];
@@ -350,11 +343,11 @@ void PrivateRun::statePrivacyAsDrawn() {
   if (!limited.empty() || excess > m_o.delta) {
     m_res.statement.claim = PrivacyClaim::NotPrivate;
     m_res.statement.summary = "Not private as drawn: at these per-release epsilons the noise samplers' truncated "
-                              "tails add more than delta (" + (limited.empty() ? "delta as drawn " + describe(m_res.deltaAsDrawn) : limited) +
+                              "tails add more than delta (" + (limited.empty() ? "delta as drawn " + shortNumber(m_res.deltaAsDrawn) : limited) +
                               "; docs/PRIVACY.md §7).";
     m_res.warnings.push_back(m_res.statement.summary);
   } else if (excess > 0.0) {
-    m_res.statement.cautions.push_back("the noise samplers' truncated tails add " + describe(excess) +
+    m_res.statement.cautions.push_back("the noise samplers' truncated tails add " + shortNumber(excess) +
                                        " to delta as drawn (docs/PRIVACY.md §7)");
   }
 }
@@ -385,7 +378,7 @@ Result<Eigen::MatrixXd> PrivateRun::secondMoment(bool exactCorpus, const Corpus&
     const double d = m_corpus.vocabSize();
     if (d * d > kMaxDenseEntries) {
       return Status(StatusCode::ResourceLimit,
-                    "releasing M2 needs a dense " + describe(d) + " x " + describe(d) + " matrix; reduce the vocabulary");
+                    "releasing M2 needs a dense " + shortNumber(d) + " x " + shortNumber(d) + " matrix; reduce the vocabulary");
     }
     if (exactCorpus) DPLDA_RETURN_IF_ERROR(exactThrough(PipelineStage::Moments));
     auto v = exactCorpus ? m_pipeline.secondMomentDense(m_feedback) : secondMomentDense(c, m_so.alpha0);

@@ -1,6 +1,7 @@
 // GraphCanvas: clicking and keyboard toggling of noisy edges, the privacy banner, the leaking
 // path, node states and captions. Runs offscreen with real mouse and key events.
 #include <QApplication>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QVBoxLayout>
@@ -8,6 +9,9 @@
 #include <cmath>
 
 #include "core/graph/computation_graph.h"
+#include "core/pipeline/privacy_statement.h"
+#include "ui/common/palette.h"
+#include "ui/common/privacy_text.h"
 #include "ui/graph/graph_canvas.h"
 
 using namespace dplda;
@@ -62,7 +66,10 @@ class TstGraphCanvas : public QObject {
     QCOMPARE(m_canvas->noisyEdges(), presetEdges(Preset::Config4));
     QCOMPARE(selected.count(), 1);
     QCOMPARE(selected.first().first().toInt(), 9);
-    QVERIFY2(m_canvas->bannerText().startsWith("✓ Private"), qPrintable(m_canvas->bannerText()));
+    // A cut, but U's release rests on the heuristic γ_s bound: not called private.
+    QVERIFY2(m_canvas->bannerText().startsWith("⚠ Cut, heuristic bounds (U)"), qPrintable(m_canvas->bannerText()));
+    QVERIFY(!m_canvas->bannerText().contains("✓"));
+    QCOMPARE(m_canvas->statement().claim, PrivacyClaim::Heuristic);
     QVERIFY(m_canvas->highlightedEdges().empty());
     // A second click removes the noise again.
     clickEdge(*m_canvas, 9);
@@ -107,12 +114,19 @@ class TstGraphCanvas : public QObject {
     QVERIFY(m_canvas->bannerText().endsWith("→ OUT"));
   }
 
-  void presetsShowPrivate() {
+  void presetsShowTheirClaims() {
+    // With the sound bounds, configurations 1, 2 and input perturbation are proven; 3 and 4
+    // release TD or U on the heuristic γ_s bound.
     QSignalSpy changed(m_canvas.get(), &GraphCanvas::noisyEdgesChanged);
     for (Preset p : {Preset::Config1, Preset::Config2, Preset::Config3, Preset::Config4, Preset::Input}) {
       m_canvas->setNoisyEdges(presetEdges(p));
       QCOMPARE(m_canvas->noisyEdges(), presetEdges(p));
-      QVERIFY2(m_canvas->bannerText().startsWith("✓ Private"), qPrintable(m_canvas->bannerText()));
+      const bool heuristic = p == Preset::Config3 || p == Preset::Config4;
+      QVERIFY2(m_canvas->bannerText().startsWith(heuristic ? "⚠ Cut, heuristic bounds" : "✓ Private"),
+               qPrintable(m_canvas->bannerText()));
+      QCOMPARE(m_canvas->statement().claim, heuristic ? PrivacyClaim::Heuristic : PrivacyClaim::Proven);
+      QCOMPARE(bannerColor(), (heuristic ? cautionColor() : privacyClaimColor(PrivacyClaim::Proven)).rgb());
+      QVERIFY(m_canvas->cautionText().isEmpty());
     }
     QCOMPARE(changed.count(), 5);
     m_canvas->setNoisyEdges(presetEdges(Preset::Input));  // unchanged: no signal
@@ -121,6 +135,94 @@ class TstGraphCanvas : public QObject {
     QVERIFY(m_canvas->bannerText().contains("e2, e3, e5"));
     m_canvas->setNoisyEdges(0xFFFFFFFFu);  // bits above e9 are dropped
     QCOMPARE(m_canvas->noisyEdges(), EdgeSet((1u << kEdgeCount) - 1));
+  }
+
+  void printedBoundsAreNotCalledPrivate() {
+    // The papers' printed bounds reproduce their figures; the banner never says "✓ Private"
+    // for them and is not green.
+    StatementInputs in;
+    in.bounds = BoundSet::Printed;
+    m_canvas->setStatementInputs(in);
+    for (Preset p : {Preset::Config1, Preset::Config2, Preset::Input}) {
+      m_canvas->setNoisyEdges(presetEdges(p));
+      QCOMPARE(m_canvas->statement().claim, PrivacyClaim::PrintedBounds);
+      QVERIFY2(m_canvas->bannerText().startsWith("⚠ Cut, printed bounds — reproduces the papers; not a guarantee"),
+               qPrintable(m_canvas->bannerText()));
+      QVERIFY(!m_canvas->bannerText().contains("Private"));
+      QCOMPARE(bannerColor(), cautionColor().rgb());
+      QVERIFY(bannerColor() != privacyClaimColor(PrivacyClaim::Proven).rgb());
+    }
+    // Back to the sound bounds: proven again, in green.
+    in.bounds = BoundSet::Sound;
+    m_canvas->setStatementInputs(in);
+    QVERIFY(m_canvas->bannerText().startsWith("✓ Private"));
+    QCOMPARE(bannerColor(), privacyClaimColor(PrivacyClaim::Proven).rgb());
+  }
+
+  void mixedReleasesAreNotCovered() {
+    // {e0, e6}: T is released from M3 (clean) and W, whose M2 came from the noisy D: a cut, but
+    // no proven bound covers T's release.
+    m_canvas->setNoisyEdges((1u << 0) | (1u << 6));
+    QVERIFY(m_canvas->decision().isCut);
+    QCOMPARE(m_canvas->statement().claim, PrivacyClaim::NotCovered);
+    QVERIFY2(m_canvas->bannerText().startsWith("⚠ Cut, not covered by a proven bound: T"),
+             qPrintable(m_canvas->bannerText()));
+    QVERIFY(!m_canvas->bannerText().contains("Private"));
+    QCOMPARE(bannerColor(), cautionColor().rgb());
+  }
+
+  void cautionsShowUnderTheBanner() {
+    m_canvas->setNoisyEdges(presetEdges(Preset::Config1));
+    QVERIFY(m_canvas->cautionText().isEmpty());
+    StatementInputs in;
+    in.docCount = 1000;
+    in.delta = 0.5;  // ≥ 1/N: the definition allows publishing a whole document
+    m_canvas->setStatementInputs(in);
+    QVERIFY2(m_canvas->cautionText().contains("δ = 0.5 ≥ 1/N = 0.001"), qPrintable(m_canvas->cautionText()));
+    QVERIFY(m_canvas->bannerText().startsWith("✓ Private"));  // the claim itself is unchanged
+    auto* strip = captionStrip();
+    QVERIFY(strip && strip->isVisible());
+    // Under the banner and above the graph.
+    auto* banner = bannerLabel();
+    QVERIFY(strip->geometry().top() >= banner->geometry().bottom());
+    QVERIFY(m_canvas->viewport()->geometry().top() >= strip->geometry().bottom());
+    in.epsilon = 1e9;  // a nominal guarantee
+    m_canvas->setStatementInputs(in);
+    QVERIFY(m_canvas->cautionText().contains("1/N"));
+    QVERIFY2(m_canvas->cautionText().contains("ε = 1e+09"), qPrintable(m_canvas->cautionText()));
+    QCOMPARE(m_canvas->cautionText().count("⚠"), 2);
+    // N unknown and a sane budget: no caution, the strip goes away.
+    m_canvas->setStatementInputs(StatementInputs{});
+    QVERIFY(m_canvas->cautionText().isEmpty());
+    QVERIFY(!strip->isVisible());
+    // No noise: nothing to caution about.
+    in.edges = 0;
+    m_canvas->setStatementInputs(in);
+    m_canvas->setNoisyEdges(0);
+    QVERIFY(m_canvas->cautionText().isEmpty());
+  }
+
+  void runStatementShowsUntilTheSetChanges() {
+    // A finished run can say more than its inputs (e.g. not private as drawn at a huge ε): the
+    // canvas shows the run's statement until the edges or the inputs change.
+    m_canvas->setNoisyEdges(presetEdges(Preset::Config1));
+    PrivacyStatement run;
+    run.claim = PrivacyClaim::NotPrivate;
+    run.summary = "Not private as drawn: the epsilon shares are too large";
+    run.cautions = {"delta = 0.5 >= 1/N = 0.001: whatever"};
+    m_canvas->setRunStatement(run);
+    QVERIFY2(m_canvas->bannerText().startsWith("✗ Not private — Not private as drawn: the ε shares"),
+             qPrintable(m_canvas->bannerText()));
+    QCOMPARE(bannerColor(), privacyClaimColor(PrivacyClaim::NotPrivate).rgb());
+    QVERIFY(m_canvas->cautionText().contains("δ = 0.5 ≥ 1/N"));
+    m_canvas->setNoisyEdges(presetEdges(Preset::Config2));
+    QVERIFY(m_canvas->bannerText().startsWith("✓ Private"));
+    QVERIFY(m_canvas->cautionText().isEmpty());
+    m_canvas->setRunStatement(run);
+    StatementInputs in;
+    in.epsilon = 2;
+    m_canvas->setStatementInputs(in);
+    QVERIFY(m_canvas->bannerText().startsWith("✓ Private"));
   }
 
   void keyboardSelectsAndSpaceToggles() {
@@ -234,6 +336,14 @@ class TstGraphCanvas : public QObject {
   }
 
  private:
+  QLabel* bannerLabel() const { return m_canvas->findChildren<QLabel*>().value(0); }
+  QLabel* captionStrip() const { return m_canvas->findChildren<QLabel*>().value(1); }
+  // The banner's background, read from the rendered widget (inside its padding).
+  QRgb bannerColor() const {
+    QApplication::processEvents();
+    return m_canvas->grab(QRect(2, 2, 4, 4)).toImage().pixel(1, 1);
+  }
+
   std::unique_ptr<GraphCanvas> m_canvas;
 };
 

@@ -29,6 +29,10 @@
 #include "ui/panels/experiment_view.h"
 #include "ui/plots/series_plot.h"
 #include "ui/worker/run_worker.h"
+#include "core/common/random.h"
+#include "core/corpus/text_import.h"
+#include "core/pipeline/private_run.h"
+#include "core/pipeline/spectral_pipeline.h"
 #include "core/privacy/budget.h"
 
 using namespace dplda;
@@ -58,6 +62,37 @@ void chooseFolder(QFileDialog* chooser, const QString& folder) {
 void commitLine(QLineEdit* edit, const QString& text) {
   edit->setText(text);
   emit edit->editingFinished();
+}
+
+// The first row of the diagnostics table whose first column is `name` (-1 when none).
+int diagnosticsRow(QTableWidget* t, const QString& name) {
+  for (int r = 0; r < t->rowCount(); ++r)
+    if (t->item(r, 0) && t->item(r, 0)->text() == name) return r;
+  return -1;
+}
+// The first row whose first column starts with `prefix` (section headers).
+int diagnosticsRowStarting(QTableWidget* t, const QString& prefix) {
+  for (int r = 0; r < t->rowCount(); ++r)
+    if (t->item(r, 0) && t->item(r, 0)->text().startsWith(prefix)) return r;
+  return -1;
+}
+QString cell(QTableWidget* t, int row, int col) { return row >= 0 && t->item(row, col) ? t->item(row, col)->text() : QString(); }
+
+// A plain-text corpus of d = 6 words whose exact M̂2 has σ_5 = σ_6 < 0: three one-word
+// document types, and d, e, f mostly together (the three-word documents give M̂2 two negative
+// directions that the few one-word documents do not offset). With k = 5 the non-private
+// whitening is undefined; a noisy M2 (configuration 1) can still be whitened.
+QString writeRankDeficientCorpus(const QTemporaryDir& dir) {
+  const QString path = dir.filePath("rank_deficient.txt");
+  QFile f(path);
+  if (!f.open(QIODevice::WriteOnly)) return {};
+  const std::pair<int, const char*> lines[] = {{30, "alpha alpha alpha"},   {30, "bravo bravo bravo"},
+                                               {30, "charlie charlie charlie"}, {60, "delta echo foxtrot"},
+                                               {9, "delta delta delta"},   {9, "echo echo echo"},
+                                               {9, "foxtrot foxtrot foxtrot"}};
+  for (const auto& [n, text] : lines)
+    for (int i = 0; i < n; ++i) f.write(QByteArray(text) + "\n");
+  return path;
 }
 }  // namespace
 
@@ -91,6 +126,8 @@ class TstMainWindow : public QObject {
     w.canvas()->toggleEdge(7);  // {e5, e7} = configuration 3
     QVERIFY(w.budgetBar()->presetText().startsWith("config 3"));
     QVERIFY(!w.budgetBar()->indicatorText().contains("NOT"));
+    QVERIFY2(w.budgetBar()->indicatorText().contains("heuristic bounds"), qPrintable(w.budgetBar()->indicatorText()));
+    QVERIFY(!w.budgetBar()->indicatorText().contains("✔"));
     // The combo drives the canvas too.
     QComboBox* combo = w.budgetBar()->presetCombo();
     const int idx = combo->findData(static_cast<int>(Preset::Config4));
@@ -444,7 +481,7 @@ class TstMainWindow : public QObject {
     commitLine(bar->epsilonEdit(), "abc");
     QVERIFY(bar->errorText().contains("ε"));
     commitLine(bar->epsilonEdit(), "0");
-    QVERIFY(bar->errorText().contains("> 0"));
+    QVERIFY2(bar->errorText().contains("total ε must be") && bar->errorText().contains("got 0"), qPrintable(bar->errorText()));
     commitLine(bar->epsilonEdit(), "1");
     commitLine(bar->deltaEdit(), "2");
     QVERIFY(bar->errorText().contains("δ"));
@@ -607,6 +644,234 @@ class TstMainWindow : public QObject {
     QVERIFY(w.generatorPanel()->fieldError("corpus").contains("no-such-text.txt"));
     QVERIFY(w.statusText().contains("no-such-text.txt"));
     QCOMPARE(w.canvas()->nodeState(Node::D), NodeState::Failed);
+  }
+
+  // The banner and the indicator come from the privacy statement of the session's edges,
+  // bounds, ε, δ and N: "✓ Private" only for a proven cut, cautions for δ ≥ 1/N and a huge ε.
+  void privacyStatementFollowsTheSession() {
+    MainWindow w;
+    w.setAutoRun(false);
+    SessionState s = smallSession();  // N = 3000 in the corpus panel
+    s.edges = presetEdges(Preset::Config1);
+    w.model()->reset(s);
+    QVERIFY(w.canvas()->bannerText().startsWith("✓ Private"));
+    QVERIFY(w.canvas()->cautionText().isEmpty());
+    QVERIFY(w.budgetBar()->indicatorText().contains("✔ private"));
+    QCOMPARE(w.canvas()->statementInputs().docCount, 3000);
+
+    commitLine(w.budgetBar()->deltaEdit(), "0.5");
+    QCOMPARE(w.model()->state().delta, 0.5);
+    QVERIFY2(w.canvas()->cautionText().contains("δ = 0.5 ≥ 1/N"), qPrintable(w.canvas()->cautionText()));
+    QVERIFY(w.budgetBar()->indicatorText().contains("1 caution"));
+    QVERIFY(w.budgetBar()->indicatorToolTip().contains("1/N"));
+    // N comes from the corpus panel: δ = 0.005 is below 1/100 but not below 1/3000.
+    commitLine(w.budgetBar()->deltaEdit(), "0.005");
+    QVERIFY(w.canvas()->cautionText().contains("1/N"));
+    qobject_cast<QSpinBox*>(w.generatorPanel()->field("docs"))->setValue(100);
+    QCOMPARE(w.model()->state().generator.docCount, 100);
+    QVERIFY2(w.canvas()->cautionText().isEmpty(), qPrintable(w.canvas()->cautionText()));
+
+    commitLine(w.budgetBar()->epsilonEdit(), "1e9");
+    QCOMPARE(w.model()->state().epsilon, 1e9);
+    QVERIFY2(w.canvas()->cautionText().contains("ε = 1e+09"), qPrintable(w.canvas()->cautionText()));
+    QVERIFY(w.budgetBar()->indicatorText().contains("1 caution"));
+    commitLine(w.budgetBar()->epsilonEdit(), "1");
+
+    // The printed bounds: a cut, never "private".
+    s = w.model()->state();
+    s.bounds = BoundSet::Printed;
+    w.model()->edit(s, "bounds as printed");
+    QVERIFY2(w.canvas()->bannerText().startsWith("⚠ Cut, printed bounds"), qPrintable(w.canvas()->bannerText()));
+    QVERIFY(!w.canvas()->bannerText().contains("✓"));
+    QVERIFY(w.budgetBar()->indicatorText().contains("printed bounds"));
+    QVERIFY(!w.budgetBar()->indicatorText().contains("✔"));
+
+    // {e0, e6}: a cut that no proven bound covers.
+    s.bounds = BoundSet::Sound;
+    w.model()->edit(s, "sound bounds");
+    w.canvas()->setNoisyEdges((1u << 0) | (1u << 6));
+    QCOMPARE(w.model()->state().edges, EdgeSet((1u << 0) | (1u << 6)));
+    QVERIFY2(w.canvas()->bannerText().contains("not covered by a proven bound: T"),
+             qPrintable(w.canvas()->bannerText()));
+    QVERIFY(w.budgetBar()->indicatorText().contains("not covered"));
+  }
+
+  // The private run comes first and does not depend on the exact pipeline: on a corpus whose
+  // exact σ_k(M̂2) is negative, configuration 1 still releases, and the failed non-private model
+  // is a labelled diagnostic, not the run's failure.
+  void exactFailureStillShowsThePrivateRelease() {
+    QTemporaryDir dir;
+    const QString path = writeRankDeficientCorpus(dir);
+    QVERIFY(!path.isEmpty());
+    // What core says about this corpus: the exact pipeline fails…
+    TextImportParams params;
+    params.input = path.toStdString();
+    params.vocabSize = 6;
+    auto imported = importText(params);
+    QVERIFY(imported.ok());
+    auto corpus = std::make_shared<const Corpus>(std::move(imported).value());
+    QCOMPARE(corpus->vocabSize(), 6);
+    SpectralOptions so;
+    so.topicCount = 5;
+    so.alpha0 = 1.0;
+    SpectralPipeline exact;
+    exact.setCorpus(corpus);
+    exact.setOptions(so);
+    auto model = exact.run();
+    QVERIFY(!model.ok());
+    QVERIFY2(model.status().message().find("sigma_k") != std::string::npos, model.status().message().c_str());
+    auto eigen = exact.runThrough(PipelineStage::Eigen);
+    QVERIFY(eigen.ok() && eigen->eigen.values[4] < 0);
+    // …and a noise seed with which configuration 1 (the session's options) releases anyway.
+    PrivacyOptions po;
+    po.edges = presetEdges(Preset::Config1);
+    po.epsilon = 10;
+    po.delta = 0.01;
+    std::optional<std::uint64_t> seed;
+    for (std::uint64_t candidate = 1; candidate <= 60 && !seed; ++candidate) {
+      SpectralPipeline p;
+      p.setCorpus(corpus);
+      p.setOptions(so);
+      SeededRandom noise(candidate);
+      auto r = runPrivate(p, po, noise);
+      QVERIFY(r.ok());
+      if (r->released) seed = candidate;
+    }
+    QVERIFY2(seed, "no noise seed in 1..60 releases configuration 1 on this corpus");
+
+    MainWindow w;
+    w.setAutoRun(false);
+    SessionState s;
+    s.source = SessionState::Source::Text;
+    s.corpusPath = path;
+    s.generator.vocabSize = 6;
+    s.generator.topicCount = 5;
+    s.generator.alpha0 = 1.0;
+    s.edges = po.edges;
+    s.epsilon = po.epsilon;
+    s.delta = po.delta;  // ≥ 1/N once the corpus is loaded (N = 177)
+    s.noiseSeed = *seed;
+    s.trials = 1;
+    s.sweepEpsilons = "10";
+    w.model()->reset(s);
+    QCOMPARE(w.canvas()->statementInputs().docCount, 0);  // a text corpus: N unknown before loading
+    QVERIFY(w.canvas()->cautionText().isEmpty());
+    QSignalSpy ready(w.runner(), &RunController::runReady);
+    w.runNow();
+    const quint64 id = w.runner()->currentId();
+    QTRY_VERIFY_WITH_TIMEOUT(w.shownSweepId() == id, 25000);
+    QCOMPARE(w.shownRunId(), id);
+    auto o = ready.last().at(0).value<std::shared_ptr<const RunOutcome>>();
+    QVERIFY2(o->status.isOk(), o->status.message().c_str());
+    QVERIFY(o->priv && o->priv->released && o->priv->output);
+    QVERIFY(!o->hasNonPrivate);
+    QVERIFY2(o->nonPrivateFailure.contains("sigma_k"), qPrintable(o->nonPrivateFailure));
+    QVERIFY(o->utilityLoss == std::nullopt && o->baselineError == std::nullopt);
+    QCOMPARE(o->eigenvalues.size(), 6);  // the exact spectrum still shows, for teaching
+
+    // The private output is shown; the run is not a failure.
+    ResultsPanel* r = w.results();
+    QVERIFY(r->topicsPlot()->hasData());
+    QCOMPARE(r->topicsPlot()->topicCount(), 5);
+    QCOMPARE(r->topicsPlot()->title(), QString("True vs private topic"));
+    QCOMPARE(w.canvas()->nodeState(Node::OUT), NodeState::UpToDate);
+    QVERIFY2(!w.statusText().contains("failed"), qPrintable(w.statusText()));
+    QVERIFY2(w.statusText().contains("non-private model not computed"), qPrintable(w.statusText()));
+    QVERIFY(r->spectrumPlot()->hasData());
+    // The failure is a labelled non-private diagnostic.
+    QTableWidget* t = r->diagnosticsTable();
+    const int row = diagnosticsRow(t, "non-private model");
+    QVERIFY(row >= 0);
+    QCOMPARE(cell(t, row, 1), QString("not computed"));
+    QVERIFY(cell(t, row, 2).startsWith("non-private (teaching): "));
+    QVERIFY(cell(t, row, 2).contains("sigma_k"));
+    QVERIFY(row > diagnosticsRowStarting(t, "Non-private (teaching)"));
+    QCOMPARE(diagnosticsRow(t, "γ_s"), -1);  // nothing exact past the failure
+    emit w.canvas()->nodeSelected(Node::M2);
+    QVERIFY(w.inspector()->plainText().contains("non-private model: whitening is undefined"));
+    // N is now the loaded corpus's: δ = 0.01 ≥ 1/177.
+    QCOMPARE(w.canvas()->statementInputs().docCount, 177);
+    QVERIFY2(w.canvas()->cautionText().contains("1/N"), qPrintable(w.canvas()->cautionText()));
+  }
+
+  // Released values and the exact statistics of the corpus sit in separate, labelled parts of
+  // the diagnostics table and of the inspector.
+  void diagnosticsKeepReleasedApartFromTeaching() {
+    MainWindow w;
+    w.setAutoRun(false);
+    SessionState s = smallSession();  // configuration 2, sound bounds: σ̃_k and g̃ are released
+    s.generator.docCount = 10000;      // with ε = 10, Procedure 1's bounds clear Δ2 and 2Δ2
+    s.epsilon = 10;
+    w.model()->reset(s);
+    QSignalSpy ready(w.runner(), &RunController::runReady);
+    w.runNow();
+    const quint64 id = w.runner()->currentId();
+    QTRY_VERIFY_WITH_TIMEOUT(w.shownRunId() == id, 20000);
+    auto o = ready.last().at(0).value<std::shared_ptr<const RunOutcome>>();
+    QVERIFY(o->priv && o->hasNonPrivate);
+    QVERIFY2(o->priv->released, o->priv->status.message().c_str());
+    QVERIFY(o->priv->diagnostics.gapTilde);
+    QTableWidget* t = w.results()->diagnosticsTable();
+    const int released = diagnosticsRowStarting(t, "Released (private)");
+    const int teaching = diagnosticsRowStarting(t, "Non-private (teaching)");
+    QVERIFY(released == 0 && teaching > released);
+    QCOMPARE(t->columnSpan(teaching, 0), 3);
+    QCOMPARE(cell(t, diagnosticsRow(t, "privacy claim"), 1), QString("proven"));
+    for (const QString& name : {QString("σ̃_k"), QString("g̃ (eigengap~)")}) {
+      const int r = diagnosticsRow(t, name);
+      QVERIFY2(r > released && r < teaching, qPrintable(name));
+    }
+    QCOMPARE(cell(t, diagnosticsRow(t, "g̃ (eigengap~)"), 1), QString::number(*o->priv->diagnostics.gapTilde, 'g', 4));
+    for (const QString& name : {QString("σ_k(M̂₂)"), QString("γ_s"), QString("eigengap g"), QString("utility loss"),
+                                QString("non-private error")}) {
+      const int r = diagnosticsRow(t, name);
+      QVERIFY2(r > teaching, qPrintable(name));
+      QVERIFY2(cell(t, r, 2).startsWith("non-private (teaching): "), qPrintable(name));
+    }
+    // Every row after the teaching header is labelled so.
+    for (int r = teaching + 1; r < t->rowCount(); ++r)
+      QVERIFY2(cell(t, r, 2).startsWith("non-private (teaching): "), qPrintable(cell(t, r, 0)));
+    QVERIFY(w.results()->spectrumPlot()->title().contains("non-private (teaching)"));
+    // The inspector: released first, the exact spectrum in a teaching paragraph.
+    emit w.canvas()->nodeSelected(Node::M2);
+    const QString text = w.inspector()->plainText();
+    QVERIFY2(text.contains("Released (private)") && text.contains("g̃ = "), qPrintable(text));
+    QVERIFY(text.contains("Non-private (teaching)"));
+    QVERIFY(text.indexOf("σ̃_k") < text.indexOf("Non-private (teaching)"));
+    QVERIFY(text.indexOf("σ₁…σ_{k+1} of M̂₂") > text.indexOf("Non-private (teaching)"));
+    emit w.canvas()->nodeSelected(Node::TD);
+    QVERIFY(w.inspector()->plainText().contains("Non-private (teaching)"));
+    QVERIFY(w.inspector()->plainText().contains("γ_s = "));
+  }
+
+  // A run under the printed bounds carries its claim, not a bare "released", into the history
+  // (saved with pinned runs) and the metadata written next to exported plots.
+  void printedBoundsRunCarriesItsClaim() {
+    MainWindow w;
+    w.setAutoRun(false);
+    SessionState s = smallSession();
+    s.edges = presetEdges(Preset::Config1);
+    s.bounds = BoundSet::Printed;
+    w.model()->reset(s);
+    QSignalSpy ready(w.runner(), &RunController::runReady);
+    w.runNow();
+    const quint64 id = w.runner()->currentId();
+    QTRY_VERIFY_WITH_TIMEOUT(w.shownRunId() == id, 20000);
+    QListWidgetItem* item = w.results()->historyList()->item(0);
+    QVERIFY(item);
+    QCOMPARE(item->data(Qt::UserRole).toJsonObject().value("privacy_claim").toString(), QString("printed-bounds"));
+    QVERIFY2(item->text().contains("[printed-bounds]"), qPrintable(item->text()));
+    QCOMPARE(w.results()->spectrumPlot()->metadata().value("privacy_claim").toString(), QString("printed-bounds"));
+    QVERIFY2(w.statusText().contains("printed-bounds"), qPrintable(w.statusText()));
+    // The banner shows the run's own statement.
+    auto o = ready.last().at(0).value<std::shared_ptr<const RunOutcome>>();
+    QVERIFY(o->priv);
+    QCOMPARE(w.canvas()->statement().claim, o->priv->statement.claim);
+    QCOMPARE(w.canvas()->statement().summary, o->priv->statement.summary);
+    QVERIFY(w.canvas()->bannerText().startsWith("⚠ Cut, printed bounds"));
+    QTableWidget* t = w.results()->diagnosticsTable();
+    QCOMPARE(cell(t, diagnosticsRow(t, "privacy claim"), 1), QString("printed-bounds"));
+    QTRY_VERIFY_WITH_TIMEOUT(!w.runner()->isBusy(), 25000);
   }
 
   // Weights "1,2,...,n" over configuration 1's n releases give ε shares in that ratio; a wrong

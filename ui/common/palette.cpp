@@ -49,6 +49,8 @@ QCPScatterStyle seriesScatter(int i, double size) {
 
 QColor privateColor() { return okabe_ito::kBluishGreen; }
 QColor leakColor() { return okabe_ito::kVermillion; }
+QColor cautionColor() { return okabe_ito::kYellow; }
+QColor cautionTint() { return QColor(0xFC, 0xF8, 0xD2); }
 QColor noiseColor() { return okabe_ito::kOrange; }
 QColor runningColor() { return okabe_ito::kBlue; }
 QColor staleColor() { return QColor(0x9A, 0x7B, 0x00); }

@@ -43,6 +43,8 @@ QCPScatterStyle seriesScatter(int i, double size = 7.0);
 // Semantic colours: the same meaning everywhere in the app.
 QColor privateColor();   // bluish green: the configuration is private / up to date
 QColor leakColor();      // vermillion: not private, leaking path, failures
+QColor cautionColor();   // yellow (with black text): a cut that is not a proven guarantee
+QColor cautionTint();    // pale yellow (with black text): cautions (δ ≥ 1/N, a very large ε)
 QColor noiseColor();     // orange: a noisy edge
 QColor runningColor();   // blue: computing
 QColor staleColor();     // dark yellow-brown: stale results (never shown as current)

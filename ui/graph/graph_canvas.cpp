@@ -7,6 +7,7 @@
 #include <QStringList>
 
 #include "ui/common/palette.h"
+#include "ui/common/privacy_text.h"
 #include "ui/graph/graph_items.h"
 
 namespace dplda {
@@ -15,6 +16,7 @@ namespace {
 
 constexpr double kColumn = 185;  // horizontal distance between graph columns (scene units)
 constexpr EdgeSet kAllEdges = (1u << kEdgeCount) - 1u;
+constexpr int kBannerPadX = 10, kBannerPadY = 8, kCautionPadY = 5;  // style sheet padding of the labels
 
 // Left to right: D; M2, M3; W⁺, W; T; TD; U; OUT. The matrix track (M2 → W⁺ → U → OUT) runs
 // along the top, the tensor track (M3 → T → TD) along the bottom and W between them, so no edge
@@ -90,6 +92,17 @@ GraphCanvas::GraphCanvas(QWidget* parent) : QGraphicsView(parent) {
   QFont bannerFont = font();
   bannerFont.setBold(true);
   m_banner->setFont(bannerFont);
+  m_cautions = new QLabel(this);
+  m_cautions->setWordWrap(true);
+  m_cautions->setTextFormat(Qt::PlainText);
+  m_cautions->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+  // A pale tint of the caution colour, set apart from a yellow banner above it by a rule.
+  m_cautions->setStyleSheet(
+      QStringLiteral("QLabel { background: %1; color: black; border-top: 1px solid %2; padding: %3px %4px; }")
+          .arg(cautionTint().name(), cautionColor().darker(160).name())
+          .arg(kCautionPadY)
+          .arg(kBannerPadX));
+  m_cautions->hide();
 
   buildScene();
   refresh();
@@ -132,6 +145,7 @@ void GraphCanvas::setNoisyEdges(EdgeSet edges) {
   edges &= kAllEdges;
   if (edges == m_noisy) return;
   m_noisy = edges;
+  m_runStatement.reset();  // it was another set's
   refresh();
   emit noisyEdgesChanged(m_noisy);
 }
@@ -180,29 +194,45 @@ QPointF GraphCanvas::edgeMidpoint(int edge) const {
 QPointF GraphCanvas::nodeCenter(Node node) const { return m_nodes[static_cast<int>(node)]->pos(); }
 
 QString GraphCanvas::bannerText() const { return m_banner->text(); }
+QString GraphCanvas::cautionText() const { return m_cautions->text(); }
+
+void GraphCanvas::setStatementInputs(const StatementInputs& inputs) {
+  StatementInputs in = inputs;
+  in.edges = m_noisy;
+  const bool same = in.shareReleases == m_inputs.shareReleases && in.bounds == m_inputs.bounds &&
+                    in.epsilon == m_inputs.epsilon && in.delta == m_inputs.delta &&
+                    in.noiseMultiplier == m_inputs.noiseMultiplier && in.docCount == m_inputs.docCount;
+  m_inputs = in;
+  if (!same) {
+    m_runStatement.reset();
+    refresh();
+  }
+}
+
+void GraphCanvas::setRunStatement(const std::optional<PrivacyStatement>& statement) {
+  m_runStatement = statement;
+  refresh();
+}
 
 void GraphCanvas::refresh() {
   m_decision = decidePrivacy(m_noisy);
-  QString text;
-  QColor color;
-  if (m_decision.isPrivate) {
-    text = tr("✓ Private — every path from D to OUT crosses a noisy edge (%1)")
-               .arg(QString::fromStdString(edgeSetToString(m_noisy)).replace(QLatin1Char(','), QStringLiteral(", ")));
-    color = privateColor().darker(125);
-  } else if (!m_decision.leakPath.empty()) {
-    QStringList names;
-    for (Node n : m_decision.leakPath) names << nodeDisplayName(n);
-    text = tr("✗ Not private — leaking path: %1").arg(names.join(QStringLiteral(" → ")));
-    color = leakColor().darker(110);
-  } else {
-    text = tr("✗ Not private — %1").arg(QString::fromStdString(m_decision.explanation));
-    color = leakColor().darker(110);
-  }
+  m_inputs.edges = m_noisy;
+  m_statement = m_runStatement ? *m_runStatement : privacyStatement(m_inputs);
+  const PrivacyClaim claim = m_statement.claim;
+  const QString text = privacyHeadline(m_statement, m_decision, m_noisy);
   m_banner->setText(text);
-  m_banner->setToolTip(QString::fromStdString(m_decision.explanation));
-  m_banner->setStyleSheet(QStringLiteral("QLabel { background: %1; color: white; padding: 6px 10px; }")
-                              .arg(color.name()));
+  QString tip = readablePrivacyText(m_statement.summary);
+  if (m_statement.summary != m_decision.explanation) tip += "\n" + readablePrivacyText(m_decision.explanation);
+  m_banner->setToolTip(tip);
+  m_banner->setStyleSheet(QStringLiteral("QLabel { background: %1; color: %2; padding: %3px %4px; }")
+                              .arg(privacyClaimColor(claim).name(), privacyClaimTextColor(claim).name())
+                              .arg(kBannerPadY)
+                              .arg(kBannerPadX));
   m_banner->setAccessibleName(text);
+  const QStringList cautions = privacyCautions(m_statement);
+  m_cautions->setText(cautions.join(QLatin1Char('\n')));
+  m_cautions->setAccessibleName(m_cautions->text());
+  m_cautions->setVisible(!cautions.isEmpty());
 
   updateLooks();
   layoutBanner();
@@ -210,7 +240,7 @@ void GraphCanvas::refresh() {
 
 void GraphCanvas::updateLooks() {
   std::array<bool, kEdgeCount> leak{};
-  if (!m_decision.isPrivate)
+  if (!m_decision.isCut)
     for (int e : m_decision.leakEdges)
       if (e >= 0 && e < kEdgeCount) leak[e] = true;
   for (int e = 0; e < kEdgeCount; ++e) {
@@ -227,8 +257,20 @@ void GraphCanvas::updateLooks() {
 
 void GraphCanvas::layoutBanner() {
   const int w = std::max(1, width());
-  const int h = std::max(m_banner->sizeHint().height(), m_banner->heightForWidth(w));
+  // The word-wrapped text's height at this width plus the style sheet's padding (a label's
+  // sizeHint assumes a narrower width, its heightForWidth leaves the padding out).
+  auto heightOf = [w](QLabel* label, int padX, int padY) {
+    const QRect r = label->fontMetrics().boundingRect(QRect(0, 0, std::max(1, w - 2 * padX), 100000),
+                                                      Qt::TextWordWrap, label->text());
+    return r.height() + 2 * padY;
+  };
+  int h = heightOf(m_banner, kBannerPadX, kBannerPadY);
   m_banner->setGeometry(0, 0, w, h);
+  if (!m_cautions->isHidden()) {
+    const int c = heightOf(m_cautions, kBannerPadX, kCautionPadY) + 1;  // + the rule
+    m_cautions->setGeometry(0, h, w, c);
+    h += c;
+  }
   setViewportMargins(0, h, 0, 0);
 }
 

@@ -1,15 +1,19 @@
 #pragma once
 // GraphCanvas: the interactive computation graph of SPEC §7, laid out left to right (D … OUT).
 // Clicking an edge (or selecting it with Tab/arrow keys and pressing Space) toggles noise on
-// it; after every change the canvas asks core (decidePrivacy) whether the set is private and
-// says so in a banner, highlighting a leaking path when it is not. Takes plain data: an
-// EdgeSet, node states and caption strings; it computes nothing else.
+// it; after every change the canvas asks core what the set may claim (decidePrivacy and
+// privacyStatement, from the edges and the public inputs set with setStatementInputs: bounds,
+// ε, δ, N) and says so in a banner, highlighting a leaking path when it is not a cut; the
+// statement's cautions (δ ≥ 1/N, a very large ε) show in a strip under the banner. Takes
+// plain data: an EdgeSet, node states and caption strings; it computes nothing else.
 #include <QGraphicsView>
 #include <QString>
 #include <array>
+#include <optional>
 #include <vector>
 
 #include "core/graph/computation_graph.h"
+#include "core/pipeline/privacy_statement.h"
 #include "ui/graph/node_state.h"
 
 class QLabel;
@@ -50,9 +54,22 @@ class GraphCanvas : public QGraphicsView {
   int selectedEdge() const { return m_selectedEdge; }
   void setSelectedEdge(int edge);
 
-  // The privacy decision for the current set (recomputed after every change) and the banner.
+  // The public inputs of the privacy statement besides the edges (bound set, shared releases,
+  // ε, δ, noise multiplier, N; N = 0 when unknown). Its `edges` field is ignored: the canvas's
+  // own set is used.
+  void setStatementInputs(const StatementInputs& inputs);
+  const StatementInputs& statementInputs() const { return m_inputs; }
+  // The statement of a finished run of exactly these inputs, which may say more than the
+  // inputs alone (e.g. "not private as drawn" once the noise is calibrated); shown until the
+  // edges or the inputs change. nullopt goes back to the statement of the inputs.
+  void setRunStatement(const std::optional<PrivacyStatement>& statement);
+
+  // The privacy decision and statement for the current set (recomputed after every change),
+  // the banner's headline and the cautions under it ("" when none).
   const PrivacyDecision& decision() const { return m_decision; }
+  const PrivacyStatement& statement() const { return m_statement; }
   QString bannerText() const;
+  QString cautionText() const;
   // The edges drawn as the leaking path (empty when private).
   std::vector<int> highlightedEdges() const { return m_decision.isPrivate ? std::vector<int>{} : m_decision.leakEdges; }
 
@@ -96,12 +113,16 @@ class GraphCanvas : public QGraphicsView {
 
   QGraphicsScene* m_scene = nullptr;
   QLabel* m_banner = nullptr;
+  QLabel* m_cautions = nullptr;
   std::array<GraphNodeItem*, kNodeCount> m_nodes{};
   std::array<GraphEdgeItem*, kEdgeCount> m_edges{};
   std::array<GraphEdgeLabelItem*, kEdgeCount> m_labels{};
   std::array<QString, kEdgeCount> m_captions;
   EdgeSet m_noisy = 0;
   PrivacyDecision m_decision;
+  StatementInputs m_inputs;
+  PrivacyStatement m_statement;
+  std::optional<PrivacyStatement> m_runStatement;
   int m_selectedEdge = -1;
   int m_hoveredEdge = -1;
   int m_pressedEdge = -1;

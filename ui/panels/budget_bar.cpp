@@ -11,7 +11,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/pipeline/privacy_statement.h"
 #include "ui/common/palette.h"
+#include "ui/common/privacy_text.h"
 
 namespace dplda {
 
@@ -165,6 +167,7 @@ void BudgetBar::showError(QLineEdit* field, const QString& message) {
 
 QString BudgetBar::errorText() const { return m_error->isHidden() ? QString() : m_error->text(); }
 QString BudgetBar::indicatorText() const { return m_indicator->text(); }
+QString BudgetBar::indicatorToolTip() const { return m_indicator->toolTip(); }
 QString BudgetBar::presetText() const { return m_preset->currentText(); }
 
 void BudgetBar::commitText() {
@@ -245,16 +248,45 @@ void BudgetBar::setState(const SessionState& s) {
   m_share->setChecked(s.shareReleases);
   m_noiseSeed->setText(s.noiseSeed ? seedToText(*s.noiseSeed) : QString());
   m_split->setText(s.splitWeights.empty() ? QString() : splitToText(s.splitWeights));
-  const PrivacyDecision d = decidePrivacy(s.edges);
-  if (s.edges == 0) {
-    m_indicator->setText(QString("<b style='color:%1'>%2</b>").arg(leakColor().name(), tr("no noise: NOT private")));
-  } else if (d.isPrivate) {
-    m_indicator->setText(QString("<b style='color:%1'>✔ %2</b>").arg(privateColor().name(), tr("private")));
-  } else {
-    m_indicator->setText(QString("<b style='color:%1'>✘ %2</b>").arg(leakColor().name(), tr("NOT private")));
-  }
-  m_indicator->setToolTip(QString::fromStdString(d.explanation));
+  updateIndicator();
   m_updating = false;
+}
+
+void BudgetBar::setDocCount(int docCount) {
+  if (docCount == m_docCount) return;
+  m_docCount = docCount;
+  m_runStatement.reset();
+  updateIndicator();
+}
+
+void BudgetBar::setRunStatement(const std::optional<PrivacyStatement>& statement) {
+  m_runStatement = statement;
+  updateIndicator();
+}
+
+void BudgetBar::updateIndicator() {
+  const SessionState& s = m_state;
+  const PrivacyStatement st =
+      m_runStatement ? *m_runStatement
+                     : privacyStatement({s.edges, s.shareReleases, s.bounds, s.epsilon, s.delta, 1.0, m_docCount});
+  const QString label = privacyShortLabel(st, s.edges).toHtmlEscaped();
+  QString html;
+  switch (st.claim) {
+    case PrivacyClaim::Proven: html = QString("<b style='color:%1'>%2</b>").arg(privateColor().name(), label); break;
+    case PrivacyClaim::NotPrivate: html = QString("<b style='color:%1'>%2</b>").arg(leakColor().name(), label); break;
+    default:
+      html = QString("<span style='background-color:%1; color:black'><b>&nbsp;%2&nbsp;</b></span>")
+                 .arg(cautionColor().name(), label);
+  }
+  if (!st.cautions.empty()) {
+    html += QString(" <span style='background-color:%1; color:black'>&nbsp;%2&nbsp;</span>")
+                .arg(cautionTint().name(), st.cautions.size() == 1 ? tr("⚠ 1 caution")
+                                                                : tr("⚠ %1 cautions").arg(st.cautions.size()));
+  }
+  m_indicator->setText(html);
+  QStringList tip{readablePrivacyText(st.summary)};
+  tip << privacyCautions(st);
+  m_indicator->setToolTip(tip.join("\n"));
 }
 
 }  // namespace dplda

@@ -1,8 +1,14 @@
 #pragma once
 // The budget bar above the canvas: total ε on a log slider (1e-2 … 1e2) with typed entry, δ,
 // the configuration preset (reflecting clicks on the canvas), mechanism, bound set, shared
-// releases, the budget split over the releases, the noise seed (empty = secure noise) and the private / not private indicator.
+// releases, the budget split over the releases, the noise seed (empty = secure noise) and the
+// indicator of what the configuration may claim (privacyStatement: "✔ private" only for a
+// proven cut; printed or heuristic bounds and uncovered releases say so; cautions counted,
+// listed in its tooltip).
 #include <QWidget>
+#include <optional>
+
+#include "core/pipeline/privacy_statement.h"
 
 #include "ui/session/session.h"
 
@@ -21,8 +27,14 @@ class BudgetBar : public QWidget {
   explicit BudgetBar(QWidget* parent = nullptr);
 
   void setState(const SessionState& state);
+  // N for the statement's δ ≥ 1/N caution (the corpus's document count; 0 when unknown).
+  void setDocCount(int docCount);
+  // A finished run's statement for the current state (see GraphCanvas::setRunStatement);
+  // nullopt goes back to the statement of the state's inputs.
+  void setRunStatement(const std::optional<PrivacyStatement>& statement);
   QString errorText() const;        // the current input error ("" when none)
-  QString indicatorText() const;    // "private" / "NOT private …"
+  QString indicatorText() const;    // "✔ private" / "⚠ cut, printed bounds …" / "✘ NOT private" …
+  QString indicatorToolTip() const;  // the statement's summary and cautions
   QString presetText() const;       // the preset combo's current text
 
   QSlider* epsilonSlider() const { return m_slider; }
@@ -46,8 +58,11 @@ class BudgetBar : public QWidget {
   void commitText();
   void commitSplit();
   void emitIfValid(const SessionState& next, const QString& what, int mergeKey = -1);
+  void updateIndicator();
 
   SessionState m_state;
+  int m_docCount = 0;
+  std::optional<PrivacyStatement> m_runStatement;
   bool m_updating = false;
   QSlider* m_slider = nullptr;
   QLineEdit* m_epsilon = nullptr;

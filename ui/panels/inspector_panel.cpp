@@ -24,6 +24,13 @@ QString preconditionsHtml(const std::vector<Precondition>& pre) {
   return h + "</ul>";
 }
 
+// Exact statistics of the corpus, set apart from released values.
+QString teachingHtml(const QString& body) {
+  return QObject::tr("<p><b><i>Non-private (teaching)</i></b> <small>exact statistics, not released and never "
+                     "used by the release</small><br>%1</p>")
+      .arg(body);
+}
+
 // What each node holds, beyond the one-line description of core.
 QString nodeDetail(Node n) {
   switch (n) {
@@ -141,26 +148,48 @@ QString InspectorPanel::nodeHtml(Node n) const {
     case Node::M2:
     case Node::W:
     case Node::Wplus: {
-      QStringList v;
-      for (Eigen::Index i = 0; i < o.eigenvalues.size(); ++i) v << g(o.eigenvalues[i]);
-      h += tr("<p>σ₁…σ_{k+1} of M̂₂: %1</p>").arg(v.join(", "));
-      if (o.priv && o.priv->diagnostics.sigmaKTilde)
-        h += tr("<p>σ̃_k (private lower bound) = %1</p>").arg(g(*o.priv->diagnostics.sigmaKTilde));
+      if (o.priv) {
+        const PrivacyDiagnostics& d = o.priv->diagnostics;
+        QStringList rel;
+        if (d.sigmaKTilde) rel << tr("σ̃_k = %1 (Procedure 1 lower bound)").arg(g(*d.sigmaKTilde));
+        if (d.gapTilde) rel << tr("g̃ = %1 (eigengap lower bound)").arg(g(*d.gapTilde));
+        if (d.releasedEigenvalues.size() > 0) {
+          QStringList v;
+          for (Eigen::Index i = 0; i < d.releasedEigenvalues.size(); ++i) v << g(d.releasedEigenvalues[i]);
+          rel << tr("σ₁…σ_{k+1} of the released M̂₂: %1").arg(v.join(", "));
+        }
+        if (!rel.isEmpty()) h += tr("<p><b>Released (private)</b><br>%1</p>").arg(rel.join("<br>"));
+      }
+      QStringList exact;
+      if (o.eigenvalues.size() > 0) {
+        QStringList v;
+        for (Eigen::Index i = 0; i < o.eigenvalues.size(); ++i) v << g(o.eigenvalues[i]);
+        exact << tr("σ₁…σ_{k+1} of M̂₂: %1").arg(v.join(", "));
+      }
+      if (!o.nonPrivateFailure.isEmpty()) exact << tr("non-private model: %1").arg(o.nonPrivateFailure.toHtmlEscaped());
+      if (!exact.isEmpty()) h += teachingHtml(exact.join("<br>"));
       break;
     }
     case Node::T:
     case Node::TD: {
-      QStringList v;
-      for (Eigen::Index i = 0; i < o.tensorLambda.size(); ++i) v << g(o.tensorLambda[i]);
-      h += tr("<p>λ of T̂: %1<br>γ_s = %2</p>").arg(v.join(", "), g(o.gammaS));
       if (o.priv && o.priv->diagnostics.gammaSTilde)
-        h += tr("<p>γ̃_s (private lower bound) = %1</p>").arg(g(*o.priv->diagnostics.gammaSTilde));
+        h += tr("<p><b>Released (private)</b><br>γ̃_s = %1 (Procedure 1 lower bound)</p>")
+                 .arg(g(*o.priv->diagnostics.gammaSTilde));
+      if (o.hasNonPrivate) {
+        QStringList v;
+        for (Eigen::Index i = 0; i < o.tensorLambda.size(); ++i) v << g(o.tensorLambda[i]);
+        h += teachingHtml(tr("λ of T̂: %1<br>γ_s = %2").arg(v.join(", "), g(o.gammaS)));
+      } else if (!o.nonPrivateFailure.isEmpty()) {
+        h += teachingHtml(tr("non-private model: %1").arg(o.nonPrivateFailure.toHtmlEscaped()));
+      }
       break;
     }
     case Node::U:
     case Node::OUT:
       if (o.error) h += tr("<p>Error vs truth: ℓ₂ %1, ℓ₁ %2, α %3</p>").arg(g(o.error->l2Mean), g(o.error->l1Mean), g(o.error->alphaError));
-      if (o.utilityLoss) h += tr("<p>Utility loss vs non-private: ℓ₂ %1</p>").arg(g(o.utilityLoss->l2Mean));
+      if (o.utilityLoss) h += teachingHtml(tr("utility loss vs the non-private output: ℓ₂ %1").arg(g(o.utilityLoss->l2Mean)));
+      else if (!o.nonPrivateFailure.isEmpty())
+        h += teachingHtml(tr("non-private model: %1").arg(o.nonPrivateFailure.toHtmlEscaped()));
       if (o.priv && !o.priv->released)
         h += QString("<p style='color:%1'>%2</p>").arg(leakColor().name(), esc(o.priv->status.message()));
       break;

@@ -4,6 +4,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
+#include <QSet>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
@@ -11,6 +12,7 @@
 #include <cmath>
 
 #include "ui/common/palette.h"
+#include "ui/common/privacy_text.h"
 #include "ui/plots/diagnostics_plot.h"
 #include "ui/panels/experiment_view.h"
 #include "ui/plots/error_epsilon_plot.h"
@@ -42,11 +44,16 @@ void setCell(QTableWidget* t, int row, int col, const QString& text, const QColo
 
 QString historyText(const QJsonObject& s) {
   const double err = s.value("error").toDouble(NAN);
-  return QObject::tr("#%1  %2  ε %3  →  %4 %5%6")
+  // A run that released under a claim weaker than "proven" says which (older sessions' pins
+  // have no claim).
+  const QString claim = s.value("privacy_claim").toString();
+  const bool weak = s.value("released").toBool() && !claim.isEmpty() && claim != "proven";
+  return QObject::tr("#%1  %2  ε %3  →  %4 %5%6%7")
       .arg(s.value("run").toInt())
       .arg(s.value("label").toString(), g(s.value("epsilon").toDouble()),
            s.value("error_kind").toString(), g(err),
-           s.value("released").toBool() ? QString() : QObject::tr("  (nothing released)"));
+           s.value("released").toBool() ? QString() : QObject::tr("  (nothing released)"),
+           weak ? QObject::tr("  [%1]").arg(claim) : QString());
 }
 }  // namespace
 
@@ -58,12 +65,13 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QTabWidget(parent) {
   // Diagnostics
   auto* diag = new QSplitter(Qt::Horizontal);
   m_spectrum = new EigenSpectrumPlot;
-  m_spectrum->setTitle(tr("Eigenvalues of M̂₂"));
+  m_spectrum->setTitle(tr("Eigenvalues of the exact M̂₂ — non-private (teaching)"));
   m_diag = makeTable({tr("quantity"), tr("value"), tr("meaning")});
   diag->addWidget(m_spectrum);
   diag->addWidget(m_diag);
-  diag->setStretchFactor(0, 3);
-  diag->setStretchFactor(1, 2);
+  diag->setStretchFactor(0, 2);
+  diag->setStretchFactor(1, 3);
+  diag->setSizes({400, 600});  // the table has a released and a teaching part
   addTab(diag, tr("Diagnostics"));
 
   // Topics
@@ -163,6 +171,8 @@ QJsonObject ResultsPanel::summarize(const RunOutcome& o) {
                      {"error", std::isfinite(err) ? QJsonValue(err) : QJsonValue()},
                      {"error_kind", kind},
                      {"released", o.priv && o.priv->released},
+                     {"privacy_claim", o.priv ? QString::fromLatin1(privacyClaimName(o.priv->statement.claim))
+                                              : QString()},
                      {"noise", o.priv ? QString::fromStdString(o.priv->noiseSource) : QString()}};
 }
 
@@ -208,35 +218,100 @@ void ResultsPanel::setPinned(const QJsonArray& pinned) {
 void ResultsPanel::showOutcome(const RunOutcome& o) {
   setStale(false);
   const SessionState& s = o.session;
-  // Diagnostics
+  // Diagnostics: the exact spectrum (teaching) and a table in two parts that never mix: what
+  // the run released, then the exact statistics of the corpus.
   QVector<double> sig(o.eigenvalues.data(), o.eigenvalues.data() + o.eigenvalues.size());
   QString err;
   if (!m_spectrum->setSpectrum(sig, std::min<int>(s.topicCount(), sig.size()), &err)) m_spectrum->clearSpectrum();
   struct Row {
     QString name, value, meaning;
+    bool header = false;
   };
   QVector<Row> rows;
   const int k = s.topicCount();
-  if (o.eigenvalues.size() >= k) rows.push_back({"σ_k(M̂₂)", g(o.eigenvalues[k - 1]), tr("k-th eigenvalue (non-private, shown for teaching)")});
-  if (o.eigenvalues.size() > k) rows.push_back({"σ_k − σ_{k+1}", g(o.eigenvalues[k - 1] - o.eigenvalues[k]), tr("eigengap of M̂₂")});
-  if (o.priv && o.priv->diagnostics.sigmaKTilde) rows.push_back({"σ̃_k", g(*o.priv->diagnostics.sigmaKTilde), tr("Procedure 1 private lower bound")});
-  rows.push_back({"γ_s", g(o.gammaS), tr("tensor eigengap (non-private)")});
-  if (o.priv && o.priv->diagnostics.gammaSTilde) rows.push_back({"γ̃_s", g(*o.priv->diagnostics.gammaSTilde), tr("Procedure 1 private lower bound")});
-  if (o.baselineError) rows.push_back({tr("non-private error"), g(o.baselineError->l2Mean), tr("mean ℓ₂ vs truth")});
-  if (o.error) rows.push_back({tr("private error"), g(o.error->l2Mean), tr("mean ℓ₂ vs truth")});
-  if (o.utilityLoss) rows.push_back({tr("utility loss"), g(o.utilityLoss->l2Mean), tr("mean ℓ₂ vs non-private output")});
+  const QString teaching = tr("non-private (teaching): ");
+  auto spectrum = [](const Eigen::VectorXd& v) {
+    QStringList parts;
+    for (Eigen::Index i = 0; i < v.size(); ++i) parts << g(v[i]);
+    return parts.join(", ");
+  };
+
+  rows.push_back({tr("Released (private): the run's outputs and the values its noise scales used"), {}, {}, true});
   if (o.priv) {
-    for (const Precondition& p : o.priv->diagnostics.preconditions)
-      rows.push_back({QString::fromStdString(p.name), p.holds ? tr("holds") : tr("FAILS"), QString::fromStdString(p.detail)});
+    const PrivateRunResult& p = *o.priv;
+    const PrivacyDiagnostics& d = p.diagnostics;
+    rows.push_back({tr("privacy claim"), QString::fromLatin1(privacyClaimName(p.statement.claim)),
+                    readablePrivacyText(p.statement.summary)});
+    if (s.edges == 0) rows.push_back({tr("released"), tr("nothing private"), tr("no edge is noisy")});
+    else if (!p.released) rows.push_back({tr("released"), tr("nothing"), QString::fromStdString(p.status.message())});
+    if (d.sigmaKTilde) rows.push_back({"σ̃_k", g(*d.sigmaKTilde), tr("Procedure 1 private lower bound on σ_k(M̂₂)")});
+    if (d.gapTilde)
+      rows.push_back({tr("g̃ (eigengap~)"), g(*d.gapTilde),
+                      tr("Procedure 1 private lower bound on the eigengap min_{i≤k} (σ_i − σ_{i+1})")});
+    if (d.gammaSTilde) rows.push_back({"γ̃_s", g(*d.gammaSTilde), tr("Procedure 1 private lower bound on γ_s(T̂)")});
+    if (d.releasedEigenvalues.size() > 0)
+      rows.push_back({tr("σ₁…σ_{k+1} released"), spectrum(d.releasedEigenvalues),
+                      tr("eigenvalues of the released (noisy) M̂₂ that W was built from")});
+    if (o.error) rows.push_back({tr("private error"), g(o.error->l2Mean), tr("mean ℓ₂ vs truth")});
+    QSet<QString> seen;  // releases share preconditions (N >= 3, …): each once
+    for (const Precondition& c : d.preconditions) {
+      const QString name = QString::fromStdString(c.name), detail = QString::fromStdString(c.detail);
+      if (seen.contains(name + QChar(0x1f) + detail)) continue;
+      seen.insert(name + QChar(0x1f) + detail);
+      rows.push_back({name, c.holds ? tr("holds") : tr("FAILS"), tr("on released or public values: %1").arg(detail)});
+    }
   }
+
+  rows.push_back({tr("Non-private (teaching): exact statistics of the corpus, not released and never used by "
+                     "the release"),
+                  {}, {}, true});
+  if (!o.nonPrivateFailure.isEmpty())
+    rows.push_back({tr("non-private model"), tr("not computed"), teaching + o.nonPrivateFailure});
+  if (o.eigenvalues.size() >= k)
+    rows.push_back({"σ_k(M̂₂)", g(o.eigenvalues[k - 1]), teaching + tr("k-th eigenvalue of the exact M̂₂")});
+  if (o.eigenvalues.size() > k)
+    rows.push_back({"σ_k − σ_{k+1}", g(o.eigenvalues[k - 1] - o.eigenvalues[k]), teaching + tr("eigengap of M̂₂ at k")});
+  const NonPrivateDiagnostics* np = o.priv ? &o.priv->diagnostics.nonPrivate : nullptr;
+  if (np && !np->available && np->checks.empty()) np = nullptr;  // failed before the spectrum
+  if (np && o.eigenvalues.size() >= k)
+    rows.push_back({tr("eigengap g"), g(np->eigengap), teaching + tr("min_{i≤k} (σ_i − σ_{i+1}) of the exact M̂₂")});
+  if (o.hasNonPrivate) rows.push_back({"γ_s", g(o.gammaS), teaching + tr("tensor eigengap of the exact T̂")});
+  if (o.baselineError)
+    rows.push_back({tr("non-private error"), g(o.baselineError->l2Mean), teaching + tr("mean ℓ₂ vs truth")});
+  if (o.utilityLoss)
+    rows.push_back({tr("utility loss"), g(o.utilityLoss->l2Mean), teaching + tr("mean ℓ₂ of the private vs the non-private output")});
+  if (np) {
+    for (const Precondition& c : np->checks)
+      rows.push_back({QString::fromStdString(c.name), c.holds ? tr("holds") : tr("fails"),
+                      teaching + tr("on the exact values: %1").arg(QString::fromStdString(c.detail))});
+  }
+
+  m_diag->clearSpans();
+  m_diag->clearContents();
   m_diag->setRowCount(rows.size());
   for (int r = 0; r < rows.size(); ++r) {
+    if (rows[r].header) continue;
     const QColor c = rows[r].value == tr("FAILS") ? leakColor() : QColor();
     setCell(m_diag, r, 0, rows[r].name);
     setCell(m_diag, r, 1, rows[r].value, c);
     setCell(m_diag, r, 2, rows[r].meaning);
   }
+  // Columns fit the rows; the section headers, set afterwards, span all three columns.
   m_diag->resizeColumnsToContents();
+  // Long names (exact checks) and a long released spectrum are elided; tooltips hold them whole.
+  m_diag->setColumnWidth(0, std::min(m_diag->columnWidth(0), 200));
+  m_diag->setColumnWidth(1, std::min(m_diag->columnWidth(1), 150));
+  m_diag->setColumnWidth(2, 120);  // the last column stretches to the table's width
+  for (int r = 0; r < rows.size(); ++r) {
+    if (!rows[r].header) continue;
+    setCell(m_diag, r, 0, rows[r].name);
+    QTableWidgetItem* item = m_diag->item(r, 0);
+    QFont bold = item->font();
+    bold.setBold(true);
+    item->setFont(bold);
+    item->setBackground(palette().alternateBase());
+    m_diag->setSpan(r, 0, 1, 3);
+  }
 
   // Topics: the private output when released, else the non-private one.
   const bool released = o.priv && o.priv->released && o.priv->output;
@@ -259,10 +334,14 @@ void ResultsPanel::showOutcome(const RunOutcome& o) {
   } else {
     m_topics->clearTopics();
   }
-  m_topicNote->setText(released ? tr("recovered from the private run (%1)").arg(edgeSetLabel(s.edges))
-                                : (s.edges ? tr("nothing released: showing the non-private output")
-                                           : tr("non-private output")) +
-                                      (o.truthNote.isEmpty() ? QString() : "; " + o.truthNote));
+  QString note;
+  if (released) note = tr("recovered from the private run (%1)").arg(edgeSetLabel(s.edges));
+  else if (!s.edges) note = tr("non-private output");
+  else if (o.hasNonPrivate) note = tr("nothing released: showing the non-private output (teaching)");
+  else note = tr("nothing released, and the non-private model could not be computed either");
+  if (!o.truthNote.isEmpty()) note += "; " + o.truthNote;
+  if (released && !o.hasNonPrivate) note += tr("; no utility loss: the non-private model could not be computed");
+  m_topicNote->setText(note);
 
   // Ledger
   const auto& ledger = o.priv ? o.priv->ledger : std::vector<LedgerEntry>{};
@@ -287,13 +366,14 @@ void ResultsPanel::showOutcome(const RunOutcome& o) {
     setCell(m_ledger, r, 8, pre.join("; "), allHold ? QColor() : leakColor());
   }
   m_ledger->resizeColumnsToContents();
-  QString note;
+  note.clear();
   if (o.priv) {
-    note = tr("Spent ε %1, δ %2 of (%3, %4) by basic composition. Noise: %5.")
+    note = tr("Privacy claim: <b>%1</b>. ").arg(QString::fromLatin1(privacyClaimName(o.priv->statement.claim)));
+    note += tr("Spent ε %1, δ %2 of (%3, %4) by basic composition. Noise: %5.")
                .arg(g(o.priv->epsilonSpent), g(o.priv->deltaSpent), g(s.epsilon), g(s.delta),
                     QString::fromStdString(o.priv->noiseSource));
     if (!o.priv->released) note += " <b>" + QString::fromStdString(o.priv->status.message()).toHtmlEscaped() + "</b>";
-    for (const auto& w : o.priv->warnings) note += "<br>⚠ " + QString::fromStdString(w).toHtmlEscaped();
+    for (const auto& w : o.priv->warnings) note += "<br>⚠ " + readablePrivacyText(w).toHtmlEscaped();
   }
   m_ledgerNote->setText(note);
   addHistory(summarize(o));

@@ -1,8 +1,11 @@
 #pragma once
 // The bottom dock: results tabs — sweeps (the session's ε sweep and the papers' experiments, see
-// ExperimentView), diagnostics (eigen spectrum with the k-th gap and a table of σ_k, σ̃_k, γ_s,
-// γ̃_s), topics (true vs recovered, matched), the privacy ledger and the run history (pin runs to
-// compare them on the error-vs-ε plot).
+// ExperimentView), diagnostics (the exact eigen spectrum with the k-th gap, and a table in two
+// labelled parts: what the run released — its privacy claim, σ̃_k, g̃, γ̃_s, a released spectrum,
+// preconditions on released values — then the exact statistics of the corpus, "non-private
+// (teaching)": σ_k, the eigengaps, γ_s, utility loss, checks, or why the non-private model could
+// not be computed), topics (true vs recovered, matched), the privacy ledger and the run history
+// (pin runs to compare them on the error-vs-ε plot; entries carry the run's privacy claim).
 #include <QJsonArray>
 #include <QTabWidget>
 #include <memory>

@@ -52,8 +52,9 @@ EigenSpectrumPlot::EigenSpectrumPlot(QWidget* parent) : PlotWidget(parent) {
   };
   m_topBars = makeBars(tr("σ₁…σₖ (kept: top k)"), seriesColor(0), Qt::SolidPattern);
   m_restBars = makeBars(tr("σₖ₊₁… (discarded)"), idleColor(), Qt::SolidPattern);
-  // Negative eigenvalues appear only after noise; hatching marks them without relying on colour.
-  m_negativeBars = makeBars(tr("negative (after noise)"), leakColor(), Qt::BDiagPattern);
+  // Negative eigenvalues: after noise, or in the unbiased M̂2 of a corpus that supports fewer
+  // than k topics. Hatching marks them without relying on colour.
+  m_negativeBars = makeBars(tr("negative (σ < 0)"), leakColor(), Qt::BDiagPattern);
 
   m_gapArrow = new QCPItemLine(this);
   m_gapArrow->setPen(QPen(noiseColor().darker(115), 2.0));
@@ -170,7 +171,9 @@ void EigenSpectrumPlot::fitAxesToData() {
   const double hi = std::max(0.0, *std::max_element(m_sigmas.begin(), m_sigmas.end()));
   const double lo = std::min(0.0, *std::min_element(m_sigmas.begin(), m_sigmas.end()));
   const double span = hi - lo > 0 ? hi - lo : 1.0;
-  xAxis->setRange(0.4, m_sigmas.size() + 0.6);
+  // The gap's label sits right of its arrow: past the last bar it needs room of its own.
+  const bool labelPastLastBar = m_gapLabel->visible() && m_k + 1 == m_sigmas.size();
+  xAxis->setRange(0.4, m_sigmas.size() + 0.6 + (labelPastLastBar ? 1.8 : 0.0));
   yAxis->setRange(lo - (lo < 0 ? 0.08 * span : 0.0), hi + 0.12 * span);
 }
 

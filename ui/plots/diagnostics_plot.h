@@ -19,7 +19,8 @@ class SigmaGammaPlot : public SeriesPlot {
 };
 
 // Bars of σ_1..σ_n (n is usually k+1) with σ_1..σ_k in one colour, the rest in grey, values
-// below zero (possible after noise) marked, and the gap σ_k − σ_{k+1} drawn as an arrow.
+// below zero (after noise, or in an unbiased M̂2 that supports fewer than k topics) marked, and
+// the gap σ_k − σ_{k+1} drawn as an arrow.
 class EigenSpectrumPlot : public PlotWidget {
   Q_OBJECT
 

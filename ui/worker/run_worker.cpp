@@ -14,9 +14,7 @@
 
 namespace dplda {
 
-namespace {
-
-QString generatorKey(const SessionState& s) {
+QString corpusKey(const SessionState& s) {
   if (s.source == SessionState::Source::Uci) return "uci:" + QFileInfo(s.corpusPath).absoluteFilePath();
   if (s.source == SessionState::Source::Text) {
     // The import depends on the path, the separator and d (the vocabulary cap).
@@ -30,6 +28,8 @@ QString generatorKey(const SessionState& s) {
            QString::number(g.beta, 'g', 17), QString::number(g.meanLength, 'g', 17))
       .arg(g.fixedLength ? 1 : 0).arg(seedToText(g.seed));
 }
+
+namespace {
 
 // The session's own private run (its sweep builds a SweepSpec from the same fields).
 PrivacyOptions privacyOptions(const SessionState& s) {
@@ -58,7 +58,7 @@ SpectralOptions spectralOptions(const SessionState& s) {
 
 
 Status RunWorker::prepareCorpus(const SessionState& s, Feedback* fb, RunOutcome& out) {
-  const QString key = generatorKey(s);
+  const QString key = corpusKey(s);
   if (key != m_corpusKey || !m_corpus) {
     m_corpusKey.clear();
     m_corpus.reset();
@@ -159,32 +159,19 @@ void RunWorker::process(const RunRequest& request, const std::shared_ptr<Feedbac
     emit done(id);
     return;
   }
-  *stage = "spectral pipeline";
-  emit progress(id, 0.0, *stage);
   const SpectralOptions so = spectralOptions(s);
-  st = validateSpectralOptions(so, *m_corpus);
+  st = validateSpectralOptions(so, *m_corpus);  // public inputs only (k, d, α0, the decomposer)
   if (!st.isOk()) {
     finish(st, "model");
     emit done(id);
     return;
   }
   m_pipeline.setOptions(so);
-  auto model = m_pipeline.run(fb);
-  if (!model.ok()) {
-    finish(model.status(), "model");
-    emit done(id);
-    return;
-  }
-  out->timings = m_pipeline.timings();
-  out->eigenvalues = model->eigen.values;
-  out->tensorLambda = model->eigenpairs.lambda;
-  out->gammaS = model->gammaS;
-  out->nonPrivate = model->output;
-  if (m_truth) {
-    out->baselineError = compareTopics(m_truth->topics, m_truth->alpha, model->output.topics, model->output.alpha);
-  }
 
-  *stage = "private run";
+  // The release first: nothing non-private is computed before it, so that a failure of the
+  // exact pipeline cannot decide whether a private run releases (docs/PRIVACY.md §2). The
+  // exact statistics it reports (diagnostics.nonPrivate) are computed after the release.
+  *stage = s.edges ? "private run" : "spectral pipeline";
   emit progress(id, 0.0, *stage);
   const PrivacyOptions po = privacyOptions(s);
   std::unique_ptr<RandomSource> noise;
@@ -192,15 +179,48 @@ void RunWorker::process(const RunRequest& request, const std::shared_ptr<Feedbac
   else noise = std::make_unique<SecureRandom>();
   auto priv = runPrivate(m_pipeline, po, *noise, fb);
   if (!priv.ok()) {
-    finish(priv.status(), "privacy");
+    // Without noise the run is the non-private model itself: its failure is the run's.
+    finish(priv.status(), s.edges ? "privacy" : "model");
+    emit done(id);
+    return;
+  }
+  if (fb->isCanceled() || priv->status.code() == StatusCode::Cancelled) {
+    finish(cancelled(), "privacy");
     emit done(id);
     return;
   }
   out->priv = priv.value();
+
+  // The non-private model, for teaching: the baseline, the utility loss and the exact
+  // statistics. Its failure is shown as a labelled diagnostic, never as the run's.
+  *stage = "non-private model (teaching)";
+  emit progress(id, 0.0, *stage);
+  auto model = m_pipeline.run(fb);
+  if (!model.ok() && model.status().code() == StatusCode::Cancelled) {
+    finish(cancelled(), "model");
+    emit done(id);
+    return;
+  }
+  if (model.ok()) {
+    out->hasNonPrivate = true;
+    out->eigenvalues = model->eigen.values;
+    out->tensorLambda = model->eigenpairs.lambda;
+    out->gammaS = model->gammaS;
+    out->nonPrivate = model->output;
+    if (m_truth) {
+      out->baselineError = compareTopics(m_truth->topics, m_truth->alpha, model->output.topics, model->output.alpha);
+    }
+  } else {
+    out->nonPrivateFailure = QString::fromStdString(model.status().message());
+    // The spectrum of M̂2 usually survives a later failure (σ_k <= 0 stops the whitening).
+    auto eigen = m_pipeline.runThrough(PipelineStage::Eigen, fb);
+    if (eigen.ok()) out->eigenvalues = eigen->eigen.values;
+  }
+  out->timings = m_pipeline.timings();
   if (priv->released && priv->output) {
     const UnwhitenedTopics& o = *priv->output;
     if (m_truth) out->error = compareTopics(m_truth->topics, m_truth->alpha, o.topics, o.alpha);
-    out->utilityLoss = compareTopics(model->output.topics, model->output.alpha, o.topics, o.alpha);
+    if (model.ok()) out->utilityLoss = compareTopics(model->output.topics, model->output.alpha, o.topics, o.alpha);
   }
   finish(Status::ok(), "");
 
@@ -251,7 +271,7 @@ ExperimentPreset RunWorker::sessionSweep(const SessionState& s) const {
   c.label = "session";
   c.source.corpus = m_corpus;
   c.source.truth = m_truth;
-  c.source.description = generatorKey(s).toStdString();
+  c.source.description = corpusKey(s).toStdString();
   c.source.pipeline = std::make_shared<const SpectralPipeline>(m_pipeline);
   c.topicCount = s.topicCount();
   c.alpha0 = s.alpha0();

@@ -27,7 +27,11 @@ struct RunRequest {
   bool sweep = true;  // also run the session's ε sweep after the main run
 };
 
-// The main run: corpus, non-private spectral model, the private run of the session's edge set.
+// The main run: corpus, the private run of the session's edge set, then the non-private
+// spectral model for teaching (baseline, utility loss, exact statistics). The private run comes
+// first and never depends on the non-private model: when the exact pipeline fails (e.g.
+// σ_k(M̂2) <= 0) the private result is still shown and nonPrivateFailure says why the teaching
+// values are missing; it is not a failure of the run.
 struct RunOutcome {
   quint64 id = 0;
   Status status;   // ok, or why there is nothing to show (bad corpus, invalid options, cancelled)
@@ -39,10 +43,13 @@ struct RunOutcome {
   std::optional<LdaModel> truth;
   QString truthNote;      // e.g. why a truth.json was ignored
   QStringList words;      // vocabulary (d names)
-  Eigen::VectorXd eigenvalues;     // σ_1..σ_{k+1} of M̂2 (non-private)
+  // ---- non-private (teaching): exact statistics of the corpus, never part of a release ----
+  bool hasNonPrivate = false;      // the non-private model ran to the end (nonPrivate, tensorLambda, gammaS)
+  QString nonPrivateFailure;       // why it did not (empty when it did)
+  Eigen::VectorXd eigenvalues;     // σ_1..σ_{k+1} of M̂2 (non-private; also when a later stage failed)
   Eigen::VectorXd tensorLambda;    // robust eigenvalues of T̂ (non-private)
   double gammaS = 0;
-  UnwhitenedTopics nonPrivate;     // the non-private output (OUT)
+  UnwhitenedTopics nonPrivate;     // the non-private output (OUT); empty when !hasNonPrivate
   std::optional<PrivateRunResult> priv;
   std::optional<TopicErrors> error;          // private output vs truth
   std::optional<TopicErrors> baselineError;  // non-private output vs truth
@@ -70,6 +77,10 @@ struct ExperimentUpdate {
   int pointsDone = 0, pointsTotal = 0;
   QString commandLine;  // the equivalent `dplda sweep` command, when there is one
 };
+
+// A key naming the session's corpus (source, path or generator parameters and seed): equal
+// keys give the same corpus.
+QString corpusKey(const SessionState& s);
 
 // Lives on the worker thread. Keeps the last corpus and pipeline so that a change of ε, edges
 // or mechanism recomputes only the private part.

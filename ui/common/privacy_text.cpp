@@ -1,0 +1,94 @@
+#include "ui/common/privacy_text.h"
+
+#include "core/privacy/budget.h"
+#include "ui/common/palette.h"
+
+namespace dplda {
+
+namespace {
+QString displayName(Node n) { return n == Node::Wplus ? QStringLiteral("W⁺") : QString::fromLatin1(nodeName(n)); }
+
+QString edgeList(EdgeSet edges) {
+  return QString::fromStdString(edgeSetToString(edges)).replace(QLatin1Char(','), QStringLiteral(", "));
+}
+}  // namespace
+
+QString readablePrivacyText(const std::string& text) {
+  QString t = QString::fromStdString(text);
+  t.replace(QStringLiteral("epsilon"), QStringLiteral("ε"));
+  t.replace(QStringLiteral("delta"), QStringLiteral("δ"));
+  t.replace(QStringLiteral("gamma_s"), QStringLiteral("γ_s"));
+  t.replace(QStringLiteral("sigma_k"), QStringLiteral("σ_k"));
+  t.replace(QStringLiteral(">="), QStringLiteral("≥"));
+  t.replace(QStringLiteral("<="), QStringLiteral("≤"));
+  return t;
+}
+
+QString privacyHeadline(const PrivacyStatement& st, const PrivacyDecision& d, EdgeSet edges) {
+  switch (st.claim) {
+    case PrivacyClaim::Proven:
+      return QObject::tr("✓ Private — every path from D to OUT crosses a noisy edge (%1), each release on a "
+                         "proven bound")
+          .arg(edgeList(edges));
+    case PrivacyClaim::PrintedBounds:
+      return QObject::tr("⚠ Cut, printed bounds — reproduces the papers; not a guarantee (%1)").arg(edgeList(edges));
+    case PrivacyClaim::Heuristic: {
+      QStringList nodes;
+      for (int e = 0; e < kEdgeCount; ++e) {
+        const Node from = edge(e).from;
+        if (contains(edges, e) && needsGammaS(from) && !nodes.contains(displayName(from))) nodes << displayName(from);
+      }
+      return QObject::tr("⚠ Cut, heuristic bounds (%1) — not a guarantee: the γ_s sensitivity and Theorem 6 are "
+                         "not proven (%2)")
+          .arg(nodes.isEmpty() ? QStringLiteral("TD/U") : nodes.join(QStringLiteral(", ")), edgeList(edges));
+    }
+    case PrivacyClaim::NotCovered: {
+      QStringList nodes;
+      for (Node n : d.mixedReleases) nodes << displayName(n);
+      return QObject::tr("⚠ Cut, not covered by a proven bound: %1 (released from data that reached it through "
+                         "a clean and a noisy path)")
+          .arg(nodes.join(QStringLiteral(", ")));
+    }
+    case PrivacyClaim::NotPrivate: break;
+  }
+  if (d.isPrivate) {  // a cut whose noise is not the calibrated one (a noise multiplier)
+    return QObject::tr("✗ Not private — %1").arg(readablePrivacyText(st.summary));
+  }
+  if (!d.leakPath.empty()) {
+    QStringList names;
+    for (Node n : d.leakPath) names << displayName(n);
+    return QObject::tr("✗ Not private — leaking path: %1").arg(names.join(QStringLiteral(" → ")));
+  }
+  return QObject::tr("✗ Not private — %1").arg(readablePrivacyText(d.explanation));
+}
+
+QStringList privacyCautions(const PrivacyStatement& st) {
+  QStringList out;
+  for (const std::string& c : st.cautions) out << QStringLiteral("⚠ ") + readablePrivacyText(c);
+  return out;
+}
+
+QString privacyShortLabel(const PrivacyStatement& st, EdgeSet edges) {
+  switch (st.claim) {
+    case PrivacyClaim::Proven: return QObject::tr("✔ private");
+    case PrivacyClaim::PrintedBounds: return QObject::tr("⚠ cut, printed bounds: not a guarantee");
+    case PrivacyClaim::Heuristic: return QObject::tr("⚠ cut, heuristic bounds: not a guarantee");
+    case PrivacyClaim::NotCovered: return QObject::tr("⚠ cut, not covered by a proven bound");
+    case PrivacyClaim::NotPrivate: break;
+  }
+  return edges == 0 ? QObject::tr("no noise: NOT private") : QObject::tr("✘ NOT private");
+}
+
+QColor privacyClaimColor(PrivacyClaim claim) {
+  switch (claim) {
+    case PrivacyClaim::Proven: return privateColor().darker(125);
+    case PrivacyClaim::NotPrivate: return leakColor().darker(110);
+    default: return cautionColor();
+  }
+}
+
+QColor privacyClaimTextColor(PrivacyClaim claim) {
+  return claim == PrivacyClaim::Proven || claim == PrivacyClaim::NotPrivate ? QColor(Qt::white) : QColor(Qt::black);
+}
+
+}  // namespace dplda
