@@ -552,7 +552,8 @@ void MainWindow::startExperiment(const QString& preset, int trials) {
   request.trials = trials;
   // The budget bar's bound set applies to the error sweeps; the seed is the session's noise seed
   // when it has one, else 1 (the command line's default), so the figures can be reproduced.
-  if (preset != "tpm-noise") request.bounds = s.bounds;
+  // (the tensor-method presets have no privacy bounds to choose)
+  if (preset != "tpm-noise" && preset != "online-tpm" && preset != "dp-tpm") request.bounds = s.bounds;
   request.seed = s.noiseSeed.value_or(1);
   m_experiments->startExperiment(request);
   setStatus(tr("Experiment %1 started (%2 trials per point)…").arg(preset).arg(trials));

@@ -12,6 +12,7 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/json_output.h"
+#include "core/common/text_escape.h"
 #include "core/corpus/synthetic_generator.h"
 #include "core/corpus/text_import.h"
 #include "core/corpus/truth_io.h"
@@ -76,7 +77,7 @@ int generateCommand(const std::vector<std::string>& args) {
   const Arguments a(args, {"vocab", "topics", "docs", "alpha0", "prior", "beta", "doc-length", "seed", "out"},
                     {"fixed-length"});
   GeneratorParams p;
-  p.vocabSize = a.integer("vocab");
+  p.vocabSize = a.count("vocab", 1, kMaxVocabularySize);
   p.topicCount = a.integer("topics");
   p.docCount = a.integer("docs");
   p.alpha0 = a.number("alpha0", p.alpha0);
@@ -93,8 +94,8 @@ int generateCommand(const std::vector<std::string>& args) {
   require(writeUciCorpus(sc.corpus, out));
   require(writeTruthJson(sc.truth, (std::filesystem::path(out) / "truth.json").string()));
   std::cout << "wrote " << sc.corpus.docCount() << " documents, vocabulary " << sc.corpus.vocabSize() << ", "
-            << sc.corpus.nnz() << " non-zeros, " << p.topicCount << " topics (seed " << p.seed << ") to " << out
-            << "\n";
+            << sc.corpus.nnz() << " non-zeros, " << p.topicCount << " topics (seed " << p.seed << ") to "
+            << escapeText(out) << "\n";
   return kExitOk;
 }
 
@@ -103,7 +104,7 @@ int importTextCommand(const std::vector<std::string>& args) {
                     {"keep-stopwords", "keep-case", "numbers"});
   TextImportParams p;
   p.input = a.text("input");
-  p.vocabSize = a.integer("vocab");
+  p.vocabSize = a.count("vocab", 1, kMaxVocabularySize);
   p.minTokenLength = a.integer("min-token-length", p.minTokenLength);
   p.separator = a.text("separator", "");
   p.removeStopWords = !a.flag("keep-stopwords");
@@ -115,14 +116,15 @@ int importTextCommand(const std::vector<std::string>& args) {
   require(writeUciCorpus(corpus, out));
   std::cout << "read " << report.documentsRead << " documents; kept " << report.documentsKept << " (dropped "
             << report.droppedDocuments << " with fewer than 3 vocabulary tokens); vocabulary "
-            << corpus.vocabSize() << " of " << report.distinctWords << " distinct words; wrote " << out << "\n";
+            << corpus.vocabSize() << " of " << report.distinctWords << " distinct words; wrote " << escapeText(out)
+            << "\n";
   if (report.filesRead > 0) {
     std::cout << "folder: " << report.filesRead << " text files read";
     if (report.duplicateFiles) std::cout << ", " << report.duplicateFiles << " links to files already read skipped";
     if (!report.skippedFiles.empty()) {
       std::cout << ", " << report.skippedFiles.size() << " files that are not UTF-8 text skipped (";
       for (std::size_t i = 0; i < std::min<std::size_t>(report.skippedFiles.size(), 5); ++i)
-        std::cout << (i ? ", " : "") << report.skippedFiles[i];
+        std::cout << (i ? ", " : "") << escapeText(report.skippedFiles[i]);
       std::cout << (report.skippedFiles.size() > 5 ? ", ...)" : ")");
     }
     std::cout << "\n";

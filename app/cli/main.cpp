@@ -6,6 +6,7 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
+#include "core/common/text_escape.h"
 #include "ui/common/quiet_qt_messages.h"
 
 using namespace dplda::cli;
@@ -35,23 +36,29 @@ int main(int argc, char** argv) {
   }
   const std::string command = args[0];
   args.erase(args.begin());
+  // One line per error, and no control byte from the input reaches the terminal: the messages
+  // quote user text escaped already; escapeControls is the net for anything that slipped through.
+  const std::string shownCommand = dplda::escapeControls(command);
+  auto report = [&](const char* kind, const char* what) {
+    std::cerr << "dplda " << shownCommand << ": " << kind << dplda::escapeControls(what) << "\n";
+  };
   try {
     if (command == "generate") return generateCommand(args);
     if (command == "import-text") return importTextCommand(args);
     if (command == "run") return runCommand(args);
     if (command == "sweep") return sweepCommand(args);
-    throw UsageError("unknown command '" + command + "' (try dplda --help)");
+    throw UsageError("unknown command " + dplda::quoteText(command) + " (try dplda --help)");
   } catch (const UsageError& e) {
-    std::cerr << "dplda " << command << ": usage error: " << e.what() << "\n";
+    report("usage error: ", e.what());
     return kExitUsage;
   } catch (const InputError& e) {
-    std::cerr << "dplda " << command << ": bad input: " << e.what() << "\n";
+    report("bad input: ", e.what());
     return kExitBadInput;
   } catch (const RunError& e) {
-    std::cerr << "dplda " << command << ": failed: " << e.what() << "\n";
+    report("failed: ", e.what());
     return kExitFailed;
   } catch (const std::exception& e) {
-    std::cerr << "dplda " << command << ": internal error: " << e.what() << "\n";
+    report("internal error: ", e.what());
     return kExitFailed;
   }
 }

@@ -186,6 +186,11 @@ int runCommand(const std::vector<std::string>& args) {
       throw InputError("the truth file has topics over " + std::to_string(truth->vocabSize()) +
                        " words but the corpus vocabulary has " + std::to_string(corpus->vocabSize()));
     }
+    // compareTopics needs at least as many fitted topics (else every error is NaN).
+    if (truth->topicCount() > o.topicCount) {
+      throw InputError("the truth file has " + std::to_string(truth->topicCount()) + " topics but --topics is " +
+                       std::to_string(o.topicCount) + "; errors need at least as many fitted topics");
+    }
   }
   SpectralPipeline pipeline;
   pipeline.setCorpus(corpus);

@@ -17,6 +17,7 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
+#include "core/common/text_escape.h"
 #include "core/corpus/truth_io.h"
 #include "core/corpus/uci_io.h"
 #include "core/experiments/presets.h"
@@ -25,6 +26,7 @@
 #include "core/experiments/table_text.h"
 #include "core/experiments/tpm_noise.h"
 #include "ui/experiments/experiment_output.h"
+#include "ui/experiments/seed004_run.h"
 
 namespace dplda::cli {
 
@@ -64,7 +66,7 @@ std::vector<ExportFormat> parseFormats(const std::string& text) {
     else if (f == "svg")
       out.push_back(ExportFormat::Svg);
     else
-      throw UsageError("--formats takes png, pdf and svg separated by commas (or none), got '" + text + "'");
+      throw UsageError("--formats takes png, pdf and svg separated by commas (or none), got " + quoteText(text));
   }
   return out;
 }
@@ -116,8 +118,8 @@ int sweepCommand(const std::vector<std::string>& args) {
       {"share-releases"});
   const std::filesystem::path out = a.text("out");
   const std::vector<ExportFormat> formats = parseFormats(a.text("formats", "png,pdf,svg"));
-  const int threads = a.integer("threads", 0);
-  if (threads < 0) throw UsageError("--threads must be >= 0 (0 = all cores), got " + std::to_string(threads));
+  // 0 = all cores; the range of validateSweepSpec. Digits only: "-0" is refused.
+  const int threads = a.count("threads", 0, 1024, 0);
   std::optional<int> trials;
   if (a.has("trials")) {
     trials = a.integer("trials");
@@ -175,28 +177,32 @@ int sweepCommand(const std::vector<std::string>& args) {
     if (bounds) s.bounds = *bounds;
     s.decomposer = a.text("decomposer", s.decomposer);
     if (!makeDecomposer(s.decomposer).ok()) {
-      throw UsageError("--decomposer must be robust or simultaneous, got '" + s.decomposer + "'");
+      throw UsageError("--decomposer must be robust or simultaneous, got " + quoteText(s.decomposer));
     }
     s.maxLength = a.number("max-length", s.maxLength);
+    if (!(s.maxLength >= 3.0 && s.maxLength <= kMaxClipLength)) {
+      throw InputError("the clipping length L_max (--max-length) must be in [3, " +
+                       std::to_string(static_cast<long long>(kMaxClipLength)) +
+                       "], got " + a.text("max-length"));
+    }
     s.shareReleases = a.flag("share-releases");
     s.trials = trials.value_or(10);
     s.threads = threads;
     s.seeds = SweepSeeds::fromSeed(seed);
     SweepGrid grid;
     for (const std::string& k : splitList(a.text("topics"))) {
-      char* end = nullptr;
-      const long v = std::strtol(k.c_str(), &end, 10);
-      if (k.empty() || *end != '\0' || v < 1 || v > 100000) {
-        throw UsageError("--topics takes topic counts >= 1 separated by commas, got '" + a.text("topics") +
-                         "'");
+      long long v = 0;
+      if (!parseDigits(k, v) || v < 1 || v > 100000) {
+        throw UsageError("--topics takes topic counts in 1..100000 separated by commas, got " +
+                         quoteText(a.text("topics")));
       }
       grid.topicCounts.push_back(static_cast<int>(v));
     }
     for (const std::string& x : splitList(a.text("alpha0", "1"))) {
-      char* end = nullptr;
-      const double v = std::strtod(x.c_str(), &end);
-      if (x.empty() || *end != '\0' || !std::isfinite(v) || v <= 0) {
-        throw UsageError("--alpha0 takes numbers > 0 separated by commas, got '" + a.text("alpha0") + "'");
+      double v = 0.0;
+      if (!parseDecimalNumber(x, v) || v <= 0 || v > kMaxAlpha0) {
+        throw UsageError("--alpha0 takes numbers in (0, " + std::to_string(static_cast<long long>(kMaxAlpha0)) +
+                         "] separated by commas, got " + quoteText(a.text("alpha0")));
       }
       grid.alpha0s.push_back(v);
     }
@@ -252,6 +258,16 @@ int sweepCommand(const std::vector<std::string>& args) {
     Progress progress("tpm-noise");
     progress.attach(feedback);
     run.tpm = std::make_shared<const TpmNoiseResult>(takeValue(runTpmNoise(preset.tpm, &feedback)));
+  } else if (isSeed004Experiment(preset)) {
+    std::cerr << "dplda sweep: " << preset.name << ", "
+              << (preset.kind == ExperimentKind::OnlineTpm ? preset.online.trials : preset.dp.trials)
+              << " trials per point\n";
+    Progress progress(preset.name);
+    progress.attach(feedback);
+    std::shared_ptr<const ExperimentRun> done;
+    require(runSeed004Experiment(preset, &feedback, {}, &done));
+    run.online = done->online;
+    run.dp = done->dp;
   } else {
     const SweepSpec& s = preset.sweep;
     std::cerr << "dplda sweep: " << s.cases.size() << " corpus case(s), " << s.configurations.size()
@@ -264,14 +280,21 @@ int sweepCommand(const std::vector<std::string>& args) {
   std::vector<std::string> warnings;
   const std::filesystem::path report =
       takeValue(writeExperimentFolder(run, out, render ? formats : std::vector<ExportFormat>{}, context, &warnings));
-  for (const std::string& w : warnings) std::cerr << "dplda sweep: warning: " << w << "\n";
+  for (const std::string& w : warnings) std::cerr << "dplda sweep: warning: " << escapeControls(w) << "\n";
   if (run.tpm) {
     std::cout << "tpm-noise: " << run.tpm->rows.size() << " runs in " << shortNumber(run.tpm->elapsedMs / 1000.0)
-              << " s; wrote " << report.string() << "\n";
+              << " s; wrote " << escapeText(report.string()) << "\n";
+  } else if (run.online) {
+    std::cout << "online-tpm: " << run.online->rows.size() << " runs in " << shortNumber(run.online->elapsedMs / 1000.0)
+              << " s; error slope vs n " << shortNumber(run.online->slopeVsN) << " (1/sqrt(n) predicts -0.5); wrote "
+              << escapeText(report.string()) << "\n";
+  } else if (run.dp) {
+    std::cout << "dp-tpm: " << run.dp->rows.size() << " runs in " << shortNumber(run.dp->elapsedMs / 1000.0)
+              << " s; wrote " << escapeText(report.string()) << "\n";
   } else {
     const SweepResult& r = *run.sweep;
     std::cout << preset.name << ": " << r.rows.size() << " runs in " << shortNumber(r.elapsedMs / 1000.0)
-              << " s on " << r.threadsUsed << " threads; wrote " << report.string() << "\n";
+              << " s on " << r.threadsUsed << " threads; wrote " << escapeText(report.string()) << "\n";
     const std::vector<double> perConfig = meanTrialMsPerConfiguration(r);
     for (std::size_t g = 0; g < perConfig.size(); ++g) {
       std::cout << "  configuration " << r.spec.configurations[g].label << ": " << shortNumber(perConfig[g])

@@ -19,6 +19,28 @@ using SparseCounts = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
 // estimator divides by l(l-1)(l-2).
 inline constexpr int kMinDocumentLength = 3;
 
+// The ranges every reader, generator and validation function of the tool accepts. Each is
+// named in the messages of the values it refuses (docs/FUZZING.md says why these values).
+//
+// Vocabulary size d (UCI header W, import-text --vocab, generate --vocab): memory and time of
+// a fit grow with d even when few words are used (about 350 bytes and 2 µs per word for the
+// moment operator's per-thread lanes and the eigensolver's Krylov vectors), so a 100-byte
+// corpus file declaring W = 10^7 would take 3 GB and 40 s before any check on the data.
+// At 10^6 that is 0.35 GB and 2 s; real vocabularies (NYTimes 102 660, PubMed 141 043 words)
+// are well below it.
+inline constexpr int kMaxVocabularySize = 1000000;
+// α0, the sum of the Dirichlet prior (run --alpha0, generate --alpha0, sessions): the estimator
+// constants a = α0/(α0+1), b = −α0/(α0+2), c = 2α0²/((α0+1)(α0+2)) are within 1e-6 of their
+// limits 1, −1, 2 at α0 = 1e6 (the fit no longer changes), while α0² overflows near 1.3e154.
+inline constexpr double kMaxAlpha0 = 1e6;
+// The generator's topic concentration β: Dirichlet(β·1_d) is uniform to within 1e-3 at 1e6, and
+// its gamma draws (β·d of them summed) must stay finite.
+inline constexpr double kMaxBeta = 1e6;
+// The public clipping length L_max of input perturbation (run/sweep --max-length, sessions):
+// longer than any real document (a long book is 10^5–10^6 tokens), and small enough that the
+// noisy counts (up to 8.6 σ with σ ∝ L_max) and their cubes in the third moment stay finite.
+inline constexpr double kMaxClipLength = 1e7;
+
 struct Corpus {
   SparseCounts counts;             // N x d, entries are positive integer counts
   Eigen::VectorXd lengths;         // l_n = row sums of counts
@@ -30,7 +52,8 @@ struct Corpus {
   long long nnz() const { return counts.nonZeros(); }
   double maxLength() const { return lengths.size() ? lengths.maxCoeff() : 0.0; }
   std::string wordName(int i) const {
-    return i < static_cast<int>(vocab.size()) ? vocab[i] : "w" + std::to_string(i);
+    // append, not "w" + to_string: GCC 12 reports a false -Wrestrict on the latter when inlined.
+    return i < static_cast<int>(vocab.size()) ? vocab[i] : std::string("w").append(std::to_string(i));
   }
 };
 

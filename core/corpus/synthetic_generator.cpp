@@ -74,7 +74,10 @@ class LengthSampler {
 }  // namespace
 
 Status validateGeneratorParams(const GeneratorParams& p) {
-  if (p.vocabSize < 1) return invalidArgument("vocabSize must be >= 1, got " + std::to_string(p.vocabSize));
+  if (p.vocabSize < 1 || p.vocabSize > kMaxVocabularySize) {
+    return invalidArgument("vocabSize must be in 1.." + std::to_string(kMaxVocabularySize) + ", got " +
+                           std::to_string(p.vocabSize));
+  }
   if (p.topicCount < 1)
     return invalidArgument("topicCount must be >= 1, got " + std::to_string(p.topicCount));
   if (p.topicCount > p.vocabSize) {
@@ -82,15 +85,15 @@ Status validateGeneratorParams(const GeneratorParams& p) {
                            std::to_string(p.topicCount));
   }
   if (p.docCount < 1) return invalidArgument("docCount must be >= 1, got " + std::to_string(p.docCount));
-  if (!std::isfinite(p.alpha0) || p.alpha0 <= 0.0) {
-    return invalidArgument("alpha0 must be a finite number > 0, got " + fmt(p.alpha0));
+  if (!std::isfinite(p.alpha0) || p.alpha0 <= 0.0 || p.alpha0 > kMaxAlpha0) {
+    return invalidArgument("alpha0 must be a number in (0, " + fmt(kMaxAlpha0) + "], got " + fmt(p.alpha0));
   }
   if (p.prior != GeneratorParams::Prior::Random && p.prior != GeneratorParams::Prior::Symmetric) {
     return invalidArgument("prior must be Random or Symmetric, got value " +
                            std::to_string(static_cast<int>(p.prior)));
   }
-  if (!std::isfinite(p.beta) || p.beta <= 0.0) {
-    return invalidArgument("beta must be a finite number > 0, got " + fmt(p.beta));
+  if (!std::isfinite(p.beta) || p.beta <= 0.0 || p.beta > kMaxBeta) {
+    return invalidArgument("beta must be a number in (0, " + fmt(kMaxBeta) + "], got " + fmt(p.beta));
   }
   if (!std::isfinite(p.meanLength) || p.meanLength <= 0.0) {
     return invalidArgument("meanLength must be a finite number > 0, got " + fmt(p.meanLength));

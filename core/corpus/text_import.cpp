@@ -13,6 +13,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/common/text_escape.h"
+
 namespace dplda {
 
 namespace fs = std::filesystem;
@@ -20,6 +22,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr long long kMaxFileBytes = 1LL << 30;  // folder mode reads one file at a time
+constexpr std::size_t kMaxLineBytes = std::size_t(64) << 20;  // one line (a document in line mode)
 
 // English stop words: the NLTK list with the contracted forms removed (apostrophes split words,
 // so "don't" arrives as "don" + "t", both listed), plus a few very common modal words.
@@ -234,7 +237,7 @@ class DocumentSink {
     report.shortTokensRemoved = m_filters.shortTokens;
     report.stopWordsRemoved = m_filters.stopWords;
     if (m_words.empty()) {
-      return badInput("no words left in " + m_params.input + " after tokenization (" +
+      return badInput("no words left in " + escapeText(m_params.input) + " after tokenization (" +
                       std::to_string(report.documentsRead) + " documents, " +
                       std::to_string(m_filters.shortTokens) + " short tokens and " +
                       std::to_string(m_filters.stopWords) + " stop words removed)");
@@ -267,7 +270,7 @@ class DocumentSink {
     report.tokensKept = static_cast<long long>(corpus->lengths.sum());
     if (corpus->docCount() == 0) {
       return badInput("no documents with at least " + std::to_string(kMinDocumentLength) +
-                      " vocabulary tokens in " + m_params.input + " (" +
+                      " vocabulary tokens in " + escapeText(m_params.input) + " (" +
                       std::to_string(report.documentsRead) + " documents read, all dropped)");
     }
     return corpus;
@@ -300,6 +303,27 @@ Status invalidUtf8(const std::string& file, long long line, long long byteInLine
                   ")");
 }
 
+// std::getline with a limit: false at the end of the input, or with `tooLong` set when the
+// line reaches maxBytes before its '\n' (a device such as /dev/zero has no line end at all).
+bool getLineBounded(std::istream& in, std::string& line, std::size_t maxBytes, bool& tooLong) {
+  line.clear();
+  tooLong = false;
+  std::streambuf* sb = in.rdbuf();
+  for (;;) {
+    const int c = sb->sbumpc();
+    if (c == std::char_traits<char>::eof()) {
+      in.setstate(std::ios::eofbit);
+      return !line.empty();
+    }
+    if (c == '\n') return true;
+    if (line.size() >= maxBytes) {
+      tooLong = true;
+      return false;
+    }
+    line += static_cast<char>(c);
+  }
+}
+
 // One document per line, or multi-line documents ended by the separator line. `size` (bytes,
 // 0 when unknown) only scales the progress.
 Status readLines(std::istream& in, const std::string& name, double size, const TextImportParams& p,
@@ -310,7 +334,8 @@ Status readLines(std::istream& in, const std::string& name, double size, const T
     if (!isBlankText(document)) sink.addDocument(document);
     document.clear();
   };
-  while (std::getline(in, line)) {
+  bool tooLong = false;
+  while (getLineBounded(in, line, kMaxLineBytes, tooLong)) {
     ++lineNo;
     const long long bad = findInvalidUtf8(line);
     if (bad >= 0) return invalidUtf8(name, lineNo, bad, offset + bad, static_cast<unsigned char>(line[bad]));
@@ -321,6 +346,10 @@ Status readLines(std::istream& in, const std::string& name, double size, const T
     } else if (line == p.separator) {
       flushDocument();
     } else {
+      if (document.size() + line.size() >= static_cast<std::size_t>(kMaxFileBytes)) {
+        return Status(StatusCode::ResourceLimit, name + " line " + std::to_string(lineNo) +
+                                                     ": a document (lines up to a separator line) longer than 1 GiB");
+      }
       document += line;
       document += '\n';
     }
@@ -329,6 +358,10 @@ Status readLines(std::istream& in, const std::string& name, double size, const T
       if (size > 0) reportProgress(feedback, 0.9 * offset / size);
     }
   }
+  if (tooLong) {
+    return Status(StatusCode::ResourceLimit, name + " line " + std::to_string(lineNo + 1) + " is longer than " +
+                                                 std::to_string(kMaxLineBytes >> 20) + " MiB");
+  }
   if (in.bad()) return ioError("cannot read " + name + ": " + std::strerror(errno));
   if (!p.separator.empty()) flushDocument();
   return Status::ok();
@@ -336,7 +369,7 @@ Status readLines(std::istream& in, const std::string& name, double size, const T
 
 Status readLinesFile(const fs::path& path, const TextImportParams& p, DocumentSink& sink,
                      Feedback* feedback) {
-  const std::string name = path.string();
+  const std::string name = escapeText(path.string());
   std::ifstream in(path, std::ios::binary);
   if (!in) return ioError("cannot open " + name + ": " + std::strerror(errno));
   std::error_code ec;
@@ -345,7 +378,7 @@ Status readLinesFile(const fs::path& path, const TextImportParams& p, DocumentSi
 }
 
 Status readWholeFile(const fs::path& path, std::string& text) {
-  const std::string name = path.string();
+  const std::string name = escapeText(path.string());
   std::error_code ec;
   const auto size = fs::file_size(path, ec);
   if (ec) return ioError("cannot read " + name + ": " + ec.message());
@@ -422,15 +455,16 @@ Result<std::vector<std::string>> tokenizeText(std::string_view text, const TextI
 
 Result<Corpus> importText(const TextImportParams& params, TextImportReport* reportOut, Feedback* feedback) {
   if (params.input.empty()) return invalidArgument("the text input path is empty");
-  if (params.vocabSize < 1)
-    return invalidArgument("vocabSize must be >= 1, got " + std::to_string(params.vocabSize));
+  if (params.vocabSize < 1 || params.vocabSize > kMaxVocabularySize)
+    return invalidArgument("vocabSize must be in 1.." + std::to_string(kMaxVocabularySize) + ", got " +
+                           std::to_string(params.vocabSize));
   DPLDA_RETURN_IF_ERROR(checkTokenizerParams(params));
   if (params.separator.find_first_of("\r\n") != std::string::npos) {
     return invalidArgument("separator must be a single line, got one containing a line break");
   }
   const fs::path input(params.input);
   std::error_code ec;
-  if (!fs::exists(input, ec)) return ioError("text input not found: " + params.input);
+  if (!fs::exists(input, ec)) return ioError("text input not found: " + escapeText(params.input));
 
   DocumentSink sink(params);
   TextImportReport report;
@@ -442,9 +476,9 @@ Result<Corpus> importText(const TextImportParams& params, TextImportReport* repo
       if (!leaf.empty() && leaf[0] == '.') continue;
       if (it->is_regular_file(ec)) files.push_back(f);
     }
-    if (ec) return ioError("cannot list the folder " + params.input + ": " + ec.message());
+    if (ec) return ioError("cannot list the folder " + escapeText(params.input) + ": " + ec.message());
     std::sort(files.begin(), files.end());
-    if (files.empty()) return badInput("the folder " + params.input + " holds no files to import");
+    if (files.empty()) return badInput("the folder " + escapeText(params.input) + " holds no files to import");
     std::string text;
     std::set<fs::path> seen;  // canonical paths: a link to a file already read is read once
     std::string firstSkipReason;
@@ -459,7 +493,7 @@ Result<Corpus> importText(const TextImportParams& params, TextImportReport* repo
       if (st.code() == StatusCode::BadInput || text.find('\0') != std::string::npos) {
         report.skippedFiles.push_back(files[i].filename().string());
         if (firstSkipReason.empty())
-          firstSkipReason = st.isOk() ? files[i].string() + " holds NUL bytes (binary)" : st.message();
+          firstSkipReason = st.isOk() ? escapeText(files[i].string()) + " holds NUL bytes (binary)" : st.message();
         continue;
       }
       DPLDA_RETURN_IF_ERROR(st);
@@ -468,19 +502,19 @@ Result<Corpus> importText(const TextImportParams& params, TextImportReport* repo
         sink.addDocument(text);
       } else {
         std::istringstream lines(text);
-        DPLDA_RETURN_IF_ERROR(readLines(lines, files[i].string(), 0.0, params, sink, nullptr));
+        DPLDA_RETURN_IF_ERROR(readLines(lines, escapeText(files[i].string()), 0.0, params, sink, nullptr));
       }
       reportProgress(feedback, 0.9 * (i + 1) / files.size());
     }
     if (report.filesRead == 0) {
-      return badInput("the folder " + params.input + " holds no UTF-8 text files (" +
+      return badInput("the folder " + escapeText(params.input) + " holds no UTF-8 text files (" +
                       std::to_string(report.skippedFiles.size()) + " skipped; the first: " + firstSkipReason + ")");
     }
-    if (sink.documentCount() == 0) return badInput("no documents in the text files of " + params.input);
+    if (sink.documentCount() == 0) return badInput("no documents in the text files of " + escapeText(params.input));
   } else {
     DPLDA_RETURN_IF_ERROR(readLinesFile(input, params, sink, feedback));
     if (sink.documentCount() == 0)
-      return badInput("no documents in " + params.input + " (it is empty or blank)");
+      return badInput("no documents in " + escapeText(params.input) + " (it is empty or blank)");
   }
   if (isCanceled(feedback)) return cancelled();
   auto corpus = sink.build(report);

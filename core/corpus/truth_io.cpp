@@ -7,7 +7,10 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <unordered_set>
 #include <vector>
+
+#include "core/common/text_escape.h"
 
 #include "core/corpus/text_import.h"
 
@@ -18,6 +21,10 @@ namespace {
 constexpr double kSimplexTolerance = 1e-6;
 constexpr int kMaxDepth = 256;
 constexpr long long kMaxJsonBytes = 1LL << 30;
+// Parsed values other than the numbers of number arrays (which are packed, 8 bytes each): a
+// truth holds k + 3 of them (k <= d <= kMaxVocabularySize). Each costs about 130 bytes, so
+// without a cap a file of "[],[],..." would take 40 times its size.
+constexpr long long kMaxJsonValues = 2 * static_cast<long long>(kMaxVocabularySize) + 16;
 
 std::string num(double v) {
   char buf[64];
@@ -33,9 +40,15 @@ struct JsonValue {
   bool boolean = false;
   double number = 0.0;
   std::string text;               // String
-  std::vector<JsonValue> items;   // Array elements, or Object values
+  // Array: its leading run of numbers, packed (truth.json's arrays are all numbers or all arrays),
+  // then the elements from the first non-number on. Element i is numbers[i] for i < numbers.size(),
+  // else items[i - numbers.size()].
+  std::vector<double> numbers;
+  std::vector<JsonValue> items;   // Array elements after `numbers`, or Object values
   std::vector<std::string> keys;  // Object keys, parallel to items
   std::size_t offset = 0;         // where the value starts in the source
+
+  std::size_t arraySize() const { return numbers.size() + items.size(); }
 
   const JsonValue* member(std::string_view key) const {
     for (std::size_t i = 0; i < keys.size(); ++i) {
@@ -65,6 +78,7 @@ const char* typeName(JsonValue::Type t) {
 
 class JsonParser {
  public:
+  // `source` is the file name as shown in messages (escaped by the caller).
   JsonParser(std::string_view text, std::string source) : m_s(text), m_source(std::move(source)) {}
 
   Result<JsonValue> parseDocument() {
@@ -117,8 +131,19 @@ class JsonParser {
     return true;
   }
 
+  // Counts a value that is not a packed number against kMaxJsonValues.
+  Status countValue() {
+    if (++m_values > kMaxJsonValues) {
+      return Status(StatusCode::ResourceLimit, where(m_pos) + ": more than " + std::to_string(kMaxJsonValues) +
+                                                   " JSON values that are not numbers in arrays; a truth file holds " +
+                                                   "one array per topic");
+    }
+    return Status::ok();
+  }
+
   Status parseValue(JsonValue& v, int depth) {
     if (depth > kMaxDepth) return fail("nesting deeper than " + std::to_string(kMaxDepth) + " levels");
+    DPLDA_RETURN_IF_ERROR(countValue());
     v.offset = m_pos;
     if (m_pos >= m_s.size()) return fail("unexpected end of file, expected a value");
     const char c = m_s[m_pos];
@@ -152,6 +177,7 @@ class JsonParser {
 
   Status parseObject(JsonValue& v, int depth) {
     v.type = JsonValue::Type::Object;
+    std::unordered_set<std::string> seen;  // duplicate keys in O(1) each, not O(keys)
     ++m_pos;  // '{'
     skipSpace();
     if (m_pos < m_s.size() && m_s[m_pos] == '}') {
@@ -166,9 +192,7 @@ class JsonParser {
       const std::size_t keyPos = m_pos;
       std::string key;
       DPLDA_RETURN_IF_ERROR(parseString(key));
-      for (const std::string& k : v.keys) {
-        if (k == key) return badInput(where(keyPos) + ": duplicate key \"" + key + "\"");
-      }
+      if (!seen.insert(key).second) return badInput(where(keyPos) + ": duplicate key " + quoteText(key));
       skipSpace();
       if (m_pos >= m_s.size() || m_s[m_pos] != ':')
         return fail("unexpected " + describeHere() + ", expected ':'");
@@ -200,8 +224,15 @@ class JsonParser {
     }
     for (;;) {
       skipSpace();
-      v.items.emplace_back();
-      DPLDA_RETURN_IF_ERROR(parseValue(v.items.back(), depth + 1));
+      const char c = m_pos < m_s.size() ? m_s[m_pos] : '\0';
+      if (v.items.empty() && (c == '-' || (c >= '0' && c <= '9'))) {
+        JsonValue number;
+        DPLDA_RETURN_IF_ERROR(parseNumber(number));
+        v.numbers.push_back(number.number);
+      } else {
+        v.items.emplace_back();
+        DPLDA_RETURN_IF_ERROR(parseValue(v.items.back(), depth + 1));
+      }
       skipSpace();
       if (m_pos < m_s.size() && m_s[m_pos] == ',') {
         ++m_pos;
@@ -308,7 +339,7 @@ class JsonParser {
           }
           default:
             --m_pos;
-            return fail("invalid escape sequence \\" + std::string(1, e));
+            return fail("invalid escape sequence " + quoteText(std::string("\\") + e));
         }
         continue;
       }
@@ -377,6 +408,7 @@ class JsonParser {
   std::string_view m_s;
   std::string m_source;
   std::size_t m_pos = 0;
+  long long m_values = 0;
 };
 
 // ---------------------------------------------------------------- truth.json shape
@@ -387,15 +419,12 @@ Status readNumberArray(const JsonParser& parser, const JsonValue& array, const s
     return badInput(parser.where(array.offset) + ": \"" + name + "\" must be an array of numbers, got " +
                     typeName(array.type));
   }
-  out.resize(array.items.size());
-  for (std::size_t i = 0; i < array.items.size(); ++i) {
-    const JsonValue& e = array.items[i];
-    if (e.type != JsonValue::Type::Number) {
-      return badInput(parser.where(e.offset) + ": " + name + "[" + std::to_string(i) +
-                      "] must be a number, got " + typeName(e.type));
-    }
-    out[i] = e.number;
+  if (!array.items.empty()) {  // the first element that is not a number (see JsonValue)
+    const JsonValue& e = array.items.front();
+    return badInput(parser.where(e.offset) + ": " + name + "[" + std::to_string(array.numbers.size()) +
+                    "] must be a number, got " + typeName(e.type));
   }
+  out = array.numbers;
   return Status::ok();
 }
 
@@ -419,6 +448,12 @@ Status validateLdaModel(const LdaModel& m) {
     if (!std::isfinite(a) || a <= 0.0) {
       return badInput("alpha[" + std::to_string(i) + "] must be a finite number > 0, got " + num(a));
     }
+  }
+  // alpha0 = sum alpha_i, in the range every other part of the tool accepts (core/corpus/corpus.h);
+  // the margin covers the rounding of a generator's alpha0 * Dirichlet shares at the limit.
+  if (m.alpha.sum() > kMaxAlpha0 * (1.0 + 1e-12)) {
+    return badInput("alpha sums to alpha0 = " + num(m.alpha.sum()) + ", above the limit of " +
+                    std::to_string(static_cast<long long>(kMaxAlpha0)));
   }
   for (long long i = 0; i < k; ++i) {
     double sum = 0.0;
@@ -456,12 +491,13 @@ std::string truthToJson(const LdaModel& m) {
   return out;
 }
 
-Status writeTruthJson(const LdaModel& model, const std::string& path) {
-  if (path.empty()) return invalidArgument("the truth.json path is empty");
+Status writeTruthJson(const LdaModel& model, const std::string& pathText) {
+  if (pathText.empty()) return invalidArgument("the truth.json path is empty");
+  const std::string path = escapeText(pathText);
   const Status valid = validateLdaModel(model);
   if (!valid.isOk()) return Status(valid.code(), "cannot write " + path + ": " + valid.message());
   const std::string text = truthToJson(model);
-  std::FILE* f = std::fopen(path.c_str(), "wb");
+  std::FILE* f = std::fopen(pathText.c_str(), "wb");
   if (!f) return ioError("cannot create " + path + ": " + std::strerror(errno));
   const bool wrote = std::fwrite(text.data(), 1, text.size(), f) == text.size();
   const bool closed = std::fclose(f) == 0;
@@ -469,7 +505,8 @@ Status writeTruthJson(const LdaModel& model, const std::string& path) {
   return Status::ok();
 }
 
-Result<LdaModel> parseTruthJson(std::string_view text, const std::string& sourceName) {
+Result<LdaModel> parseTruthJson(std::string_view text, const std::string& sourceNameText) {
+  const std::string sourceName = escapeText(sourceNameText);
   JsonParser parser(text, sourceName);
   auto doc = parser.parseDocument();
   if (!doc.ok()) return doc.status();
@@ -488,6 +525,10 @@ Result<LdaModel> parseTruthJson(std::string_view text, const std::string& source
   if (topicsValue->type != JsonValue::Type::Array) {
     return badInput(parser.where(topicsValue->offset) + ": \"topics\" must be an array of arrays, got " +
                     typeName(topicsValue->type));
+  }
+  if (!topicsValue->numbers.empty()) {
+    return badInput(parser.where(topicsValue->offset) + ": \"topics\" must be an array of arrays, but topics[0]" +
+                    " is a number");
   }
   const std::size_t k = topicsValue->items.size();
   if (alpha.size() != k) {
@@ -518,24 +559,25 @@ Result<LdaModel> parseTruthJson(std::string_view text, const std::string& source
   return model;
 }
 
-Result<LdaModel> readTruthJson(const std::string& path) {
+Result<LdaModel> readTruthJson(const std::string& pathText) {
   namespace fs = std::filesystem;
-  if (path.empty()) return invalidArgument("the truth.json path is empty");
+  if (pathText.empty()) return invalidArgument("the truth.json path is empty");
+  const std::string path = escapeText(pathText);
   std::error_code ec;
-  if (!fs::exists(path, ec)) return ioError("file not found: " + path);
-  if (fs::is_directory(path, ec)) return ioError("expected a file but found a folder: " + path);
-  const auto size = fs::file_size(path, ec);
+  if (!fs::exists(pathText, ec)) return ioError("file not found: " + path);
+  if (fs::is_directory(pathText, ec)) return ioError("expected a file but found a folder: " + path);
+  const auto size = fs::file_size(pathText, ec);
   if (ec) return ioError("cannot read " + path + ": " + ec.message());
   if (size > static_cast<std::uintmax_t>(kMaxJsonBytes)) {
     return Status(StatusCode::ResourceLimit, path + " is larger than 1 GiB");
   }
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(pathText, std::ios::binary);
   if (!in) return ioError("cannot open " + path + ": " + std::strerror(errno));
   std::string text(static_cast<std::size_t>(size), '\0');
   in.read(text.data(), static_cast<std::streamsize>(size));
   if (in.bad()) return ioError("cannot read " + path + ": " + std::strerror(errno));
   text.resize(static_cast<std::size_t>(in.gcount()));
-  return parseTruthJson(text, path);
+  return parseTruthJson(text, pathText);
 }
 
 }  // namespace dplda

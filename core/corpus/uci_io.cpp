@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/common/text_escape.h"
 #include "core/corpus/text_import.h"
 
 namespace dplda {
@@ -31,14 +32,9 @@ struct FileCloser {
 };
 using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
 
-std::string quoteToken(std::string_view s) {
-  constexpr std::size_t kMax = 40;
-  std::string out = "'";
-  out.append(s.substr(0, kMax));
-  if (s.size() > kMax) out += "...";
-  out += "'";
-  return out;
-}
+std::string quoteToken(std::string_view s) { return quoteText(s, 40); }
+
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 
 bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
@@ -49,13 +45,26 @@ std::string_view trim(std::string_view s) {
 }
 
 // Reads a file line by line through a fixed buffer: no per-token iostream work, and memory
-// stays bounded however large the file is.
+// stays bounded however large the file is. A UTF-8 byte order mark at the start of the file
+// is skipped (editors on Windows write one); `name` is the file name as it goes into
+// messages (already escaped).
 class LineReader {
  public:
   LineReader(std::FILE* f, std::string name) : m_file(f), m_name(std::move(name)), m_buf(kChunkBytes) {}
 
   // Returns true and sets `line` (without the '\n') or false at end of file / on error.
   bool next(std::string_view& line) {
+    if (!nextRaw(line)) return false;
+    if (m_lineNumber == 1 && line.substr(0, kUtf8Bom.size()) == kUtf8Bom) line.remove_prefix(kUtf8Bom.size());
+    return true;
+  }
+
+  long long lineNumber() const { return m_lineNumber; }
+  long long bytesConsumed() const { return m_consumedBefore + static_cast<long long>(m_begin); }
+  const Status& status() const { return m_status; }
+
+ private:
+  bool nextRaw(std::string_view& line) {
     for (;;) {
       const char* start = m_buf.data() + m_begin;
       const void* nl = std::memchr(start, '\n', m_end - m_begin);
@@ -77,11 +86,6 @@ class LineReader {
     }
   }
 
-  long long lineNumber() const { return m_lineNumber; }
-  long long bytesConsumed() const { return m_consumedBefore + static_cast<long long>(m_begin); }
-  const Status& status() const { return m_status; }
-
- private:
   bool fill() {
     // Move the partial line to the front, grow if a single line fills the buffer.
     const std::size_t rest = m_end - m_begin;
@@ -119,10 +123,10 @@ class LineReader {
 
 Result<FilePtr> openForReading(const fs::path& path) {
   std::error_code ec;
-  if (!fs::exists(path, ec)) return ioError("file not found: " + path.string());
-  if (fs::is_directory(path, ec)) return ioError("expected a file but found a folder: " + path.string());
+  if (!fs::exists(path, ec)) return ioError("file not found: " + escapeText(path.string()));
+  if (fs::is_directory(path, ec)) return ioError("expected a file but found a folder: " + escapeText(path.string()));
   FilePtr f(std::fopen(path.c_str(), "rb"));
-  if (!f) return ioError("cannot open " + path.string() + ": " + std::strerror(errno));
+  if (!f) return ioError("cannot open " + escapeText(path.string()) + ": " + std::strerror(errno));
   return f;
 }
 
@@ -157,7 +161,7 @@ int splitTokens(std::string_view line, std::string_view* tokens, int maxTokens) 
 Result<std::vector<std::string>> readVocab(const fs::path& path, long long expectedWords) {
   auto file = openForReading(path);
   if (!file.ok()) return file.status();
-  const std::string name = path.string();
+  const std::string name = escapeText(path.string());
   LineReader reader(file->get(), name);
   std::vector<std::string> words;
   long long pendingBlank = 0;  // blank lines are allowed only at the end of the file
@@ -182,6 +186,12 @@ Result<std::vector<std::string>> readVocab(const fs::path& path, long long expec
       return badInput(name + " has more lines than the " + std::to_string(expectedWords) +
                       " words of docword.txt (line " + std::to_string(reader.lineNumber()) + ": " +
                       quoteToken(word) + ")");
+    }
+    // Words are printed (top words, plots, JSON): a control character in one would reach the
+    // user's terminal.
+    if (hasControlText(word)) {
+      return badInput(name + " line " + std::to_string(reader.lineNumber()) + ": the word " + quoteToken(word) +
+                      " holds a control character (shown escaped); vocabulary words must be printable text");
     }
     words.emplace_back(word);
   }
@@ -262,11 +272,11 @@ Result<Corpus> readUciCorpus(const std::string& pathText, Feedback* feedback) {
     docwordPath = path;
     vocabPath = path.parent_path() / "vocab.txt";
   } else {
-    return ioError("UCI corpus path not found: " + pathText);
+    return ioError("UCI corpus path not found: " + escapeText(pathText));
   }
   auto file = openForReading(docwordPath);
   if (!file.ok()) return file.status();
-  const std::string name = docwordPath.string();
+  const std::string name = escapeText(docwordPath.string());
   const auto fileSize = fs::file_size(docwordPath, ec);
 
   LineReader reader(file->get(), name);
@@ -276,6 +286,7 @@ Result<Corpus> readUciCorpus(const std::string& pathText, Feedback* feedback) {
   static const char* const kHeaderNames[3] = {"D (number of documents)", "W (vocabulary size)",
                                               "NNZ (number of entries)"};
   long long header[3] = {0, 0, 0};
+  long long headerLine[3] = {0, 0, 0};
   std::string_view line;
   for (int h = 0; h < 3;) {
     if (!reader.next(line)) {
@@ -290,12 +301,21 @@ Result<Corpus> readUciCorpus(const std::string& pathText, Feedback* feedback) {
       return badInput(where(reader.lineNumber()) + "header value " + kHeaderNames[h] +
                       " must be a positive integer below 2^31, got " + quoteToken(t));
     }
+    headerLine[h] = reader.lineNumber();
     header[h++] = v;
   }
   const long long docs = header[0], words = header[1], nnz = header[2];
   if (static_cast<double>(nnz) > static_cast<double>(docs) * static_cast<double>(words)) {
     return badInput(name + ": NNZ = " + std::to_string(nnz) + " exceeds D x W = " + std::to_string(docs) +
                     " x " + std::to_string(words));
+  }
+  // W sizes everything downstream (every stage of a fit holds vectors of length W): refuse a
+  // vocabulary the tool cannot fit before anything is read or allocated. D and NNZ cost
+  // nothing by themselves: memory follows the entries actually in the file.
+  if (words > kMaxVocabularySize) {
+    return Status(StatusCode::ResourceLimit,
+                  where(headerLine[1]) + "header value W (vocabulary size) = " + std::to_string(words) +
+                      " is above the limit of " + std::to_string(kMaxVocabularySize) + " words");
   }
 
   // ---- body ----
@@ -304,6 +324,7 @@ Result<Corpus> readUciCorpus(const std::string& pathText, Feedback* feedback) {
   const long long plausible = ec ? nnz : std::min<long long>(nnz, static_cast<long long>(fileSize / 6) + 1);
   triplets.reserve(static_cast<std::size_t>(plausible));
   long long entries = 0;
+  long long largestWord = 0;  // the largest word id of any entry
   bool sorted = true;  // UCI files are normally ordered by (doc, word): then no sort is needed
   std::string_view tok[3];
   while (reader.next(line)) {
@@ -345,6 +366,7 @@ Result<Corpus> readUciCorpus(const std::string& pathText, Feedback* feedback) {
     if (count > (1LL << 40)) {
       return badInput(where(lineNo) + "count " + std::to_string(count) + " is implausibly large");
     }
+    largestWord = std::max(largestWord, word);
     const CountTriplet t{static_cast<int>(doc - 1), static_cast<int>(word - 1), static_cast<double>(count)};
     if (sorted && !triplets.empty()) {
       const CountTriplet& prev = triplets.back();
@@ -362,12 +384,22 @@ Result<Corpus> readUciCorpus(const std::string& pathText, Feedback* feedback) {
   file->reset();  // close early
 
   std::vector<std::string> vocab;
-  if (fs::exists(vocabPath, ec)) {
+  const bool hasVocab = fs::exists(vocabPath, ec);
+  if (hasVocab) {
     auto v = readVocab(vocabPath, words);
     if (!v.ok()) return v.status();
     vocab = std::move(v).value();
   }
   if (isCanceled(feedback)) return cancelled();
+  // Without vocab.txt nothing but the header vouches for the words no entry uses; a W above
+  // the largest word id would only add empty columns (and their memory), so the header and
+  // the body disagree.
+  if (!hasVocab && words > largestWord) {
+    return badInput(where(headerLine[1]) + "header value W (vocabulary size) = " + std::to_string(words) +
+                    " but the largest word id in the file is " + std::to_string(largestWord) +
+                    ", and there is no vocab.txt naming the other words: set W to " + std::to_string(largestWord) +
+                    " or add vocab.txt");
+  }
 
   if (!sorted) sortAndMerge(triplets);
   auto corpus =
@@ -386,7 +418,7 @@ namespace {
 // Buffered writer with error tracking.
 class Writer {
  public:
-  explicit Writer(const fs::path& path) : m_name(path.string()), m_file(std::fopen(path.c_str(), "wb")) {
+  explicit Writer(const fs::path& path) : m_name(escapeText(path.string())), m_file(std::fopen(path.c_str(), "wb")) {
     if (!m_file) m_status = ioError("cannot create " + m_name + ": " + std::strerror(errno));
     m_buf.reserve(kChunkBytes + 256);
   }
@@ -452,7 +484,7 @@ Status writeUciCorpus(const Corpus& corpus, const std::string& dirText) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir)) {
-    return ioError("cannot create the folder " + dirText + (ec ? ": " + ec.message() : std::string()));
+    return ioError("cannot create the folder " + escapeText(dirText) + (ec ? ": " + ec.message() : std::string()));
   }
 
   Writer docword(dir / "docword.txt");

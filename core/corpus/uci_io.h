@@ -2,9 +2,13 @@
 // The UCI bag-of-words format (archive.ics.uci.edu "Bag of Words"):
 //   docword.txt  three header lines D, W, NNZ, then NNZ lines "docID wordID count" (1-based ids)
 //   vocab.txt    optional, one word per line; line i names word id i
-// Reading is strict: every problem is a Status naming the file, the line and the value.
-// Repeated (doc, word) lines are summed. Documents with fewer than 3 tokens are dropped and
-// counted in Corpus::droppedDocuments; if none is left the read fails with BadInput.
+// Reading is strict: every problem is a Status naming the file, the line and the value (user
+// text escaped, core/common/text_escape.h). Repeated (doc, word) lines are summed. Documents
+// with fewer than 3 tokens are dropped and counted in Corpus::droppedDocuments; if none is left
+// the read fails with BadInput. A UTF-8 byte order mark at the start of either file is skipped,
+// CRLF line ends are accepted. Hostile headers cost nothing: W above kMaxVocabularySize is
+// refused (ResourceLimit) before the body is read, memory follows the entries in the file, not
+// D or NNZ, and without vocab.txt W must be the largest word id used (docs/FUZZING.md).
 #include <string>
 
 #include "core/common/feedback.h"
@@ -15,7 +19,8 @@ namespace dplda {
 
 // `path` is a folder holding docword.txt (and optionally vocab.txt), or a docword file itself,
 // in which case vocab.txt is looked for in the same folder. When vocab.txt exists its number of
-// lines must equal W and it must be valid UTF-8. Polls feedback while reading (Cancelled).
+// lines must equal W, it must be valid UTF-8 and its words printable (no control characters).
+// Polls feedback while reading (Cancelled).
 Result<Corpus> readUciCorpus(const std::string& path, Feedback* feedback = nullptr);
 
 // Creates the folder `dir` (and parents) and writes docword.txt and vocab.txt (names "w0".. when

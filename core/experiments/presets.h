@@ -9,6 +9,10 @@
 //                         γ̃_s, as k grows (d = 50, N = 1e5), configurations 2, 3, 4 at total
 //                         ε = 1, δ = 1e-5 (uniform split: σ_k and γ_s get ε/3 or ε/4 each)
 //   tpm-noise             seed 004 Appendix A / Figure 1 (see tpm_noise.h)
+//   online-tpm            seed 004 Algorithm 2: online error vs documents per step n on the
+//                         figure-2 corpus, batch method as reference (see online_tpm.h)
+//   dp-tpm                seed 004 Algorithm 3: private recovery error vs ε for three accountings,
+//                         vs d, k and the incoherence μ0 (see dp_tpm.h)
 //
 // Bounds are the sound set unless overridden (printed reproduces the papers' figures). With
 // sound bounds configurations 3 and 4 usually release nothing at these ε (γ̃_s = 0): the
@@ -19,6 +23,8 @@
 #include <vector>
 
 #include "core/common/status.h"
+#include "core/experiments/dp_tpm.h"
+#include "core/experiments/online_tpm.h"
 #include "core/experiments/sweep.h"
 #include "core/experiments/tpm_noise.h"
 
@@ -28,6 +34,8 @@ enum class ExperimentKind {
   ErrorSweep,   // error / utility loss / release rate vs ε
   Diagnostics,  // σ_k, σ̃_k, γ_s, γ̃_s vs k
   TpmNoise,     // failure probability of the tensor power method vs noise level
+  OnlineTpm,    // online tensor power method: error vs documents per step
+  DpTpm,        // private tensor power method: error vs ε, d, k, μ0
 };
 
 struct ExperimentPreset {
@@ -37,6 +45,8 @@ struct ExperimentPreset {
   ExperimentKind kind = ExperimentKind::ErrorSweep;
   SweepSpec sweep;   // ErrorSweep and Diagnostics
   TpmNoiseSpec tpm;  // TpmNoise
+  OnlineTpmSpec online;  // OnlineTpm
+  DpTpmSpec dp;          // DpTpm
 };
 
 struct PresetOverrides {
@@ -48,7 +58,7 @@ struct PresetOverrides {
 
 std::vector<std::string> experimentPresetNames();
 // InvalidArgument naming the preset (and listing the known ones) when unknown, or naming a bad
-// override (trials < 1, or --bounds on the tpm-noise preset).
+// override (trials < 1, or --bounds on a preset without privacy bounds: tpm-noise, online-tpm, dp-tpm).
 Result<ExperimentPreset> makeExperimentPreset(const std::string& name, const PresetOverrides& overrides = {});
 
 }  // namespace dplda

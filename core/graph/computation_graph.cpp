@@ -4,6 +4,8 @@
 #include <cctype>
 #include <stdexcept>
 
+#include "core/common/text_escape.h"
+
 namespace dplda {
 
 namespace {
@@ -138,15 +140,15 @@ Result<EdgeSet> parseEdgeSet(const std::string& text) {
                                      [](char d) { return std::isdigit(static_cast<unsigned char>(d)); });
     const int id = numeric ? std::stoi(digits) : -1;
     if (id < 0 || id >= kEdgeCount)
-      return invalidArgument("edge set \"" + text + "\": unknown edge \"" + token +
-                             "\" (edges are e0 .. e9, written e5 or 5)");
+      return invalidArgument("edge set " + quoteText(text) + ": unknown edge " + quoteText(token) +
+                             " (edges are e0 .. e9, written e5 or 5)");
     set |= 1u << id;
     ++count;
     i = j;
   }
   if (count == 0)
-    return invalidArgument("edge set \"" + text +
-                           "\" is empty: list noisy edges such as \"e5,e6\" (the preset \"none\" means no noise)");
+    return invalidArgument("edge set " + quoteText(text) +
+                           " is empty: list noisy edges such as \"e5,e6\" (the preset \"none\" means no noise)");
   return set;
 }
 
@@ -175,11 +177,16 @@ const char* presetName(Preset p) {
 }
 
 Result<Preset> parsePreset(const std::string& text) {
-  std::string key = lower(trim(text));
+  // Exactly a name: a blank around it (`--config '1 '`) is a quoting slip, not a preset.
+  if (trim(text) != text)
+    return invalidArgument("preset " + quoteText(text) +
+                           " has blanks around the name: use 1, 2, 3, 4 (or config1 .. config4), input or none");
+  std::string key = lower(text);
   if (key.rfind("config", 0) == 0 && key.size() == 7) key = key.substr(6);
   for (Preset p : {Preset::None, Preset::Config1, Preset::Config2, Preset::Config3, Preset::Config4, Preset::Input})
     if (key == presetName(p)) return p;
-  return invalidArgument("preset \"" + text + "\" is unknown: use 1, 2, 3, 4 (or config1 .. config4), input or none");
+  return invalidArgument("preset " + quoteText(text) +
+                         " is unknown: use 1, 2, 3, 4 (or config1 .. config4), input or none");
 }
 
 std::optional<Preset> presetOf(EdgeSet s) {

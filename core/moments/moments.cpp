@@ -40,9 +40,11 @@ MomentConstants MomentConstants::fromAlpha0(double a0) {
 }
 
 Status validateMomentInputs(const Corpus& corpus, double alpha0) {
-  if (!std::isfinite(alpha0) || alpha0 <= 0.0) {
+  if (!std::isfinite(alpha0) || alpha0 <= 0.0 || alpha0 > kMaxAlpha0) {
+    // Above kMaxAlpha0 (core/corpus/corpus.h) the estimator constants no longer change the fit
+    // and alpha0^2 in c overflows near 1.3e154.
     std::ostringstream msg;
-    msg << "alpha0 must be a finite number > 0, got " << alpha0;
+    msg << "alpha0 must be a number in (0, " << static_cast<long long>(kMaxAlpha0) << "], got " << alpha0;
     return invalidArgument(msg.str());
   }
   if (corpus.docCount() < 3) {

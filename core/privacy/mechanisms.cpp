@@ -129,6 +129,9 @@ Status validateSensitivity(double sensitivity) {
 Status validateEpsilon(double epsilon) {
   if (!std::isfinite(epsilon) || epsilon <= 0.0)
     return invalidArgument("epsilon must be a finite number > 0, got " + num(epsilon));
+  if (epsilon > kMaxEpsilon)
+    return invalidArgument("epsilon must be at most " + num(kMaxEpsilon) + " (no privacy left to measure), got " +
+                           num(epsilon));
   return Status::ok();
 }
 

@@ -21,7 +21,14 @@ enum class Mechanism {
 const char* mechanismName(Mechanism m);  // "analytic", "classic", "closed-form", "printed-closed-form", "laplace"
 Result<Mechanism> parseMechanism(const std::string& text);  // the names above, case-insensitive
 
-// epsilon finite and > 0; delta finite and in (0, 1). The message names the parameter and value.
+// The largest epsilon (total or per release) the tool calibrates: the sweeps look for where each
+// configuration starts to carry signal up to 1e12; beyond 1e15 the analytic Gaussian's sigma is
+// below 3e-8 of the sensitivity (nothing more to see), and products such as epsilon times a split
+// weight must stay finite.
+inline constexpr double kMaxEpsilon = 1e15;
+
+// epsilon finite and in (0, kMaxEpsilon]; delta finite and in (0, 1). The message names the
+// parameter and value.
 // (The Gaussian mechanisms add a floor on delta, below: calibrate checks it per release.)
 Status validatePrivacyParameters(double epsilon, double delta);
 

@@ -319,6 +319,11 @@ Result<std::shared_ptr<const TensorDecomposer>> makeDecomposer(const std::string
   if (name == "simultaneous") {
     return std::shared_ptr<const TensorDecomposer>(std::make_shared<SimultaneousPowerMethod>(options));
   }
+  if (name == "online") {
+    return invalidArgument(
+        "the online decomposer (seed 004, Algorithm 2) reads the documents, not a tensor: call "
+        "onlineRobustPowerMethod (core/tensor/online_power_method.h) with the corpus and W");
+  }
   return invalidArgument("unknown decomposer '" + name + "' (expected robust or simultaneous)");
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // Tensor decomposition of a symmetric k x k x k tensor (SPEC §5). The decomposer is an
-// interchangeable policy (after mlpack's PCA decomposition policies) so the online and
-// noise-calibrated variants of seed 004 slot in later.
+// interchangeable policy (after mlpack's PCA decomposition policies). Seed 004's other two
+// variants: online_power_method.h (reads documents) and private_power_method.h (noisy queries).
 #include <Eigen/Dense>
 #include <functional>
 #include <memory>
@@ -129,7 +129,8 @@ class SimultaneousPowerMethod final : public TensorDecomposer {
   PowerMethodOptions m_options;
 };
 
-// "robust" or "simultaneous"; InvalidArgument naming the value otherwise.
+// "robust" or "simultaneous"; InvalidArgument naming the value otherwise ("online" reads the
+// corpus, not a tensor: core/tensor/online_power_method.h).
 Result<std::shared_ptr<const TensorDecomposer>> makeDecomposer(const std::string& name,
                                                                PowerMethodOptions options = {});
 

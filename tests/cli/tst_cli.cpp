@@ -1,5 +1,6 @@
 // The dplda command line as a user runs it: generate -> run round trip, the JSON contract,
 // privacy options, and exit statuses with one clear line on stderr for every bad input.
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -165,13 +166,46 @@ class TestCli : public QObject {
     QTest::newRow("bad generator") << QStringList{"generate", "--vocab", "5", "--topics", "6", "--docs", "10",
                                                   "--out", "OUT"}
                                    << 3 << "";
+    // Issue 15: values validation let through (each now one line, exit 2 or 3).
+    QTest::newRow("alpha0 1e300") << QStringList{"run", "--corpus", "C", "--topics", "3", "--alpha0", "1e300"} << 3
+                                  << "alpha0 must be a number in (0, 1000000]";
+    QTest::newRow("config with a blank") << QStringList{"run", "--corpus", "C", "--topics", "3", "--config", "1 "}
+                                         << 2 << "blanks";
+    QTest::newRow("epsilon 1e308") << QStringList{"run", "--corpus", "C", "--topics", "3", "--config", "2",
+                                                  "--epsilon", "1e308"}
+                                   << 3 << "epsilon must be at most 1e+15";
+    QTest::newRow("empty json path") << QStringList{"run", "--corpus", "C", "--topics", "3", "--json", ""} << 2
+                                     << "--json needs a value, got an empty string";
+    QTest::newRow("threads -0") << QStringList{"sweep", "--corpus", "C", "--topics", "3", "--threads", "-0", "--out",
+                                               "OUT"}
+                                << 2 << "--threads needs a whole number in 0..1024, got '-0'";
+    QTest::newRow("sweep max-length 1e300") << QStringList{"sweep", "--corpus", "C", "--topics", "3", "--max-length",
+                                                           "1e300", "--formats", "none", "--out", "OUT"}
+                                            << 3 << "L_max";
+    QTest::newRow("sweep alpha0 1e300") << QStringList{"sweep", "--corpus", "C", "--topics", "3", "--alpha0", "1,1e300",
+                                                       "--out", "OUT"}
+                                        << 2 << "--alpha0 takes numbers in (0, ";
+    QTest::newRow("generate alpha0 1e308") << QStringList{"generate", "--vocab", "5", "--topics", "2", "--docs", "10",
+                                                          "--alpha0", "1e308", "--out", "OUT"}
+                                           << 3 << "alpha0 must be a number in (0, 1000000]";
+    QTest::newRow("import vocab 2^31-1") << QStringList{"import-text", "--input", "C/vocab.txt", "--vocab",
+                                                        "2147483647", "--out", "OUT"}
+                                         << 2 << "--vocab needs a whole number in 1..1000000";
+    QTest::newRow("hex number") << QStringList{"run", "--corpus", "C", "--topics", "3", "--alpha0", "0x10"} << 2
+                                << "needs a number, got '0x10'";
+    QTest::newRow("blank before an integer") << QStringList{"run", "--corpus", "C", "--topics", " 3"} << 2
+                                             << "needs an integer";
+    QTest::newRow("option twice") << QStringList{"run", "--corpus", "C", "--topics", "3", "--topics", "4"} << 2
+                                  << "--topics is given more than once";
+    QTest::newRow("control bytes escaped") << QStringList{"run", "--corpus", "C\x1b[31m", "--topics", "3"} << 3
+                                           << "\\x1b[31m";
   }
   void exitStatuses() {
     QFETCH(QStringList, args);
     QFETCH(int, code);
     QFETCH(QString, message);
     for (QString& a : args) {
-      if (a == "C") a = m_corpus;
+      if (a.startsWith("C") && (a.size() == 1 || a[1] == '/' || a[1] == '\x1b')) a = m_corpus + a.mid(1);
       if (a == "OUT") a = m_dir.filePath("never");
     }
     const Outcome r = dplda(args);
@@ -179,7 +213,33 @@ class TestCli : public QObject {
     if (code != 0 && !args.isEmpty()) {
       QVERIFY2(r.err.trimmed().count('\n') == 0, qPrintable(r.err));  // one line
       QVERIFY2(r.err.contains(message), qPrintable(r.err));
+      for (QChar c : r.err.trimmed()) QVERIFY2(c.unicode() >= 0x20, qPrintable(r.err));  // no control bytes
     }
+  }
+
+  // Issue 15: a 100-byte docword.txt declaring W = 2^31 - 1 aborted in an allocation, and
+  // W = 20 000 000 ran for minutes in gigabytes. Refused from the header, at once.
+  void hugeDeclaredVocabularyIsRefusedAtOnce() {
+    for (const char* w : {"2147483647", "20000000"}) {
+      const QString dir = m_dir.filePath(QString("hugew-%1").arg(w));
+      QDir().mkpath(dir);
+      writeFile(dir + "/docword.txt", QByteArray("3\n") + w + "\n3\n1 1 3\n2 2 3\n3 3 3\n");
+      QElapsedTimer t;
+      t.start();
+      const Outcome r = dplda({"run", "--corpus", dir, "--topics", "2"});
+      QCOMPARE(r.code, 3);
+      QVERIFY2(t.elapsed() < 10000, qPrintable(QString("%1 ms").arg(t.elapsed())));
+      QVERIFY2(r.err.contains("line 2") && r.err.contains(w) && r.err.contains("limit of 1000000"), qPrintable(r.err));
+      QCOMPARE(r.err.trimmed().count('\n'), 0);
+    }
+  }
+
+  // A truth with more topics than --topics printed "error vs truth: l2 nan".
+  void truthWithMoreTopicsThanFitted() {
+    const Outcome r = dplda({"run", "--corpus", m_corpus, "--topics", "2", "--truth", m_corpus + "/truth.json"});
+    QCOMPARE(r.code, 3);
+    QVERIFY2(r.err.contains("the truth file has 3 topics but --topics is 2"), qPrintable(r.err));
+    QVERIFY(!r.out.contains("nan"));
   }
 
   void malformedCorpusNamesTheLine() {

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "core/corpus/synthetic_generator.h"
+#include "core/corpus/truth_io.h"
 
 using namespace dplda;
 
@@ -325,7 +326,29 @@ class TestSyntheticGenerator : public QObject {
     p.docCount = 2000000000;
     p.meanLength = 1000;
     expectInvalid(p, StatusCode::ResourceLimit, "docCount", "tokens");
+    // Issue 15: values the generator let through and the fit then choked on.
+    p = {};
+    p.alpha0 = 1e308;
+    expectInvalid(p, StatusCode::InvalidArgument, "alpha0", "1e+308");
+    p = {};
+    p.alpha0 = kMaxAlpha0 * 1.5;
+    expectInvalid(p, StatusCode::InvalidArgument, "alpha0", "1000000");
+    p = {};
+    p.beta = 1e308;  // the topics' gamma draws overflowed: topics summing to 0 in truth.json
+    expectInvalid(p, StatusCode::InvalidArgument, "beta", "1000000");
+    p = {};
+    p.vocabSize = kMaxVocabularySize + 1;
+    p.topicCount = 1;
+    expectInvalid(p, StatusCode::InvalidArgument, "vocabSize", "1000001");
     // Valid boundary cases.
+    p = {};
+    p.alpha0 = kMaxAlpha0;
+    p.beta = kMaxBeta;
+    QVERIFY(validateGeneratorParams(p).isOk());
+    p.docCount = 50;
+    const auto atLimit = generateLdaCorpus(p);  // its truth.json is accepted too (rounding of the shares)
+    QVERIFY(atLimit.ok());
+    QVERIFY(validateLdaModel(atLimit->truth).isOk());
     p = {};
     p.topicCount = p.vocabSize;
     QVERIFY(validateGeneratorParams(p).isOk());

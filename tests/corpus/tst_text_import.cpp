@@ -1,5 +1,6 @@
 // Tests of plain-text import: the tokenizer's edge cases, the vocabulary cap and its tie order,
 // stop words, file / separator / folder modes, dropped documents and every input error.
+#include <QElapsedTimer>
 #include <QtTest>
 #include <filesystem>
 #include <fstream>
@@ -322,6 +323,33 @@ class TestTextImport : public QObject {
     QCOMPARE(code(r), QString(statusCodeName(StatusCode::BadInput)));
     QVERIFY2(r.status().message().find("x.txt line 2") != std::string::npos, r.status().message().c_str());
     QVERIFY2(r.status().message().find("byte 6") != std::string::npos, r.status().message().c_str());
+  }
+
+  // Issue 15: --vocab 2147483647 was accepted; an endless line (/dev/zero) grew without bound;
+  // file names in messages are escaped.
+  void limitsAndEscapedNames() {
+    writeFile(path("v.txt"), "word another third\n");
+    TextImportParams p;
+    p.input = path("v.txt").string();
+    p.vocabSize = 2147483647;
+    auto r = importText(p);
+    QCOMPARE(QString(statusCodeName(r.status().code())), QString(statusCodeName(StatusCode::InvalidArgument)));
+    QVERIFY2(r.status().message().find("1..1000000") != std::string::npos, r.status().message().c_str());
+    p.vocabSize = kMaxVocabularySize;
+    QVERIFY(importText(p).status().code() != StatusCode::InvalidArgument);
+
+    if (fs::exists("/dev/zero")) {
+      p.input = "/dev/zero";
+      QElapsedTimer t;
+      t.start();
+      r = importText(p);
+      QCOMPARE(QString(statusCodeName(r.status().code())), QString(statusCodeName(StatusCode::ResourceLimit)));
+      QVERIFY2(r.status().message().find("longer than 64 MiB") != std::string::npos, r.status().message().c_str());
+      QVERIFY(t.elapsed() < 20000);
+    }
+    p.input = path("mis\x1b[2Jsing.txt").string();
+    r = importText(p);
+    QVERIFY2(r.status().message().find("mis\\x1b[2Jsing.txt") != std::string::npos, r.status().message().c_str());
   }
 
   void cancel() {

@@ -1,5 +1,6 @@
 // Tests of truth.json: exact round trips, the strict JSON parser's positioned errors, and the
 // shape/value checks of the LDA model.
+#include <QElapsedTimer>
 #include <QtTest>
 #include <filesystem>
 #include <fstream>
@@ -80,7 +81,7 @@ class TestTruthIo : public QObject {
     expectBad("{\"alpha\": [1e999]}", {"too large"});
     expectBad("{\"alpha\": [-]}", {"digits after '-'"});
     expectBad("{\"alpha\": [1], 'topics': []}", {"expected a string key"});
-    expectBad("{\"alpha\": [1], \"alpha\": [2]}", {"duplicate key \"alpha\""});
+    expectBad("{\"alpha\": [1], \"alpha\": [2]}", {"duplicate key 'alpha'"});
     expectBad("{\"a\": \"unterminated}", {"unterminated string"});
     expectBad("{\"a\": \"bad \\x escape\"}", {"invalid escape"});
     expectBad("{\"a\": \"\\ud800 alone\"}", {"surrogate"});
@@ -111,6 +112,48 @@ class TestTruthIo : public QObject {
               {"more topics (3) than words (2)"});
     // Within the 1e-6 tolerance.
     QVERIFY(parseTruthJson("{\"alpha\": [1], \"topics\": [[0.5, 0.5000005]]}").ok());
+  }
+
+  // Issue 15: a key or string holds control characters once its escapes are decoded; messages
+  // show them escaped. And the file name is escaped too.
+  void messagesEscapeControlCharacters() {
+    const auto r = parseTruthJson("{\"k\\u001b[2J\": 1, \"k\\u001b[2J\": 2}", "t\x1b.json");
+    QVERIFY(!r.ok());
+    const std::string& m = r.status().message();
+    QVERIFY2(m.find("duplicate key 'k\\x1b[2J'") != std::string::npos, m.c_str());
+    QVERIFY2(m.find("t\\x1b.json") != std::string::npos, m.c_str());
+    for (char c : m) QVERIFY(static_cast<unsigned char>(c) >= 0x20);
+    const auto e = parseTruthJson("{\"a\": \"\\\x07\"}");
+    QVERIFY(!e.ok());
+    QVERIFY2(e.status().message().find("'\\\\\\x07'") != std::string::npos, e.status().message().c_str());
+  }
+
+  // alpha0 = sum alpha_i in the range the rest of the tool accepts (it overflowed the alpha error).
+  void alphaSumAboveTheLimit() {
+    expectBad("{\"alpha\": [1e300, 1], \"topics\": [[1, 0], [0, 1]]}", {"alpha0", "1e+300", "1000000"});
+    expectBad("{\"alpha\": [600000, 600000], \"topics\": [[1, 0], [0, 1]]}", {"alpha0 = 1200000"});
+    QVERIFY(parseTruthJson("{\"alpha\": [500000, 500000], \"topics\": [[1, 0], [0, 1]]}").ok());
+  }
+
+  // Parsing is linear: 60 000 keys used to take O(keys^2) comparisons for duplicates, and
+  // "[],[],..." is capped instead of taking 40 times the file's size in memory.
+  void largeDocumentsStayCheap() {
+    std::string keys = "{\"alpha\": [1], \"topics\": [[1]], \"obj\": {";
+    for (int i = 0; i < 60000; ++i) keys.append(i ? ",\"k" : "\"k").append(std::to_string(i)).append("\":1");
+    keys += "}}";
+    QElapsedTimer t;
+    t.start();
+    QVERIFY(parseTruthJson(keys).ok());
+    QVERIFY2(t.elapsed() < 2000, qPrintable(QString("%1 ms").arg(t.elapsed())));
+    std::string arrays = "{\"alpha\": [1], \"topics\": [[1]], \"a\": [";
+    for (int i = 0; i < 2100000; ++i) arrays += i ? ",[]" : "[]";
+    arrays += "]}";
+    const auto r = parseTruthJson(arrays);
+    QCOMPARE(statusCodeName(r.status().code()), statusCodeName(StatusCode::ResourceLimit));
+    QVERIFY(r.status().message().find("JSON values") != std::string::npos);
+    // Numbers in arrays are packed, and a mixed array reports the first non-number's index.
+    expectBad("{\"alpha\": [1, 2, 3, null], \"topics\": [[1]]}", {"alpha[3] must be a number", "null"});
+    expectBad("{\"alpha\": [1], \"topics\": [0.5, [1]]}", {"topics[0]", "a number"});
   }
 
   void fileErrors() {

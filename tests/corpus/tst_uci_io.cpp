@@ -143,11 +143,12 @@ class TestUciIo : public QObject {
   // A header may declare far more documents than the file holds: memory must follow the
   // entries, not D (2^31 - 1 documents would need gigabytes of per-document state).
   void hugeDeclaredDocumentCount() {
-    const auto r = readUciCorpus(makeCorpus("2147483647\n3\n2\n7 1 3\n2147483647 2 4\n").string());
+    // (W is the largest word id used: without vocab.txt nothing else vouches for a larger one.)
+    const auto r = readUciCorpus(makeCorpus("2147483647\n2\n2\n7 1 3\n2147483647 2 4\n").string());
     QVERIFY2(r.ok(), r.status().toString().c_str());
     QCOMPARE(r->docCount(), 2);
     QCOMPARE(r->droppedDocuments, 2147483645);
-    const auto u = readUciCorpus(makeCorpus("2147483647\n3\n2\n2147483647 2 4\n7 1 3\n").string());
+    const auto u = readUciCorpus(makeCorpus("2147483647\n2\n2\n2147483647 2 4\n7 1 3\n").string());
     QVERIFY(u.ok());
     QVERIFY(sameCounts(r.value(), u.value()));
   }
@@ -254,6 +255,88 @@ class TestUciIo : public QObject {
     auto ok = buildCorpus(1, 2, {{0, 0, 3}});
     const Status s2 = writeUciCorpus(ok.value(), m_tmp.path().toStdString() + "/plainfile/sub");
     QCOMPARE(statusCodeName(s2.code()), statusCodeName(StatusCode::IoError));
+  }
+
+  // Issue 15: a 100-byte file declaring W = 2^31 - 1 aborted in an allocation, W = 2e7 took
+  // 3 GB and minutes. The header's W is checked against a stated limit before anything else.
+  void vocabularyAboveTheLimitIsRefusedFromTheHeader() {
+    for (const char* w : {"2147483647", "20000000", "1000001"}) {
+      const std::string text = std::string("3\n") + w + "\n3\n1 1 3\n2 2 3\n3 3 3\n";
+      expectError(text, StatusCode::ResourceLimit, {"line 2", w, "W (vocabulary size)", "limit of 1000000"});
+      const std::string vocab = "a\nb\nc\n";
+      expectError(text, StatusCode::ResourceLimit, {"line 2", w}, &vocab);  // refused before vocab.txt is read
+    }
+    QCOMPARE(kMaxVocabularySize, 1000000);
+  }
+
+  // Without vocab.txt, a W beyond the largest word id is a header/body disagreement; with it,
+  // vocab.txt names every word and W may exceed the ids used.
+  void vocabularyBeyondTheLargestIdNeedsVocabTxt() {
+    const std::string text = "2\n1000000\n2\n1 1 3\n2 7 3\n";
+    expectError(text, StatusCode::BadInput, {"line 2", "W (vocabulary size) = 1000000", "largest word id", "is 7",
+                                             "no vocab.txt"});
+    expectError("2\n8\n2\n1 1 3\n2 7 3\n", StatusCode::BadInput, {"W (vocabulary size) = 8", "is 7"});
+    QVERIFY(readUciCorpus(makeCorpus("2\n7\n2\n1 1 3\n2 7 3\n").string()).ok());
+    std::string vocab;
+    for (int i = 1; i <= 8; ++i) vocab.append("w").append(std::to_string(i)).append("\n");
+    const auto r = readUciCorpus(makeCorpus("2\n8\n2\n1 1 3\n2 7 3\n", &vocab).string());
+    QVERIFY2(r.ok(), r.status().toString().c_str());
+    QCOMPARE(r->vocabSize(), 8);
+  }
+
+  // Issue 15: a UTF-8 byte order mark was reported as a bad header value.
+  void byteOrderMarksAreSkipped() {
+    const std::string docword = "2\n3\n3\n1 1 3\n2 2 2\n2 3 1\n";
+    const std::string vocab = "alpha\nbeta\ngamma\n";
+    const auto plain = readUciCorpus(makeCorpus(docword, &vocab).string());
+    QVERIFY(plain.ok());
+    const std::string bomVocab = "\xEF\xBB\xBF" + vocab;
+    const auto bom = readUciCorpus(makeCorpus("\xEF\xBB\xBF" + docword, &bomVocab).string());
+    QVERIFY2(bom.ok(), bom.status().toString().c_str());
+    QVERIFY(sameCounts(plain.value(), bom.value()));
+    QVERIFY(bom->vocab == plain->vocab);
+    QCOMPARE(QString::fromStdString(bom->vocab[0]), QString("alpha"));
+    // With CRLF line ends too, and only at the start of the file: a BOM later is an error.
+    const auto crlf = readUciCorpus(makeCorpus("\xEF\xBB\xBF" "2\r\n3\r\n3\r\n1 1 3\r\n2 2 2\r\n2 3 1\r\n").string());
+    QVERIFY2(crlf.ok(), crlf.status().toString().c_str());
+    expectError("2\n\xEF\xBB\xBF" "3\n3\n1 1 3\n2 2 2\n2 3 1\n", StatusCode::BadInput, {"line 2", "\\u{feff}3"});
+  }
+
+  // Issue 15: 21 messages carried raw NUL, ESC or CR bytes from the input.
+  void messagesEscapeEveryControlByte() {
+    const std::string head = "3\n4\n3\n";
+    struct Case {
+      std::string text;
+      const char* shown;
+    };
+    const Case cases[] = {{head + "1 1 3\x1b[2J\n", "'3\\x1b[2J'"},
+                          {head + std::string("1 1\0 3\n", 7), "'1\\0'"},
+                          {head + "1 1 3\n1 2 \x07x\n", "'\\x07x'"},
+                          {"\x1b]0;pwned\x07\n4\n3\n", "'\\x1b]0;pwned\\x07'"},
+                          {head + "1 1 \xc2\x9b" "31m\n", "\\u{009b}31m"},
+                          {head + "1 2 3 \r4\n", "three integers"}};
+    for (const Case& c : cases) {
+      const auto r = readUciCorpus(makeCorpus(c.text).string());
+      QVERIFY(!r.ok());
+      const std::string& m = r.status().message();
+      QVERIFY2(m.find(c.shown) != std::string::npos, m.c_str());
+      for (char ch : m) QVERIFY2(static_cast<unsigned char>(ch) >= 0x20 && ch != 0x7f, m.c_str());
+    }
+    // The file name too.
+    const auto missing = readUciCorpus(m_tmp.path().toStdString() + "/no\x1b[31mpe");
+    QVERIFY(missing.status().message().find("no\\x1b[31mpe") != std::string::npos);
+  }
+
+  // A vocabulary word is printed (top words, plots): one holding a control character is refused,
+  // and the message shows it escaped.
+  void vocabularyWordsMustBePrintable() {
+    const std::string docword = "1\n3\n1\n1 1 3\n";
+    for (const char* bad : {"be\x1b[31mta", "be\tta", "be\xc2\x85ta", "\xe2\x80\xae" "ateb"}) {
+      const std::string vocab = std::string("alpha\n") + bad + "\ngamma\n";
+      expectError(docword, StatusCode::BadInput, {"vocab.txt line 2", "control character"}, &vocab);
+    }
+    const std::string spaced = "new york\ncaf\xc3\xa9\ngamma\n";
+    QVERIFY(readUciCorpus(makeCorpus(docword, &spaced).string()).ok());
   }
 
   void cancel() {

@@ -257,7 +257,14 @@ class TestComputationGraph : public QObject {
     QCOMPARE(parsePreset("config3").value(), Preset::Config3);
     QCOMPARE(parsePreset("Config2").value(), Preset::Config2);
     QCOMPARE(parsePreset("input").value(), Preset::Input);
-    QCOMPARE(parsePreset(" none ").value(), Preset::None);
+    // Blanks around a name are refused (issue 15: `--config '1 '` was accepted), and user text in
+    // the message is escaped.
+    for (const char* blank : {" none ", "1 ", "\t2"}) {
+      const auto r = parsePreset(blank);
+      QVERIFY2(!r.ok(), blank);
+      QVERIFY(r.status().message().find("blanks") != std::string::npos);
+    }
+    QVERIFY(parsePreset("1\x1b[2J").status().message().find("\\x1b[2J") != std::string::npos);
     for (Preset p : {Preset::None, Preset::Config1, Preset::Config2, Preset::Config3, Preset::Config4, Preset::Input})
       QCOMPARE(parsePreset(presetName(p)).value(), p);
     for (const char* bad : {"5", "0", "config5", "config", "", "e5"}) {

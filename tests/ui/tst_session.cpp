@@ -230,6 +230,90 @@ class TstSession : public QObject {
     QVERIFY(parseSplitText("").value().empty());
   }
 
+  // Issue 15: session files are hostile input too. Out-of-range values are refused at load with
+  // the key and value, user text in messages is escaped, and what the widgets draw is checked.
+  void hostileSessionsAreRefusedCleanly() {
+    struct Case {
+      QJsonObject json;
+      const char* mentions;
+    };
+    const QVector<Case> cases{
+        {QJsonObject{{"generator", QJsonObject{{"alpha0", 1e300}}}}, "generator.alpha0 must be in (0, 1000000], got 1e+300"},
+        {QJsonObject{{"generator", QJsonObject{{"beta", 1e308}}}}, "generator.beta"},
+        {QJsonObject{{"generator", QJsonObject{{"vocab", 2000000}}}}, "generator.vocab must be in 1..1000000"},
+        {QJsonObject{{"generator", QJsonObject{{"docs", 0}}}}, "generator.docs"},
+        {QJsonObject{{"privacy", QJsonObject{{"epsilon", 1e308}}}}, "privacy.epsilon must be in (0, 1e+15]"},
+        {QJsonObject{{"privacy", QJsonObject{{"delta", 1.0}}}}, "privacy.delta must be in (0, 1)"},
+        {QJsonObject{{"privacy", QJsonObject{{"max_length", 1e300}}}}, "privacy.max_length must be in [3, 10000000]"},
+        {QJsonObject{{"sweep", QJsonObject{{"trials", 0}}}}, "sweep.trials must be in 1..50"},
+        {QJsonObject{{"privacy", QJsonObject{{"edges", " 2\u001b"}}}}, "preset '2\\x1b' is unknown"},
+        {QJsonObject{{"lesson", QJsonObject{{"text", QString(70000, 'x')}}}}, "lesson.text has 70000 characters"},
+        {QJsonObject{{"pinned", QJsonArray{1}}}, "pinned[0] must be an object"},
+        {QJsonObject{{"pinned_sweeps",
+                      QJsonArray{QJsonObject{{"figures", QJsonObject{{"error_l2", QJsonArray{QJsonObject{
+                                                                        {"style", 2147483647},
+                                                                        {"eps", QJsonArray{1}},
+                                                                        {"median", QJsonArray{1}}}}}}}}}}},
+         "style must be a whole number in 0..255"},
+        {QJsonObject{{"pinned_sweeps",
+                      QJsonArray{QJsonObject{{"figures", QJsonObject{{"error_l2", QJsonArray{QJsonObject{
+                                                                        {"eps", QJsonArray{1, -2}},
+                                                                        {"median", QJsonArray{1, 1}}}}}}}}}}},
+         "eps[1] must be a number > 0"},
+        {QJsonObject{{"pinned_sweeps",
+                      QJsonArray{QJsonObject{{"figures", QJsonObject{{"error_l2", QJsonArray{QJsonObject{
+                                                                        {"eps", QJsonArray{1, 2}},
+                                                                        {"median", QJsonArray{1}}}}}}}}}}},
+         "equal length"},
+    };
+    for (const Case& c : cases) {
+      auto r = sessionFromJson(c.json);
+      QVERIFY2(!r.ok(), c.mentions);
+      QVERIFY2(QString::fromStdString(r.status().message()).contains(c.mentions), r.status().message().c_str());
+    }
+    // Control characters from the file are shown escaped.
+    for (const QJsonObject& json :
+         {QJsonObject{{"corpus", QJsonObject{{"source", "\u001b[31mftp"}}}},
+          QJsonObject{{"privacy", QJsonObject{{"mechanism", "mag\u001bic"}}}},
+          QJsonObject{{"generator", QJsonObject{{"seed", "1\r\n2"}}}},
+          QJsonObject{{"privacy", QJsonObject{{"split", "1,\u009b2"}}}}}) {
+      auto r = sessionFromJson(json);
+      QVERIFY(!r.ok());
+      for (char ch : r.status().message()) QVERIFY2(static_cast<unsigned char>(ch) >= 0x20, r.status().message().c_str());
+    }
+    QVERIFY(QString::fromStdString(sessionFromJson(QJsonObject{{"corpus", QJsonObject{{"source", "\u001b[31mftp"}}}})
+                                       .status()
+                                       .message())
+                .contains("'\\x1b[31mftp'"));
+    // Files: a folder, and a file far larger than any session.
+    QTemporaryDir dir;
+    auto folder = loadSession(dir.path());
+    QVERIFY(!folder.ok());
+    QVERIFY(QString::fromStdString(folder.status().message()).contains("folder"));
+    QFile big(dir.filePath("big.json"));
+    QVERIFY(big.open(QIODevice::WriteOnly));
+    big.write("{\"lesson\": {\"text\": \"");
+    big.write(QByteArray(17 << 20, 'x'));
+    big.write("\"}}");
+    big.close();
+    auto r = loadSession(big.fileName());
+    QCOMPARE(statusCodeName(r.status().code()), statusCodeName(StatusCode::ResourceLimit));
+    QVERIFY(QString::fromStdString(r.status().message()).contains("larger than 16 MiB"));
+    // The ranges of validateSession match the loader's.
+    SessionState s;
+    s.generator.alpha0 = 2e6;
+    s.epsilon = 2e15;
+    s.maxLength = 2e7;
+    s.generator.beta = 2e6;
+    const QMap<QString, QString> e = validateSession(s);
+    for (const char* key : {"alpha0", "epsilon", "max_length", "beta"}) QVERIFY2(e.contains(key), key);
+    s = {};
+    s.source = SessionState::Source::Text;
+    s.corpusPath = "/x";
+    s.generator.vocabSize = 2000000;
+    QVERIFY(validateSession(s).value("vocab").contains("1..1000000"));
+  }
+
   void textSourceValidation() {
     SessionState s;
     s.source = SessionState::Source::Text;

@@ -5,7 +5,10 @@
 #include <limits>
 #include <system_error>
 
+#include "core/experiments/seed004_report.h"
 #include "core/experiments/table_text.h"
+#include "ui/experiments/experiment_figure.h"
+#include "ui/experiments/seed004_figures.h"
 #include "ui/plots/diagnostics_plot.h"
 #include "ui/plots/error_epsilon_plot.h"
 #include "ui/plots/series_plot.h"
@@ -35,24 +38,9 @@ std::string fileSafe(const std::string& label) {
 }
 
 template <class P>
-ExperimentFigure figure(QString key, QString title, QString heading,
-                        std::function<bool(P&, QString*)> fill, bool errorCurves = false) {
-  ExperimentFigure f;
-  f.key = std::move(key);
-  f.title = std::move(title);
-  f.heading = std::move(heading);
-  f.create = [] { return std::make_unique<P>(); };
-  f.plotType = &P::staticMetaObject;
-  f.fill = [fill = std::move(fill)](PlotWidget& plot, QString* error) {
-    auto* p = qobject_cast<P*>(&plot);
-    if (!p) {
-      if (error) *error = QObject::tr("the figure was given a plot of another kind");
-      return false;
-    }
-    return fill(*p, error);
-  };
-  f.errorCurves = errorCurves;
-  return f;
+ExperimentFigure figure(QString key, QString title, QString heading, std::function<bool(P&, QString*)> fill,
+                        bool errorCurves = false) {
+  return makeFigure<P>(std::move(key), std::move(title), std::move(heading), std::move(fill), errorCurves);
 }
 
 // Error / utility loss / release rate against ε, one set per case.
@@ -273,6 +261,10 @@ std::vector<ExperimentFigure> experimentFigures(const ExperimentRun& run) {
   std::vector<ExperimentFigure> out;
   if (run.preset.kind == ExperimentKind::TpmNoise) {
     if (run.tpm) tpmFigures(run.tpm, out);
+  } else if (run.preset.kind == ExperimentKind::OnlineTpm) {
+    if (run.online) onlineTpmFigures(run.online, out);
+  } else if (run.preset.kind == ExperimentKind::DpTpm) {
+    if (run.dp) dpTpmFigures(run.dp, out);
   } else if (run.sweep) {
     if (run.preset.kind == ExperimentKind::Diagnostics)
       diagnosticsFigures(run.sweep, out);
@@ -289,6 +281,21 @@ QJsonObject experimentMetadata(const ExperimentRun& run) {
     m.insert("seed", QString::number(s.seed));
     m.insert("trials", s.trials);
     m.insert("criterion", tpmSuccessCriterionName(s.criterion));
+  } else if (run.online) {
+    const OnlineTpmSpec& s = run.online->spec;
+    m.insert("seed", QString::number(s.seed));
+    m.insert("trials", s.trials);
+    m.insert("iterations", s.iterations);
+    m.insert("restarts", run.online->restarts);
+    m.insert("docs", run.online->docCount);
+  } else if (run.dp) {
+    const DpTpmSpec& s = run.dp->spec;
+    m.insert("seed", QString::number(s.seed));
+    m.insert("trials", s.trials);
+    m.insert("delta", s.delta);
+    m.insert("iterations", s.iterations);
+    m.insert("signal", s.signal);
+    m.insert("neighbours", "entry-level (seed 004, Definition 4.2)");
   } else if (run.sweep) {
     const SweepSpec& s = run.sweep->spec;
     m.insert("bounds", boundSetName(s.bounds));
@@ -307,7 +314,7 @@ QJsonObject experimentMetadata(const ExperimentRun& run) {
 Result<std::filesystem::path> writeExperimentFolder(const ExperimentRun& run, const std::filesystem::path& dir,
                                                     const std::vector<ExportFormat>& formats,
                                                     ReportContext context, std::vector<std::string>* warnings) {
-  if (!run.finished || (!run.sweep && !run.tpm)) {
+  if (!run.finished || (!run.sweep && !run.tpm && !run.online && !run.dp)) {
     return invalidArgument("the experiment has not finished: there is nothing complete to write");
   }
   std::error_code ec;
@@ -316,6 +323,12 @@ Result<std::filesystem::path> writeExperimentFolder(const ExperimentRun& run, co
   if (run.tpm) {
     DPLDA_RETURN_IF_ERROR(writeText(dir / "results.csv", tpmNoiseResultsCsv(*run.tpm)));
     DPLDA_RETURN_IF_ERROR(writeText(dir / "summary.csv", tpmNoiseSummaryCsv(*run.tpm)));
+  } else if (run.online) {
+    DPLDA_RETURN_IF_ERROR(writeText(dir / "results.csv", onlineTpmResultsCsv(*run.online)));
+    DPLDA_RETURN_IF_ERROR(writeText(dir / "summary.csv", onlineTpmSummaryCsv(*run.online)));
+  } else if (run.dp) {
+    DPLDA_RETURN_IF_ERROR(writeText(dir / "results.csv", dpTpmResultsCsv(*run.dp)));
+    DPLDA_RETURN_IF_ERROR(writeText(dir / "summary.csv", dpTpmSummaryCsv(*run.dp)));
   } else {
     DPLDA_RETURN_IF_ERROR(writeText(dir / "results.csv", sweepResultsCsv(*run.sweep)));
     DPLDA_RETURN_IF_ERROR(writeText(dir / "summary.csv", sweepSummaryCsv(*run.sweep)));
@@ -350,8 +363,10 @@ Result<std::filesystem::path> writeExperimentFolder(const ExperimentRun& run, co
       context.figures.push_back(std::move(fig));
     }
   }
-  const std::string report =
-      run.tpm ? tpmNoiseReportMarkdown(*run.tpm, context) : sweepReportMarkdown(*run.sweep, context);
+  const std::string report = run.tpm      ? tpmNoiseReportMarkdown(*run.tpm, context)
+                             : run.online ? onlineTpmReportMarkdown(*run.online, context)
+                             : run.dp     ? dpTpmReportMarkdown(*run.dp, context)
+                                          : sweepReportMarkdown(*run.sweep, context);
   DPLDA_RETURN_IF_ERROR(writeText(dir / "report.md", report));
   return dir / "report.md";
 }

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "core/common/status.h"
+#include "core/experiments/dp_tpm.h"
+#include "core/experiments/online_tpm.h"
 #include "core/experiments/presets.h"
 #include "core/experiments/report.h"
 #include "core/experiments/sweep.h"
@@ -25,6 +27,8 @@ struct ExperimentRun {
   ExperimentPreset preset;                    // name, title, description, kind; its spec is what ran
   std::shared_ptr<const SweepResult> sweep;   // ErrorSweep and Diagnostics
   std::shared_ptr<const TpmNoiseResult> tpm;  // TpmNoise
+  std::shared_ptr<const OnlineTpmResult> online;  // OnlineTpm
+  std::shared_ptr<const DpTpmResult> dp;          // DpTpm
   bool finished = false;
 };
 

@@ -372,6 +372,19 @@ void ExperimentView::updateNote() {
                .arg(r.rows.size())
                .arg(r.elapsedMs / 1000.0, 0, 'f', 1)
                .arg(tpmSuccessCriterionName(r.spec.criterion));
+  } else if (u->run->online) {
+    const OnlineTpmResult& r = *u->run->online;
+    text = tr("%1 runs of the online power method in %2 s; slope of log error vs log n over the converged points: "
+              "%3 (Corollary 3.1 predicts −0.5).")
+               .arg(r.rows.size())
+               .arg(r.elapsedMs / 1000.0, 0, 'f', 1)
+               .arg(r.slopeVsN, 0, 'f', 2);
+  } else if (u->run->dp) {
+    const DpTpmResult& r = *u->run->dp;
+    text = tr("%1 runs of the private power method (seed 004, Algorithm 3) in %2 s; seeded noise: an experiment, "
+              "not a release.")
+               .arg(r.rows.size())
+               .arg(r.elapsedMs / 1000.0, 0, 'f', 1);
   } else if (u->run->sweep) {
     const SweepResult& r = *u->run->sweep;
     const SweepSpec& s = r.spec;

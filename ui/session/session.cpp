@@ -1,10 +1,13 @@
 #include "ui/session/session.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QSaveFile>
 #include <cmath>
+#include <limits>
 
+#include "core/common/text_escape.h"
 #include "core/experiments/sweep.h"
 #include "core/privacy/budget.h"
 
@@ -13,10 +16,27 @@ namespace dplda {
 namespace {
 
 constexpr int kSessionVersion = 1;
+// A session is a few kilobytes (pinned sweeps add a few hundred numbers each); anything far
+// larger is not a session, and Qt's JSON parser holds the whole document in memory.
+constexpr qint64 kMaxSessionBytes = 16 << 20;
+constexpr int kMaxPinned = 1000;       // pinned runs (the history keeps 200)
+constexpr int kMaxPinnedSweeps = 100;  // pinned sweeps
+constexpr int kMaxCurveStyle = 255;    // a palette index (colours, dashes and markers wrap)
+// Text is laid out by widgets, whose line breaking is quadratic in the length of a word: a
+// 200 000-character lesson took the app 20 s to show. A lesson is a few kilobytes, every other
+// string a path, a name or a label.
+constexpr int kMaxTextLength = 4096;
+constexpr int kMaxLessonTextLength = 65536;
 
 QString num(double v) { return QString::number(v, 'g', 10); }
 
-Status bad(const QString& msg) { return badInput(msg.toStdString()); }
+// User text in a message, quoted and with its control characters escaped (core/common/text_escape.h).
+QString q(const QString& text) { return QString::fromStdString(quoteText(text.toStdString())); }
+QString shownPath(const QString& path) { return QString::fromStdString(escapeText(path.toStdString())); }
+
+// Every refusal goes through here: escapeControls is the net for a core parser's message that
+// quotes the session's text as it is.
+Status bad(const QString& msg) { return badInput(escapeControls(msg.toStdString())); }
 
 // Reads an optional number; keeps `out` when the key is absent.
 Status readNumber(const QJsonObject& o, const char* key, const QString& where, double& out) {
@@ -37,6 +57,74 @@ Status readInt(const QJsonObject& o, const char* key, const QString& where, int&
   return Status::ok();
 }
 
+// A whole number in lo..hi; keeps `out` when the key is absent.
+Status readIntIn(const QJsonObject& o, const char* key, const QString& where, int lo, int hi, int& out) {
+  if (!o.contains(key)) return Status::ok();
+  int x = out;
+  DPLDA_RETURN_IF_ERROR(readInt(o, key, where, x));
+  if (x < lo || x > hi) {
+    return bad(QString("session: %1.%2 must be in %3..%4, got %5").arg(where, QString(key)).arg(lo).arg(hi).arg(x));
+  }
+  out = x;
+  return Status::ok();
+}
+
+// An optional number in [lo, hi] (or (lo, hi] when loOpen); keeps `out` when the key is absent.
+Status readNumberIn(const QJsonObject& o, const char* key, const QString& where, double lo, double hi, bool loOpen,
+                    double& out) {
+  if (!o.contains(key)) return Status::ok();
+  double x = out;
+  DPLDA_RETURN_IF_ERROR(readNumber(o, key, where, x));
+  if (!((loOpen ? x > lo : x >= lo) && x <= hi)) {
+    return bad(QString("session: %1.%2 must be in %3%4, %5], got %6")
+                   .arg(where, QString(key), loOpen ? "(" : "[", num(lo), num(hi), num(x)));
+  }
+  out = x;
+  return Status::ok();
+}
+
+// Pinned sweeps are drawn as they are: {"label", "figures": {KEY: [{"config", "style", "eps",
+// "median"}]}} with positive ε, one median (a number or null) per ε and a palette style.
+Status checkPinnedSweeps(const QJsonArray& pins) {
+  if (pins.size() > kMaxPinnedSweeps)
+    return bad(QString("session: pinned_sweeps holds %1 sweeps, more than %2").arg(pins.size()).arg(kMaxPinnedSweeps));
+  for (int i = 0; i < pins.size(); ++i) {
+    const QString at = QString("session: pinned_sweeps[%1]").arg(i);
+    if (!pins[i].isObject()) return bad(at + " must be an object");
+    const QJsonObject pin = pins[i].toObject();
+    if (pin.contains("label") && !pin.value("label").isString()) return bad(at + ".label must be a string");
+    if (!pin.contains("figures")) continue;
+    if (!pin.value("figures").isObject()) return bad(at + ".figures must be an object");
+    const QJsonObject figures = pin.value("figures").toObject();
+    for (auto f = figures.begin(); f != figures.end(); ++f) {
+      const QString fat = at + ".figures." + shownPath(f.key());
+      if (!f.value().isArray()) return bad(fat + " must be an array of curves");
+      const QJsonArray curves = f.value().toArray();
+      for (int j = 0; j < curves.size(); ++j) {
+        const QString cat = fat + QString("[%1]").arg(j);
+        if (!curves[j].isObject()) return bad(cat + " must be an object");
+        const QJsonObject c = curves[j].toObject();
+        if (c.contains("config") && !c.value("config").isString()) return bad(cat + ".config must be a string");
+        if (c.contains("style")) {
+          const double st = c.value("style").toDouble(-1);
+          if (!c.value("style").isDouble() || st != std::floor(st) || st < 0 || st > kMaxCurveStyle)
+            return bad(cat + QString(".style must be a whole number in 0..%1").arg(kMaxCurveStyle));
+        }
+        const QJsonArray eps = c.value("eps").toArray(), median = c.value("median").toArray();
+        if (!c.value("eps").isArray() || !c.value("median").isArray() || eps.size() != median.size())
+          return bad(cat + " needs arrays eps and median of equal length");
+        for (int e = 0; e < eps.size(); ++e) {
+          if (!eps[e].isDouble() || !(eps[e].toDouble() > 0))
+            return bad(cat + QString(".eps[%1] must be a number > 0").arg(e));
+          if (!median[e].isDouble() && !median[e].isNull())
+            return bad(cat + QString(".median[%1] must be a number or null").arg(e));
+        }
+      }
+    }
+  }
+  return Status::ok();
+}
+
 Status readBool(const QJsonObject& o, const char* key, const QString& where, bool& out) {
   if (!o.contains(key)) return Status::ok();
   if (!o.value(key).isBool()) return bad(QString("session: %1.%2 must be true or false").arg(where, QString(key)));
@@ -44,10 +132,33 @@ Status readBool(const QJsonObject& o, const char* key, const QString& where, boo
   return Status::ok();
 }
 
-Status readString(const QJsonObject& o, const char* key, const QString& where, QString& out) {
+Status readString(const QJsonObject& o, const char* key, const QString& where, QString& out,
+                  int maxLength = kMaxTextLength) {
   if (!o.contains(key)) return Status::ok();
   if (!o.value(key).isString()) return bad(QString("session: %1.%2 must be a string").arg(where, QString(key)));
-  out = o.value(key).toString();
+  const QString text = o.value(key).toString();
+  if (text.size() > maxLength) {
+    return bad(QString("session: %1.%2 has %3 characters, more than %4").arg(where, QString(key)).arg(text.size()).arg(maxLength));
+  }
+  out = text;
+  return Status::ok();
+}
+
+// Every string inside a pinned run or sweep (labels, names) is at most kMaxTextLength long.
+Status checkStrings(const QJsonValue& v, const QString& where) {
+  if (v.isString() && v.toString().size() > kMaxTextLength)
+    return bad(QString("session: %1 has a string of %2 characters, more than %3").arg(where).arg(v.toString().size()).arg(kMaxTextLength));
+  if (v.isArray()) {
+    const QJsonArray a = v.toArray();
+    for (int i = 0; i < a.size(); ++i) DPLDA_RETURN_IF_ERROR(checkStrings(a[i], QString("%1[%2]").arg(where).arg(i)));
+  }
+  if (v.isObject()) {
+    const QJsonObject o = v.toObject();
+    for (auto it = o.begin(); it != o.end(); ++it) {
+      if (it.key().size() > kMaxTextLength) return bad(QString("session: %1 has a key of %2 characters").arg(where).arg(it.key().size()));
+      DPLDA_RETURN_IF_ERROR(checkStrings(it.value(), where + "." + shownPath(it.key().left(40))));
+    }
+  }
   return Status::ok();
 }
 
@@ -81,11 +192,13 @@ bool operator==(const SessionState& a, const SessionState& b) {
 QMap<QString, QString> validateSession(const SessionState& s) {
   QMap<QString, QString> e;
   const GeneratorParams& g = s.generator;
+  const QString vocabRange = QString("vocabulary size d must be in 1..%1, got %2").arg(kMaxVocabularySize).arg(g.vocabSize);
+  const bool vocabOk = g.vocabSize >= 1 && g.vocabSize <= kMaxVocabularySize;
   if (s.source == SessionState::Source::Synthetic) {
-    if (g.vocabSize < 1) e["vocab"] = QString("vocabulary size d must be >= 1, got %1").arg(g.vocabSize);
+    if (!vocabOk) e["vocab"] = vocabRange;
     if (g.docCount < 3) e["docs"] = QString("number of documents N must be >= 3, got %1").arg(g.docCount);
-    if (!std::isfinite(g.beta) || g.beta <= 0)
-      e["beta"] = QString("topic concentration β must be > 0, got %1").arg(num(g.beta));
+    if (!std::isfinite(g.beta) || g.beta <= 0 || g.beta > kMaxBeta)
+      e["beta"] = QString("topic concentration β must be in (0, %1], got %2").arg(num(kMaxBeta), num(g.beta));
     if (!std::isfinite(g.meanLength) || g.meanLength < 3)
       e["length"] = QString("document length must be >= 3, got %1").arg(num(g.meanLength));
     else if (g.fixedLength && g.meanLength != std::floor(g.meanLength))
@@ -96,21 +209,21 @@ QMap<QString, QString> validateSession(const SessionState& s) {
     // The import keeps the d most frequent words, so d matters for text corpora too.
     if (s.corpusPath.trimmed().isEmpty())
       e["corpus"] = "choose a plain-text file (one document per line) or a folder (one document per file)";
-    if (g.vocabSize < 1) e["vocab"] = QString("vocabulary size d must be >= 1, got %1").arg(g.vocabSize);
+    if (!vocabOk) e["vocab"] = vocabRange;
     else if (g.topicCount > g.vocabSize)
       e["topics"] = QString("k = %1 topics exceeds the vocabulary size d = %2 (k ≤ d)").arg(g.topicCount).arg(g.vocabSize);
   } else if (s.corpusPath.trimmed().isEmpty()) {
     e["corpus"] = "choose a UCI corpus folder (docword.txt, vocab.txt, truth.json)";
   }
   if (g.topicCount < 1) e["topics"] = QString("number of topics k must be >= 1, got %1").arg(g.topicCount);
-  if (!std::isfinite(g.alpha0) || g.alpha0 <= 0)
-    e["alpha0"] = QString("α₀ must be > 0, got %1").arg(num(g.alpha0));
+  if (!std::isfinite(g.alpha0) || g.alpha0 <= 0 || g.alpha0 > kMaxAlpha0)
+    e["alpha0"] = QString("α₀ must be in (0, %1], got %2").arg(num(kMaxAlpha0), num(g.alpha0));
   if (e.isEmpty() && s.source == SessionState::Source::Synthetic) {
     const Status st = validateGeneratorParams(g);  // resource limits (huge corpora)
     if (!st.isOk()) e["docs"] = QString::fromStdString(st.message());
   }
-  if (!std::isfinite(s.epsilon) || s.epsilon <= 0)
-    e["epsilon"] = QString("total ε must be > 0, got %1").arg(num(s.epsilon));
+  if (!std::isfinite(s.epsilon) || s.epsilon <= 0 || s.epsilon > kMaxEpsilon)
+    e["epsilon"] = QString("total ε must be in (0, %1], got %2").arg(num(kMaxEpsilon), num(s.epsilon));
   if (!std::isfinite(s.delta) || s.delta <= 0 || s.delta >= 1)
     e["delta"] = QString("total δ must be in (0, 1), got %1").arg(num(s.delta));
   if (s.mechanism == Mechanism::ClassicGaussian && s.edges && !e.contains("epsilon")) {
@@ -122,8 +235,9 @@ QMap<QString, QString> validateSession(const SessionState& s) {
   }
   if (s.mechanism == Mechanism::PrintedClosedForm && s.edges)
     e["mechanism"] = "the printed closed form is not private (SPEC §8); it is a demonstration only";
-  if (!std::isfinite(s.maxLength) || s.maxLength < 3)
-    e["max_length"] = QString("the clipping length L_max must be >= 3, got %1").arg(num(s.maxLength));
+  if (!std::isfinite(s.maxLength) || s.maxLength < 3 || s.maxLength > kMaxClipLength)
+    e["max_length"] =
+        QString("the clipping length L_max must be in [3, %1], got %2").arg(num(kMaxClipLength), num(s.maxLength));
   for (double w : s.splitWeights) {
     if (!std::isfinite(w) || w <= 0) {
       e["split"] = QString("split weights must be finite and > 0, got %1 in '%2'").arg(num(w), splitToText(s.splitWeights));
@@ -137,7 +251,9 @@ QMap<QString, QString> validateSession(const SessionState& s) {
     e["sweep_epsilons"] = QString("at most 50 ε values in the session's sweep, got %1").arg(eps.value().size());
   }
   if (s.decomposer != "robust" && s.decomposer != "simultaneous")
-    e["decomposer"] = QString("decomposer must be robust or simultaneous, got '%1'").arg(s.decomposer);
+    e["decomposer"] = QString("decomposer must be robust or simultaneous, got %1").arg(q(s.decomposer));
+  // A core parser's message may quote the session's text as it is (e.g. the sweep's ε grid).
+  for (auto it = e.begin(); it != e.end(); ++it) it.value() = QString::fromStdString(escapeControls(it.value().toStdString()));
   return e;
 }
 
@@ -161,8 +277,9 @@ Result<std::vector<double>> parseSplitText(const QString& text) {
   t.remove(' ');
   auto r = parseSplit(t.toStdString());
   if (!r.ok()) {
-    return invalidArgument(QString("split: %1 (use 'uniform' or one weight per release, e.g. 1,2,3), got '%2'")
-                               .arg(QString::fromStdString(r.status().message()), text).toStdString());
+    return invalidArgument(QString("split: %1 (use 'uniform' or one weight per release, e.g. 1,2,3), got %2")
+                               .arg(QString::fromStdString(escapeControls(r.status().message())), q(text))
+                               .toStdString());
   }
   return r;
 }
@@ -176,7 +293,7 @@ Result<std::uint64_t> parseSeed(const QString& text, const QString& what) {
   qulonglong v = ok ? t.toULongLong(&ok) : 0;
   if (!ok) {
     return invalidArgument(
-        QString("%1 must be a whole number in 0..18446744073709551615, got '%2'").arg(what, text).toStdString());
+        QString("%1 must be a whole number in 0..18446744073709551615, got %2").arg(what, q(text)).toStdString());
   }
   return static_cast<std::uint64_t>(v);
 }
@@ -237,7 +354,7 @@ Result<SessionState> sessionFromJson(const QJsonObject& json) {
   SessionState s;
   if (json.contains("version") && json.value("version").toInt(-1) != kSessionVersion) {
     return bad(QString("session: unsupported version %1 (this build reads version %2)")
-                   .arg(json.value("version").toVariant().toString()).arg(kSessionVersion));
+                   .arg(q(json.value("version").toVariant().toString())).arg(kSessionVersion));
   }
   auto section = [&](const char* key, QJsonObject& out) -> Status {
     if (!json.contains(key)) return Status::ok();
@@ -258,21 +375,23 @@ Result<SessionState> sessionFromJson(const QJsonObject& json) {
   if (source == "uci") s.source = SessionState::Source::Uci;
   else if (source == "text") s.source = SessionState::Source::Text;
   else if (source != "synthetic")
-    return bad("session: corpus.source must be synthetic, uci or text, got '" + source + "'");
+    return bad("session: corpus.source must be synthetic, uci or text, got " + q(source));
   DPLDA_RETURN_IF_ERROR(readString(corpus, "path", "corpus", s.corpusPath));
   DPLDA_RETURN_IF_ERROR(readString(corpus, "separator", "corpus", s.separator));
 
   GeneratorParams& g = s.generator;
-  DPLDA_RETURN_IF_ERROR(readInt(gen, "vocab", "generator", g.vocabSize));
-  DPLDA_RETURN_IF_ERROR(readInt(gen, "topics", "generator", g.topicCount));
-  DPLDA_RETURN_IF_ERROR(readInt(gen, "docs", "generator", g.docCount));
-  DPLDA_RETURN_IF_ERROR(readNumber(gen, "alpha0", "generator", g.alpha0));
+  // The ranges every part of the tool accepts (core/corpus/corpus.h, core/privacy/mechanisms.h);
+  // what depends on other fields (k <= d, resource limits) is validateSession's.
+  DPLDA_RETURN_IF_ERROR(readIntIn(gen, "vocab", "generator", 1, kMaxVocabularySize, g.vocabSize));
+  DPLDA_RETURN_IF_ERROR(readIntIn(gen, "topics", "generator", 1, kMaxVocabularySize, g.topicCount));
+  DPLDA_RETURN_IF_ERROR(readIntIn(gen, "docs", "generator", 1, std::numeric_limits<int>::max(), g.docCount));
+  DPLDA_RETURN_IF_ERROR(readNumberIn(gen, "alpha0", "generator", 0.0, kMaxAlpha0, true, g.alpha0));
   QString prior = "random";
   DPLDA_RETURN_IF_ERROR(readString(gen, "prior", "generator", prior));
   if (prior == "symmetric") g.prior = GeneratorParams::Prior::Symmetric;
-  else if (prior != "random") return bad("session: generator.prior must be random or symmetric, got '" + prior + "'");
-  DPLDA_RETURN_IF_ERROR(readNumber(gen, "beta", "generator", g.beta));
-  DPLDA_RETURN_IF_ERROR(readNumber(gen, "doc_length", "generator", g.meanLength));
+  else if (prior != "random") return bad("session: generator.prior must be random or symmetric, got " + q(prior));
+  DPLDA_RETURN_IF_ERROR(readNumberIn(gen, "beta", "generator", 0.0, kMaxBeta, true, g.beta));
+  DPLDA_RETURN_IF_ERROR(readNumberIn(gen, "doc_length", "generator", 0.0, 1e9, true, g.meanLength));
   DPLDA_RETURN_IF_ERROR(readBool(gen, "fixed_length", "generator", g.fixedLength));
   DPLDA_RETURN_IF_ERROR(readSeed(gen, "seed", "generator", g.seed));
 
@@ -304,8 +423,10 @@ Result<SessionState> sessionFromJson(const QJsonObject& json) {
     }
     s.edges = set;
   }
-  DPLDA_RETURN_IF_ERROR(readNumber(priv, "epsilon", "privacy", s.epsilon));
+  DPLDA_RETURN_IF_ERROR(readNumberIn(priv, "epsilon", "privacy", 0.0, kMaxEpsilon, true, s.epsilon));
   DPLDA_RETURN_IF_ERROR(readNumber(priv, "delta", "privacy", s.delta));
+  if (!(s.delta > 0.0 && s.delta < 1.0))
+    return bad(QString("session: privacy.delta must be in (0, 1), got %1").arg(num(s.delta)));
   QString text;
   if (priv.contains("mechanism")) {
     DPLDA_RETURN_IF_ERROR(readString(priv, "mechanism", "privacy", text));
@@ -333,45 +454,63 @@ Result<SessionState> sessionFromJson(const QJsonObject& json) {
     DPLDA_RETURN_IF_ERROR(readSeed(priv, "noise_seed", "privacy", seed));
     s.noiseSeed = seed;
   }
-  DPLDA_RETURN_IF_ERROR(readNumber(priv, "max_length", "privacy", s.maxLength));
-  DPLDA_RETURN_IF_ERROR(readInt(sweep, "trials", "sweep", s.trials));
+  DPLDA_RETURN_IF_ERROR(readNumberIn(priv, "max_length", "privacy", 3.0, kMaxClipLength, false, s.maxLength));
+  DPLDA_RETURN_IF_ERROR(readIntIn(sweep, "trials", "sweep", 1, 50, s.trials));
   DPLDA_RETURN_IF_ERROR(readString(sweep, "epsilons", "sweep", s.sweepEpsilons));
   DPLDA_RETURN_IF_ERROR(readBool(sweep, "compare_presets", "sweep", s.comparePresets));
   if (json.contains("pinned")) {
     if (!json.value("pinned").isArray()) return bad("session: 'pinned' must be an array");
     s.pinned = json.value("pinned").toArray();
+    if (s.pinned.size() > kMaxPinned)
+      return bad(QString("session: 'pinned' holds %1 runs, more than %2").arg(s.pinned.size()).arg(kMaxPinned));
+    for (int i = 0; i < s.pinned.size(); ++i)
+      if (!s.pinned[i].isObject()) return bad(QString("session: pinned[%1] must be an object").arg(i));
+    DPLDA_RETURN_IF_ERROR(checkStrings(s.pinned, "pinned"));
   }
   if (json.contains("pinned_sweeps")) {
     if (!json.value("pinned_sweeps").isArray()) return bad("session: 'pinned_sweeps' must be an array");
     s.pinnedSweeps = json.value("pinned_sweeps").toArray();
+    DPLDA_RETURN_IF_ERROR(checkPinnedSweeps(s.pinnedSweeps));
+    DPLDA_RETURN_IF_ERROR(checkStrings(s.pinnedSweeps, "pinned_sweeps"));
   }
   DPLDA_RETURN_IF_ERROR(readString(lesson, "title", "lesson", s.lessonTitle));
-  DPLDA_RETURN_IF_ERROR(readString(lesson, "text", "lesson", s.lessonText));
+  DPLDA_RETURN_IF_ERROR(readString(lesson, "text", "lesson", s.lessonText, kMaxLessonTextLength));
   return s;
 }
 
 Status saveSession(const SessionState& s, const QString& path) {
   QSaveFile f(path);
   if (!f.open(QIODevice::WriteOnly)) {
-    return ioError(QString("cannot write session '%1': %2").arg(path, f.errorString()).toStdString());
+    return ioError(QString("cannot write session '%1': %2").arg(shownPath(path), f.errorString()).toStdString());
   }
   f.write(QJsonDocument(sessionToJson(s)).toJson(QJsonDocument::Indented));
-  if (!f.commit()) return ioError(QString("cannot write session '%1': %2").arg(path, f.errorString()).toStdString());
+  if (!f.commit())
+    return ioError(QString("cannot write session '%1': %2").arg(shownPath(path), f.errorString()).toStdString());
   return Status::ok();
 }
 
 Result<SessionState> loadSession(const QString& path) {
+  const QString shown = shownPath(path);
+  if (QFileInfo(path).isDir()) return ioError(QString("session '%1' is a folder, not a file").arg(shown).toStdString());
   QFile f(path);
   if (!f.open(QIODevice::ReadOnly)) {
-    return ioError(QString("cannot open session '%1': %2").arg(path, f.errorString()).toStdString());
+    return ioError(QString("cannot open session '%1': %2").arg(shown, f.errorString()).toStdString());
+  }
+  // Read at most one byte past the limit: a FIFO or device has no size to check first.
+  const QByteArray bytes = f.read(kMaxSessionBytes + 1);
+  if (bytes.size() > kMaxSessionBytes) {
+    return Status(StatusCode::ResourceLimit, QString("session '%1' is larger than %2 MiB; a session is a few kilobytes")
+                                                 .arg(shown).arg(kMaxSessionBytes >> 20).toStdString());
   }
   QJsonParseError err;
-  const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &err);
+  const QJsonDocument doc = QJsonDocument::fromJson(bytes, &err);
   if (err.error != QJsonParseError::NoError) {
-    return bad(QString("session '%1' is not valid JSON at offset %2: %3").arg(path).arg(err.offset).arg(err.errorString()));
+    return bad(QString("session '%1' is not valid JSON at offset %2: %3").arg(shown).arg(err.offset).arg(err.errorString()));
   }
-  if (!doc.isObject()) return bad(QString("session '%1' must hold a JSON object").arg(path));
-  return sessionFromJson(doc.object());
+  if (!doc.isObject()) return bad(QString("session '%1' must hold a JSON object").arg(shown));
+  auto r = sessionFromJson(doc.object());
+  if (!r.ok()) return Status(r.status().code(), QString("%1 ('%2')").arg(QString::fromStdString(r.status().message()), shown).toStdString());
+  return r;
 }
 
 }  // namespace dplda

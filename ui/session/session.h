@@ -61,10 +61,13 @@ QMap<QString, QString> validateSession(const SessionState& s);
 
 QJsonObject sessionToJson(const SessionState& s);
 // Missing keys keep their defaults (lesson presets list only what they change); wrong types
-// and out-of-range values give BadInput naming the key and value.
+// and out-of-range values (the ranges of core/corpus/corpus.h and kMaxEpsilon), overlong strings
+// and pinned sweeps the plots could not draw give BadInput naming the key and value, with user
+// text escaped (docs/FUZZING.md).
 Result<SessionState> sessionFromJson(const QJsonObject& json);
 
 Status saveSession(const SessionState& s, const QString& path);
+// Refuses folders and files above 16 MiB (ResourceLimit) before parsing.
 Result<SessionState> loadSession(const QString& path);
 
 // "uniform" for no weights, else "w1,w2,..." (shortest exact decimal form).

@@ -1,5 +1,7 @@
 #include "ui/worker/run_worker.h"
 
+#include "ui/experiments/seed004_run.h"
+
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QDir>
@@ -310,6 +312,20 @@ ExperimentPreset RunWorker::sessionSweep(const SessionState& s) const {
 
 void RunWorker::runLive(quint64 id, const QString& source, const ExperimentPreset& preset, const QString& command,
                         Feedback* fb) {
+  if (isSeed004Experiment(preset)) {  // online-tpm, dp-tpm: their own runner, the same snapshots
+    runSeed004Experiment(preset, fb, [&](const Seed004Snapshot& snap) {
+      auto u = std::make_shared<ExperimentUpdate>();
+      u->id = id;
+      u->source = source;
+      u->status = snap.status;
+      u->run = snap.run;
+      u->pointsDone = snap.pointsDone;
+      u->pointsTotal = snap.pointsTotal;
+      u->commandLine = command;
+      emit experimentUpdated(u);
+    });
+    return;
+  }
   using Clock = std::chrono::steady_clock;
   const bool tpm = preset.kind == ExperimentKind::TpmNoise;
   SweepResult sweep;  // the live state of an error or diagnostics sweep

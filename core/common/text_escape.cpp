@@ -1,0 +1,119 @@
+#include "core/common/text_escape.h"
+
+#include <cstdio>
+
+namespace dplda {
+
+namespace {
+
+// Length of the valid UTF-8 sequence at s[i] and its code point, or 0 when the bytes there
+// are not valid UTF-8 (overlong forms, surrogates and code points above U+10FFFF included).
+std::size_t decodeUtf8(std::string_view s, std::size_t i, char32_t& cp) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = b(i);
+  if (c < 0x80) {
+    cp = c;
+    return 1;
+  }
+  std::size_t extra;
+  char32_t min;
+  if (c >= 0xC2 && c <= 0xDF) {
+    extra = 1;
+    min = 0x80;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    extra = 2;
+    min = 0x800;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    extra = 3;
+    min = 0x10000;
+  } else {
+    return 0;
+  }
+  if (i + extra >= s.size()) return 0;  // truncated sequence
+  char32_t v = c & (0x3F >> extra);
+  for (std::size_t k = 1; k <= extra; ++k) {
+    const unsigned char cc = b(i + k);
+    if ((cc & 0xC0) != 0x80) return 0;
+    v = (v << 6) | (cc & 0x3F);
+  }
+  if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return 0;
+  cp = v;
+  return extra + 1;
+}
+
+bool isEscapedCodePoint(char32_t cp) {
+  return (cp >= 0x80 && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029 || cp == 0x200E || cp == 0x200F ||
+         (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0xFEFF;
+}
+
+void appendByteEscape(unsigned char c, std::string& out) {
+  switch (c) {
+    case 0: out += "\\0"; return;
+    case '\t': out += "\\t"; return;
+    case '\n': out += "\\n"; return;
+    case '\r': out += "\\r"; return;
+    default: {
+      char buf[8];
+      std::snprintf(buf, sizeof(buf), "\\x%02x", c);
+      out += buf;
+    }
+  }
+}
+
+// Appends s[i..] escaped up to `limit` input bytes (a UTF-8 sequence is never split); returns
+// the number of input bytes consumed.
+std::size_t appendEscaped(std::string_view s, std::size_t limit, bool escapeBackslash, bool escapeQuote,
+                          std::string& out) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    char32_t cp = 0;
+    const std::size_t len = decodeUtf8(s, i, cp);
+    const std::size_t step = len == 0 ? 1 : len;
+    if (i + step > limit) break;
+    if (len == 0) {
+      appendByteEscape(static_cast<unsigned char>(s[i]), out);
+    } else if (cp < 0x20 || cp == 0x7F) {
+      appendByteEscape(static_cast<unsigned char>(cp), out);
+    } else if (cp == '\\' && escapeBackslash) {
+      out += "\\\\";
+    } else if (cp == '\'' && escapeQuote) {
+      out += "\\'";
+    } else if (isEscapedCodePoint(cp)) {
+      char buf[16];
+      std::snprintf(buf, sizeof(buf), "\\u{%04x}", static_cast<unsigned>(cp));
+      out += buf;
+    } else {
+      out.append(s.substr(i, len));
+    }
+    i += step;
+  }
+  return i;
+}
+
+}  // namespace
+
+std::string escapeText(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  appendEscaped(text, text.size(), true, false, out);
+  return out;
+}
+
+std::string quoteText(std::string_view text, std::size_t maxBytes) {
+  std::string out = "'";
+  const std::size_t used = appendEscaped(text, maxBytes, true, true, out);
+  if (used < text.size()) out += "...";
+  out += "'";
+  return out;
+}
+
+std::string escapeControls(std::string_view message) {
+  std::string out;
+  out.reserve(message.size());
+  appendEscaped(message, message.size(), false, false, out);
+  return out;
+}
+
+bool hasControlText(std::string_view text) { return escapeControls(text) != text; }
+
+}  // namespace dplda
