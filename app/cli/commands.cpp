@@ -54,11 +54,13 @@ Commands:
                  [--mechanism analytic|classic|closed-form|laplace] [--bounds sound|printed]
                  [--split uniform|w1,w2,...] [--share-releases] [--noise-seed S] [--max-length L]
                  [--release-only] [--accountant basic|gdp]
+                 [--e6 noise|decomposition] [--tpm-accountant gaussian|advanced|printed]
       Fits spectral LDA, privately when an edge set is given (noise from the kernel's secure
       generator unless --noise-seed asks for reproducible noise); prints a summary and the
       privacy ledger, and writes JSON. A private run also prints, apart and labelled, the
       exact (non-private) statistics of the corpus for teaching; --release-only leaves them
-      out of the output and the JSON (do this for a real release).
+      out of the output and the JSON (do this for a real release). --e6 decomposition releases
+      TD on edge e6 by seed 004's private tensor power method instead of noise on T.
   dplda sweep --preset figure2|figure2-small-corpus|figure2-alpha|figure4|tpm-noise --out DIR
                  [--trials T] [--formats png,pdf,svg|none] [--bounds sound|printed] [--threads N] [--seed S]
   dplda sweep --corpus DIR --topics K[,K2..] --out DIR [--truth FILE] [--alpha0 A[,A2..]]

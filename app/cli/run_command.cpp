@@ -138,6 +138,18 @@ PrivacyOptions privacyOptionsFrom(const Arguments& a) {
     o.splitWeights = w.value();
   }
   o.shareReleases = a.flag("share-releases");
+  if (a.has("e6")) {
+    const std::string m = a.text("e6");
+    if (m != "noise" && m != "decomposition") {
+      throw UsageError("--e6 must be noise (Gaussian noise on T) or decomposition (seed 004 Algorithm 3), got '" + m + "'");
+    }
+    o.privateDecomposition = m == "decomposition";
+  }
+  if (a.has("tpm-accountant")) {
+    auto acc = parseTpmAccountant(a.text("tpm-accountant"));
+    if (!acc.ok()) throw UsageError(acc.status().message());
+    o.decompositionAccountant = acc.value();
+  }
   if (a.has("accountant")) {
     auto acc = parseAccountant(a.text("accountant"));
     if (!acc.ok()) throw UsageError(acc.status().message());
@@ -157,7 +169,7 @@ int runCommand(const std::vector<std::string>& args) {
   const Arguments a(args,
                     {"corpus", "topics", "alpha0", "truth", "decomposer", "seed", "json", "top-words", "config",
                      "edges", "epsilon", "delta", "mechanism", "bounds", "split", "noise-seed", "max-length",
-                     "accountant"},
+                     "accountant", "e6", "tpm-accountant"},
                     {"share-releases", "release-only"});
   const std::string corpusPath = a.text("corpus");
   SpectralOptions o;

@@ -8,12 +8,15 @@
 
 #include "core/common/number_text.h"
 #include "core/privacy/noise.h"
+#include "core/tensor/private_power_method.h"
 #include "core/tensor/sign_conventions.h"
 
 namespace dplda {
 
 namespace {
 
+// Power steps R of Algorithm 3 when it releases TD on e6 (fixed: it has no early stop).
+constexpr int kPrivateDecompositionIterations = 30;
 // Dense d x d matrices above this many entries are refused (2 GiB).
 constexpr double kMaxDenseEntries = 268435456.0;
 // Input perturbation draws N x d values; above this it is refused.
@@ -125,6 +128,12 @@ Status validatePrivacyOptions(const PrivacyOptions& o, int docCount, int vocabSi
                                ") would need an l1 sensitivity bound, and the tool has only an l2 one there; "
                                "use a Gaussian mechanism");
       }
+  }
+  if (o.privateDecomposition) {
+    if (!contains(o.edges, 6)) return invalidArgument("the private decomposition is a mechanism for edge e6, which is not noisy");
+    if (o.accountant == Accountant::GaussianDp) {
+      return invalidArgument("the private decomposition (e6) keeps its own accountant; use --accountant basic with it");
+    }
   }
   if (o.accountant == Accountant::GaussianDp && o.mechanism != Mechanism::AnalyticGaussian) {
     return invalidArgument(std::string("the gaussian-dp accountant composes analytic Gaussian releases; the mechanism "
@@ -290,6 +299,21 @@ Status PrivateRun::calibrateEach(std::size_t first) {
   m_res.composition = "basic: the (epsilon_i, delta_i) of the releases add up to the total";
   for (std::size_t i = first; i < m_plan.size(); ++i) {
     LedgerEntry& e = m_res.ledger[i];
+    if (m_o.privateDecomposition && m_plan[i].node == Node::T) {
+      // e6 by Algorithm 3: K Gaussian queries, each with l2 sensitivity Δ_T, accounted together.
+      const TpmQueryCount q = tpmQueryCount(m_k, defaultPowerRestarts(m_k), kPrivateDecompositionIterations, m_k);
+      auto cal = calibrateTpm(m_o.decompositionAccountant, e.epsilon, e.delta, q);
+      if (!cal.ok()) return Status(cal.status().code(), "release of " + m_plan[i].name + ": " + cal.status().message());
+      e.draws = q.draws;
+      e.sigma = cal.value().multiplier * e.sensitivity * m_o.noiseMultiplier;  // per query
+      e.samplerLimited = cal.value().samplerLimited;
+      e.mechanism = std::string("private robust tensor power method (seed 004 Algorithm 3, ") +
+                    tpmAccountantName(m_o.decompositionAccountant) + " accountant, " + std::to_string(q.total()) +
+                    " queries; sigma per query)";
+      e.note += (e.note.empty() ? "" : "; ") + cal.value().note;
+      if (e.samplerLimited) e.samplerExcess = cal.value().samplerDelta;
+      continue;
+    }
     auto cal = calibrate(m_o.mechanism, e.epsilon, e.delta, e.sensitivity, e.draws);
     if (!cal.ok()) return Status(cal.status().code(), "release of " + m_plan[i].name + ": " + cal.status().message());
     e.sigma = cal.value().scale * m_o.noiseMultiplier;
@@ -560,7 +584,19 @@ Result<PrivateRunResult> PrivateRun::releaseAndEvaluate() {
       T += e.value();
     }
   }
-  if (noisyEdge(6)) {
+  TensorEigenpairs td;
+  const bool decomposePrivately = noisyEdge(6) && m_o.privateDecomposition;
+  if (decomposePrivately) {
+    // TD released by Algorithm 3 on T̂ (docs/TENSOR_METHODS.md §2.5): fresh starts from the noise
+    // source (T̂ is bounded only up to its sign frame), eigenvectors canonicalised like a TD release.
+    LedgerEntry& e = m_res.ledger[m_releaseOfEdge.at(6)];
+    auto pd = releasePrivateDecomposition(T, e.sensitivity, e.epsilon, e.delta, m_o.decompositionAccountant, 0,
+                                          kPrivateDecompositionIterations, m_noise, m_noise, m_feedback);
+    if (!pd.ok()) return failAfterNoise(pd.status());
+    td = std::move(pd.value().pairs);
+    td.V = canonicalRowSigns(td.V).asDiagonal() * td.V;
+    frame = kCanonicalFrame + 6;
+  } else if (noisyEdge(6)) {
     if (scaleOf(6) > 0.0) {
       Status s = addSymmetricTensorNoise(T, scaleOf(6), m_noise);  // Gaussian only (validated)
       if (!s.isOk()) return failAfterNoise(s);
@@ -570,8 +606,9 @@ Result<PrivateRunResult> PrivateRun::releaseAndEvaluate() {
   }
 
   // ---- TD (e6 -> decomposition), released via e7 ----
-  TensorEigenpairs td;
-  if (exactT && !noisyEdge(6)) {
+  if (decomposePrivately) {
+    // released above
+  } else if (exactT && !noisyEdge(6)) {
     Status s = exactThrough(PipelineStage::Decompose);
     if (!s.isOk()) return exactStageFailed(s);
     td = m_exact->eigenpairs;

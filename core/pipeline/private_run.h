@@ -18,6 +18,7 @@
 #include "core/privacy/budget.h"
 #include "core/privacy/mechanisms.h"
 #include "core/privacy/sensitivity.h"
+#include "core/tensor/private_power_method.h"
 
 namespace dplda {
 
@@ -30,6 +31,9 @@ struct PrivacyOptions {
   BoundSet bounds = BoundSet::Sound;
   std::vector<double> splitWeights;    // empty = uniform over the ledger
   Accountant accountant = Accountant::Basic;  // how the node releases compose (docs/PRIVACY.md §4.1)
+  // e6 released as TD by seed 004's Algorithm 3 on T̂ instead of noise on T̂ (docs/TENSOR_METHODS.md §2.5).
+  bool privateDecomposition = false;
+  TpmAccountant decompositionAccountant = TpmAccountant::GaussianExact;
   double maxLength = 200.0;            // public clipping length L_max for input perturbation
   // Multiplies every noise scale. 1 for real releases; 0 only in tests of the noise-free path
   // (the result then says it is NOT private).

@@ -77,13 +77,20 @@ struct Extraction {
   int L = 0, R = 0;
 };
 
+}  // namespace
+
+int defaultPowerRestarts(int r) {
+  return std::max(10, 2 * static_cast<int>(std::ceil(r * std::log(std::max(r, 1)))));
+}
+
+namespace {
+
 // Algorithm 1 of seed 004 for the first r components (validated by the caller).
 template <class Deflated>
 Result<Extraction> robustPowerIterations(Deflated& T, int r, const PowerMethodOptions& o, RandomSource& rng,
                                          const ExtractionStopRule& stop, Feedback* feedback) {
   const int k = T.dim();
-  const int L = o.restarts > 0 ? o.restarts
-                               : std::max(10, 2 * static_cast<int>(std::ceil(r * std::log(std::max(r, 1)))));
+  const int L = o.restarts > 0 ? o.restarts : defaultPowerRestarts(r);
   const int R = o.maxIterations;
   const double tol = o.tolerance;
 

@@ -25,6 +25,9 @@ struct TensorEigenpairs {
 // The pairs with every λ made positive (v flipped: T(−v,−v,−v) = −T(v,v,v)), sorted by λ descending.
 TensorEigenpairs sortedPositive(Eigen::VectorXd lambda, Eigen::MatrixXd V);
 
+// The default number of starts L for r components: max(10, 2⌈r ln r⌉) (SPEC §5).
+int defaultPowerRestarts(int r);
+
 // A uniformly random point on the unit sphere in R^k.
 Eigen::VectorXd randomUnitVector(int k, RandomSource& rng);
 // Normalises the columns of `next`; a column that vanished (T(I,u,u) = 0) or overflowed keeps

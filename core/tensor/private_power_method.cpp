@@ -19,8 +19,6 @@ std::string num(double x) {
   return o.str();
 }
 
-int defaultRestarts(int r) { return std::max(10, 2 * static_cast<int>(std::ceil(r * std::log(std::max(r, 1))))); }
-
 // The tensor minus the components found so far, through contractions (Algorithm 3's T − D).
 class Deflated {
  public:
@@ -241,7 +239,7 @@ Result<NoisyPowerResult> noisyRobustPowerMethod(const SymmetricTensorOperator& T
     return invalidArgument("private power method: the sensitivity must be finite and > 0, got " +
                            num(sensitivity.value));
   const int r = o.components > 0 ? o.components : d;
-  const int L = o.restarts > 0 ? o.restarts : defaultRestarts(r);
+  const int L = o.restarts > 0 ? o.restarts : defaultPowerRestarts(r);
   const int R = o.iterations;
   Deflated TD(T, r);
   Eigen::MatrixXd V(d, r);
@@ -316,7 +314,7 @@ Result<PrivateDecomposition> privateRobustPowerMethod(const SymmetricTensorOpera
                                                       RandomSource& noise, Feedback* feedback) {
   DPLDA_RETURN_IF_ERROR(validatePrivatePowerOptions(o, T.dim()));
   const int r = o.components > 0 ? o.components : T.dim();
-  const int L = o.restarts > 0 ? o.restarts : defaultRestarts(r);
+  const int L = o.restarts > 0 ? o.restarts : defaultPowerRestarts(r);
   const TpmQueryCount q = tpmQueryCount(r, L, o.iterations, T.dim());
   auto cal = calibrateTpm(accountant, epsilon, delta, q);
   if (!cal.ok()) return cal.status();
