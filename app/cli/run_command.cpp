@@ -169,7 +169,7 @@ int runCommand(const std::vector<std::string>& args) {
   const Arguments a(args,
                     {"corpus", "topics", "alpha0", "truth", "decomposer", "seed", "json", "top-words", "config",
                      "edges", "epsilon", "delta", "mechanism", "bounds", "split", "noise-seed", "max-length",
-                     "accountant", "e6", "tpm-accountant"},
+                     "accountant", "e6", "tpm-accountant", "batch-size", "online-iterations"},
                     {"share-releases", "release-only"});
   const std::string corpusPath = a.text("corpus");
   SpectralOptions o;
@@ -179,7 +179,16 @@ int runCommand(const std::vector<std::string>& args) {
   o.initSeed = a.seed("seed", o.initSeed);
   const int nTop = a.integer("top-words", 10);
   if (nTop < 1) throw UsageError("--top-words must be >= 1, got " + std::to_string(nTop));
-  require(makeDecomposer(o.decomposer).status());
+  if (o.decomposer == "online") {
+    o.online.batchSize = a.integer("batch-size", 0);
+    o.online.iterations = a.integer("online-iterations", o.online.iterations);
+    o.online.orderSeed = deriveSeed(o.initSeed, 1);
+  } else {
+    if (a.has("batch-size") || a.has("online-iterations")) {
+      throw UsageError("--batch-size and --online-iterations need --decomposer online");
+    }
+    require(makeDecomposer(o.decomposer).status());
+  }
   PrivacyOptions privacy = privacyOptionsFrom(a);
   const bool isPrivateRun = privacy.edges != 0;
   const bool teaching = !a.flag("release-only");
@@ -294,6 +303,13 @@ int runCommand(const std::vector<std::string>& args) {
       exact.insert("decomposer_method", QString::fromStdString(model->eigenpairs.method));
       exact.insert("decomposer_iterations", model->eigenpairs.iterations);
       exact.insert("decomposer_converged", model->eigenpairs.converged);
+      if (model->online) {
+        exact.insert("online", QJsonObject{{"samples_used", static_cast<double>(model->online->samplesUsed)},
+                                           {"passes", model->online->passes},
+                                           {"batch_size", model->online->batchSize},
+                                           {"restarts", model->online->restarts},
+                                           {"iterations", o.online.iterations}});
+      }
       exact.insert("timings_ms", timingsToJson(timings));
       out << "M2 eigenvalues:";
       for (Eigen::Index i = 0; i < model->eigen.values.size(); ++i) out << " " << model->eigen.values[i];

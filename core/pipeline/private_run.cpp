@@ -688,6 +688,10 @@ Result<PrivateRunResult> runPrivate(SpectralPipeline& pipeline, const PrivacyOpt
   const Corpus& c = *pipeline.corpus();
   DPLDA_RETURN_IF_ERROR(validatePrivacyOptions(o, c.docCount(), c.vocabSize(), pipeline.options().topicCount));
   DPLDA_RETURN_IF_ERROR(validateSpectralOptions(pipeline.options(), *pipeline.corpus()));  // public inputs only
+  if (o.edges != 0 && pipeline.options().decomposer == "online") {
+    return invalidArgument("the online decomposer reads documents in batches, and no sensitivity bound covers "
+                           "it; choose robust or simultaneous for a private run");
+  }
   Result<PrivateRunResult> r = [&]() -> Result<PrivateRunResult> {
     if (o.edges != 0) return PrivateRun(pipeline, o, noise, feedback).run();
     // No noise: the non-private output, reported as such; its failure is its result.
@@ -703,7 +707,7 @@ Result<PrivateRunResult> runPrivate(SpectralPipeline& pipeline, const PrivacyOpt
     res.eigenpairs = model.value().eigenpairs;
     return res;
   }();
-  if (r.ok() && o.nonPrivateDiagnostics && r.value().status.code() != StatusCode::Cancelled) {
+  if (r.ok() && o.edges != 0 && o.nonPrivateDiagnostics && r.value().status.code() != StatusCode::Cancelled) {
     addNonPrivateDiagnostics(pipeline, r.value(), feedback);
   }
   return r;

@@ -14,6 +14,7 @@ Status validateSpectralOptions(const SpectralOptions& o, const Corpus& corpus) {
   DPLDA_RETURN_IF_ERROR(validateMomentInputs(corpus, o.alpha0));
   DPLDA_RETURN_IF_ERROR(validateTopicCount(o.topicCount, corpus.vocabSize(), corpus.docCount()));
   DPLDA_RETURN_IF_ERROR(validatePowerMethodOptions(o.power));
+  if (o.decomposer == "online") return validateOnlinePowerOptions(o.online, corpus.docCount(), o.topicCount);
   return makeDecomposer(o.decomposer, o.power).status();
 }
 
@@ -34,7 +35,10 @@ void SpectralPipeline::setOptions(const SpectralOptions& o) {
   }
   if (o.topicCount != old.topicCount) m_eigenValid = false;
   if (o.decomposer != old.decomposer || o.initSeed != old.initSeed || o.power.restarts != old.power.restarts ||
-      o.power.maxIterations != old.power.maxIterations || o.power.tolerance != old.power.tolerance) {
+      o.power.maxIterations != old.power.maxIterations || o.power.tolerance != old.power.tolerance ||
+      o.online.batchSize != old.online.batchSize || o.online.iterations != old.online.iterations ||
+      o.online.restarts != old.online.restarts || o.online.shuffle != old.online.shuffle ||
+      o.online.orderSeed != old.online.orderSeed) {
     m_decomposeValid = false;
   }
   m_options = o;
@@ -134,6 +138,17 @@ Result<SpectralModel> SpectralPipeline::runThrough(PipelineStage last, Feedback*
   if (!wanted(PipelineStage::Tensor)) return m_model;
   if (!m_tensorValid) m_decomposeValid = false;
   DPLDA_RETURN_IF_ERROR(stage("tensor", m_tensorValid, [&] {
+    if (o.decomposer == "online") {
+      // The online method never forms T̂; one pass for its diagonal keeps the T̂_iii >= 0 convention.
+      const CorpusTensorOperator op(corpus, o.alpha0, m_model.whitening.W);
+      const Eigen::MatrixXd columns = op.contractTwice(Eigen::MatrixXd::Identity(o.topicCount, o.topicCount));
+      Eigen::VectorXd signs(o.topicCount);
+      for (int i = 0; i < o.topicCount; ++i) signs[i] = columns(i, i) < 0.0 ? -1.0 : 1.0;
+      m_model.whitening.applyColumnSigns(signs);
+      m_model.tensor = Tensor3();
+      m_tensorValid = true;
+      return Status::ok();
+    }
     auto t = whitenedThirdMoment(corpus, o.alpha0, m_model.whitening.W, feedback);
     if (!t.ok()) return t.status();
     m_model.tensor = std::move(t).value();
@@ -146,6 +161,17 @@ Result<SpectralModel> SpectralPipeline::runThrough(PipelineStage last, Feedback*
   if (!wanted(PipelineStage::Decompose)) return m_model;
   if (!m_decomposeValid) m_unwhitenValid = false;
   DPLDA_RETURN_IF_ERROR(stage("decompose", m_decomposeValid, [&] {
+    m_model.online.reset();
+    if (o.decomposer == "online") {
+      SeededRandom rng(o.initSeed);
+      auto on = onlineRobustPowerMethod(corpus, o.alpha0, m_model.whitening.W, o.online, rng, feedback);
+      if (!on.ok()) return on.status();
+      m_model.eigenpairs = on.value().pairs;
+      m_model.gammaS = tensorEigengap(m_model.eigenpairs.lambda);
+      m_model.online = std::move(on).value();
+      m_decomposeValid = true;
+      return Status::ok();
+    }
     auto decomposer = makeDecomposer(o.decomposer, o.power);
     if (!decomposer.ok()) return decomposer.status();
     SeededRandom rng(o.initSeed);

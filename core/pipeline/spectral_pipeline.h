@@ -20,6 +20,7 @@
 #include "core/corpus/corpus.h"
 #include "core/moments/moments.h"
 #include "core/tensor/decomposer.h"
+#include "core/tensor/online_power_method.h"
 #include "core/tensor/tensor3.h"
 #include "core/whitening/unwhitening.h"
 #include "core/whitening/whitening.h"
@@ -29,9 +30,10 @@ namespace dplda {
 struct SpectralOptions {
   int topicCount = 5;
   double alpha0 = 1.0;
-  std::string decomposer = "robust";  // "robust" | "simultaneous"
+  std::string decomposer = "robust";  // "robust" | "simultaneous" | "online"
   PowerMethodOptions power;
   std::uint64_t initSeed = 1;          // the decomposer's random starts
+  OnlinePowerOptions online;           // decomposer "online": seed 004's Algorithm 2 on the documents
 };
 
 Status validateSpectralOptions(const SpectralOptions& options, const Corpus& corpus);
@@ -51,6 +53,7 @@ struct SpectralModel {
   double gammaS = 0.0;         // tensor eigengap of T̂
   UnwhitenedTopics unwhitened; // node U
   UnwhitenedTopics output;     // node OUT (topics on the simplex)
+  std::optional<OnlineDecomposition> online;  // the online method's report (decomposer "online")
 };
 
 // The largest explicit M̂3 a pipeline keeps by default: 16 MiB, i.e. d <= 128. Two reasons:

@@ -1,5 +1,6 @@
 #include "ui/panels/generator_panel.h"
 
+#include <algorithm>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -98,6 +99,7 @@ GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
   m_decomposer = new QComboBox;
   m_decomposer->addItem(tr("robust tensor power"), "robust");
   m_decomposer->addItem(tr("simultaneous power"), "simultaneous");
+  m_decomposer->addItem(tr("online power (seed 004 Alg. 2; non-private runs only)"), "online");
   addRow(mform, "decomposer", tr("Decomposer"), m_decomposer, tr("Tensor decomposition method (SPEC §5)"));
   m_initSeed = new QLineEdit;
   addRow(mform, "init_seed", tr("Init seed"), m_initSeed, tr("Random starts of the decomposer"));
@@ -199,7 +201,7 @@ void GeneratorPanel::setState(const SessionState& s) {
   m_length->setValue(g.meanLength);
   m_fixed->setChecked(g.fixedLength);
   m_seed->setText(seedToText(g.seed));
-  m_decomposer->setCurrentIndex(s.decomposer == "simultaneous" ? 1 : 0);
+  m_decomposer->setCurrentIndex(std::max(0, m_decomposer->findData(s.decomposer)));
   m_initSeed->setText(seedToText(s.initSeed));
   m_maxLength->setValue(s.maxLength);
   m_trials->setValue(s.trials);

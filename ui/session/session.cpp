@@ -250,8 +250,8 @@ QMap<QString, QString> validateSession(const SessionState& s) {
   } else if (eps.value().size() > 50) {
     e["sweep_epsilons"] = QString("at most 50 ε values in the session's sweep, got %1").arg(eps.value().size());
   }
-  if (s.decomposer != "robust" && s.decomposer != "simultaneous")
-    e["decomposer"] = QString("decomposer must be robust or simultaneous, got %1").arg(q(s.decomposer));
+  if (s.decomposer != "robust" && s.decomposer != "simultaneous" && s.decomposer != "online")
+    e["decomposer"] = QString("decomposer must be robust, simultaneous or online, got %1").arg(q(s.decomposer));
   // A core parser's message may quote the session's text as it is (e.g. the sweep's ε grid).
   for (auto it = e.begin(); it != e.end(); ++it) it.value() = QString::fromStdString(escapeControls(it.value().toStdString()));
   return e;
