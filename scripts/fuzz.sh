@@ -46,7 +46,7 @@ for t in tst_text_escape tst_uci_io tst_truth_io tst_text_import tst_synthetic_g
 done
 for c in $CAMPAIGNS; do
   echo "== $c campaign: $CASES cases, seed $SEED"
-  if ! DPLDA_FUZZ_CASES=$CASES DPLDA_FUZZ_SEED=$SEED "$BUILD/tests/tst_fuzz_$c" -silent; then status=1; fi
+  if ! DPLDA_FUZZ_CASES=$CASES DPLDA_FUZZ_SEED=$SEED "$BUILD/tests/tst_fuzz_$c"; then status=1; fi
 done
 if [ "$status" -ne 0 ]; then
   echo "fuzz: failures found; failing cases are in $DPLDA_FUZZ_KEEP (each with a README.txt)" >&2

@@ -297,3 +297,17 @@ inline QString keepFailure(const QString& campaign, int index, const QString& fa
 }
 
 }  // namespace fuzz
+
+// The main of a campaign: QTEST_GUILESS_MAIN, except that Qt Test's watchdog (300 s per test
+// function by default) is lifted when the environment does not set it, since thousands of cases
+// run in one function.
+#define DPLDA_FUZZ_MAIN(TestObject)                                                 \
+  int main(int argc, char** argv) {                                                 \
+    if (!qEnvironmentVariableIsSet("QTEST_FUNCTION_TIMEOUT"))                       \
+      qputenv("QTEST_FUNCTION_TIMEOUT", "604800000");                               \
+    QCoreApplication app(argc, argv);                                               \
+    app.setAttribute(Qt::AA_Use96Dpi, true);                                        \
+    TestObject tc;                                                                  \
+    QTEST_SET_MAIN_SOURCE_PATH                                                      \
+    return QTest::qExec(&tc, argc, argv);                                           \
+  }

@@ -154,5 +154,5 @@ class TestFuzzOptions : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestFuzzOptions)
+DPLDA_FUZZ_MAIN(TestFuzzOptions)
 #include "tst_fuzz_options.moc"

@@ -319,5 +319,5 @@ class TestFuzzSession : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestFuzzSession)
+DPLDA_FUZZ_MAIN(TestFuzzSession)
 #include "tst_fuzz_session.moc"
