@@ -105,8 +105,9 @@ Status validatePrivacyOptions(const PrivacyOptions& o, int docCount, int vocabSi
   if (o.edges == 0) return Status::ok();  // the non-private baseline; nothing to calibrate
   DPLDA_RETURN_IF_ERROR(validatePrivacyParameters(o.epsilon, o.delta));
   if (o.edges >= (1u << kEdgeCount)) return invalidArgument("the edge set names an edge beyond e9");
-  if (!std::isfinite(o.maxLength) || o.maxLength < 3.0) {
-    return invalidArgument("the clipping length L_max must be a finite number >= 3, got " + shortNumber(o.maxLength));
+  if (!std::isfinite(o.maxLength) || o.maxLength < 3.0 || o.maxLength > kMaxClipLength) {
+    return invalidArgument("the clipping length L_max must be a number in [3, " + shortNumber(kMaxClipLength) +
+                           "], got " + shortNumber(o.maxLength));
   }
   if (!std::isfinite(o.noiseMultiplier) || o.noiseMultiplier < 0.0) {
     return invalidArgument("the noise multiplier must be a finite number >= 0, got " + shortNumber(o.noiseMultiplier));

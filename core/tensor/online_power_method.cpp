@@ -218,8 +218,8 @@ Status validateOnlinePowerOptions(const OnlinePowerOptions& o, int docCount, int
   if (o.restarts < 0)
     return invalidArgument("online power method: restarts L must be >= 0 (0 = default), got " +
                            std::to_string(o.restarts));
-  if (o.iterations < 1)
-    return invalidArgument("online power method: iterations R must be >= 1, got " + std::to_string(o.iterations));
+  if (o.iterations < 1 || o.iterations > 100000)
+    return invalidArgument("online power method: iterations R must be in 1..100000, got " + std::to_string(o.iterations));
   if (docCount < 3)
     return badInput("online power method: the corpus needs at least 3 documents, got " + std::to_string(docCount));
   if (o.batchSize != 0 && (o.batchSize < 3 || o.batchSize > docCount))

@@ -286,10 +286,11 @@ inline QString keepFailure(const QString& campaign, int index, const QString& fa
                            .arg(index)
                            .arg(family, problems.join("; "), command);
   const QString keep = qEnvironmentVariable("DPLDA_FUZZ_KEEP");
-  if (!keep.isEmpty() && !caseDir.isEmpty()) {
+  if (!keep.isEmpty()) {
     const QString dest = QDir(keep).filePath(QString("%1-%2").arg(campaign).arg(index));
     QDir().mkpath(dest);
-    for (const QString& f : QDir(caseDir).entryList(QDir::Files)) QFile::copy(caseDir + "/" + f, dest + "/" + f);
+    if (!caseDir.isEmpty())
+      for (const QString& f : QDir(caseDir).entryList(QDir::Files)) QFile::copy(caseDir + "/" + f, dest + "/" + f);
     QFile readme(dest + "/README.txt");
     if (readme.open(QIODevice::WriteOnly)) readme.write(line.toUtf8() + "\n");
   }
