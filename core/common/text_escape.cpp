@@ -4,10 +4,6 @@
 
 namespace dplda {
 
-namespace {
-
-// Length of the valid UTF-8 sequence at s[i] and its code point, or 0 when the bytes there
-// are not valid UTF-8 (overlong forms, surrogates and code points above U+10FFFF included).
 std::size_t decodeUtf8(std::string_view s, std::size_t i, char32_t& cp) {
   const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
   const unsigned char c = b(i);
@@ -40,6 +36,8 @@ std::size_t decodeUtf8(std::string_view s, std::size_t i, char32_t& cp) {
   cp = v;
   return extra + 1;
 }
+
+namespace {
 
 bool isEscapedCodePoint(char32_t cp) {
   return (cp >= 0x80 && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029 || cp == 0x200E || cp == 0x200F ||

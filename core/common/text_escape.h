@@ -28,6 +28,10 @@ std::string quoteText(std::string_view text, std::size_t maxBytes = 60);
 // The command lines pass every error message through it before printing.
 std::string escapeControls(std::string_view message);
 
+// Length of the valid UTF-8 sequence at s[i] and its code point, or 0 when the bytes there
+// are not valid UTF-8 (overlong forms, surrogates, code points above U+10FFFF, truncation).
+std::size_t decodeUtf8(std::string_view s, std::size_t i, char32_t& cp);
+
 // True when escapeControls would change `text` (it holds a byte or code point listed above).
 bool hasControlText(std::string_view text);
 

@@ -407,38 +407,11 @@ Status readWholeFile(const fs::path& path, std::string& text) {
 bool isStopWord(std::string_view word) { return stopWordSet().count(word) > 0; }
 
 long long findInvalidUtf8(std::string_view s) {
-  const auto* b = reinterpret_cast<const unsigned char*>(s.data());
-  const std::size_t n = s.size();
-  std::size_t i = 0;
-  while (i < n) {
-    const unsigned char c = b[i];
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    int extra;
-    char32_t min;
-    if (c >= 0xC2 && c <= 0xDF) {
-      extra = 1;
-      min = 0x80;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      extra = 2;
-      min = 0x800;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      extra = 3;
-      min = 0x10000;
-    } else {
-      return static_cast<long long>(i);  // continuation byte, C0/C1 overlong lead, or > U+10FFFF
-    }
-    if (i + extra >= n) return static_cast<long long>(i);  // truncated sequence
-    char32_t cp = c & (0x3F >> extra);
-    for (int k = 1; k <= extra; ++k) {
-      const unsigned char cc = b[i + k];
-      if ((cc & 0xC0) != 0x80) return static_cast<long long>(i);
-      cp = (cp << 6) | (cc & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return static_cast<long long>(i);
-    i += extra + 1;
+  char32_t cp;
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t length = decodeUtf8(s, i, cp);
+    if (length == 0) return static_cast<long long>(i);
+    i += length;
   }
   return -1;
 }

@@ -17,14 +17,16 @@ std::string fmt(double x) { return std::isnan(x) ? "–" : shortNumber(x); }
 
 std::string percent(double q) { return shortNumber(q * 100.0) + "%"; }
 
-void header(std::ostringstream& o, const ReportContext& c) {
+}  // namespace
+
+void writeReportHeader(std::ostringstream& o, const ReportContext& c) {
   o << "# " << c.title << "\n\n";
   if (!c.description.empty()) o << c.description << "\n\n";
   o << "- Software: DP-LDA Explorer, dplda " << DPLDA_VERSION << "\n";
   if (!c.commandLine.empty()) o << "- Command: `" << c.commandLine << "`\n";
 }
 
-void figures(std::ostringstream& o, const ReportContext& c) {
+void writeReportFigures(std::ostringstream& o, const ReportContext& c) {
   if (c.figures.empty() && c.notes.empty()) return;
   o << "\n## Figures\n\n";
   for (const ReportFigure& f : c.figures) {
@@ -40,6 +42,8 @@ void figures(std::ostringstream& o, const ReportContext& c) {
   }
   for (const std::string& n : c.notes) o << "- " << n << "\n";
 }
+
+namespace {
 
 // A table of one value per (case, configuration, epsilon): per case with epsilon columns, or,
 // with a single epsilon, one row per case and one column per configuration.
@@ -81,7 +85,7 @@ void table(std::ostringstream& o, const SweepResult& r, F&& cell) {
 std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
   const SweepSpec& s = r.spec;
   std::ostringstream o;
-  header(o, c);
+  writeReportHeader(o, c);
   o << "- Trials: " << s.trials << " per (case, configuration, epsilon); " << r.rows.size()
     << " runs in total\n";
   o << "- Epsilon (total per run):";
@@ -211,14 +215,14 @@ std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
     o << "- configuration " << s.configurations[g].label << ": " << shortNumber(perConfig[g])
       << " ms per run (mean)\n";
   }
-  figures(o, c);
+  writeReportFigures(o, c);
   return o.str();
 }
 
 std::string tpmNoiseReportMarkdown(const TpmNoiseResult& r, const ReportContext& c) {
   const TpmNoiseSpec& s = r.spec;
   std::ostringstream o;
-  header(o, c);
+  writeReportHeader(o, c);
   o << "- Dimensions d:";
   for (int d : s.dims) o << " " << d;
   o << "\n- Trials per point: " << s.trials << "\n";
@@ -264,7 +268,7 @@ std::string tpmNoiseReportMarkdown(const TpmNoiseResult& r, const ReportContext&
        "levels\n";
   o << "\n## Timing\n\n- " << r.threadsUsed << " worker threads, " << shortNumber(r.elapsedMs / 1000.0)
     << " s wall time in total\n";
-  figures(o, c);
+  writeReportFigures(o, c);
   return o.str();
 }
 

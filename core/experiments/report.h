@@ -1,6 +1,7 @@
 #pragma once
 // report.md for an experiment: parameters, seeds, software version, noise source, bound set,
 // release rates, result tables and the figures (relative links). Plain text, no Qt.
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,11 @@ struct ReportContext {
   std::vector<std::string> notes;  // extra remarks (e.g. figures that could not be rendered)
   bool procedureOneTable = false;  // add σ_k, σ̃_k, γ_s, γ̃_s per case (Figure 4)
 };
+
+// The sections every report.md shares: title, description, software and command; the figures
+// (the PNG embedded, every format linked) and the notes.
+void writeReportHeader(std::ostringstream& o, const ReportContext& context);
+void writeReportFigures(std::ostringstream& o, const ReportContext& context);
 
 std::string sweepReportMarkdown(const SweepResult& result, const ReportContext& context);
 std::string tpmNoiseReportMarkdown(const TpmNoiseResult& result, const ReportContext& context);

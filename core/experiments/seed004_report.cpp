@@ -12,29 +12,6 @@ namespace {
 
 std::string fmt(double x) { return std::isnan(x) ? "–" : shortNumber(x); }
 
-void header(std::ostringstream& o, const ReportContext& c) {
-  o << "# " << c.title << "\n\n";
-  if (!c.description.empty()) o << c.description << "\n\n";
-  o << "- Software: DP-LDA Explorer, dplda " << DPLDA_VERSION << "\n";
-  if (!c.commandLine.empty()) o << "- Command: `" << c.commandLine << "`\n";
-}
-
-void figures(std::ostringstream& o, const ReportContext& c) {
-  if (c.figures.empty() && c.notes.empty()) return;
-  o << "\n## Figures\n\n";
-  for (const ReportFigure& f : c.figures) {
-    o << "### " << f.title << "\n\n";
-    std::string embedded;
-    for (const std::string& file : f.files)
-      if (embedded.empty() && file.size() > 4 && file.substr(file.size() - 4) == ".png") embedded = file;
-    if (!embedded.empty()) o << "![" << f.title << "](" << embedded << ")\n\n";
-    o << "Files:";
-    for (const std::string& file : f.files) o << " [" << file.substr(file.find_last_of('.') + 1) << "](" << file << ")";
-    o << "\n\n";
-  }
-  for (const std::string& n : c.notes) o << "- " << n << "\n";
-}
-
 double slopeOf(const std::vector<double>& x, const std::vector<double>& y) {
   const std::size_t n = x.size();
   if (n < 2) return std::nan("");
@@ -56,7 +33,7 @@ std::string onlineTpmReportMarkdown(const OnlineTpmResult& r, const ReportContex
   const OnlineTpmSpec& s = r.spec;
   const GeneratorParams& g = s.corpus;
   std::ostringstream o;
-  header(o, c);
+  writeReportHeader(o, c);
   o << "- Corpus: synthetic LDA, d = " << g.vocabSize << ", k = " << g.topicCount << ", N = " << r.docCount
     << " documents (" << r.nnz << " non-zeros), alpha0 = " << shortNumber(g.alpha0) << ", beta = " << shortNumber(g.beta)
     << ", " << (g.fixedLength ? "fixed" : "Poisson") << "(" << shortNumber(g.meanLength) << ") lengths\n";
@@ -93,7 +70,7 @@ std::string onlineTpmReportMarkdown(const OnlineTpmResult& r, const ReportContex
        "- [summary.csv](summary.csv): medians and 10-90% quantiles per n\n";
   o << "\n## Timing\n\n- " << r.threadsUsed << " worker threads, " << fmt(r.elapsedMs / 1000.0)
     << " s wall time in total (corpus, reference and all trials)\n";
-  figures(o, c);
+  writeReportFigures(o, c);
   return o.str();
 }
 
@@ -113,7 +90,7 @@ double dpTpmRecoverySlope(const DpTpmResult& r, const std::string& group, int d)
 std::string dpTpmReportMarkdown(const DpTpmResult& r, const ReportContext& c) {
   const DpTpmSpec& s = r.spec;
   std::ostringstream o;
-  header(o, c);
+  writeReportHeader(o, c);
   o << "- Tensors: T = sum_i lambda_i v_i^3, lambda from " << fmt(s.signal) << " down to " << fmt(s.signal / 2)
     << ", orthonormal v_i mixing a flat DCT basis and spikes (rho = 0: incoherent, mu0 <= 2; rho = 1: standard basis "
        "vectors, mu0 = d/k)\n";
@@ -185,7 +162,7 @@ std::string dpTpmReportMarkdown(const DpTpmResult& r, const ReportContext& c) {
        "- [summary.csv](summary.csv): per point, the multiplier, the epsilon it spends three ways, and the error "
        "quantiles\n";
   o << "\n## Timing\n\n- " << r.threadsUsed << " worker threads, " << fmt(r.elapsedMs / 1000.0) << " s wall time\n";
-  figures(o, c);
+  writeReportFigures(o, c);
   return o.str();
 }
 
