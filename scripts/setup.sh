@@ -3,7 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PACKAGES=(build-essential cmake qt6-base-dev qt6-svg-dev libqcustomplot-dev libeigen3-dev
-          libspectra-dev libgl1-mesa-dev fortunes)
+          libspectra-dev libgl1-mesa-dev fortunes libarmadillo-dev libopenblas-dev
+          nlohmann-json3-dev poppler-utils)
 missing=()
 for p in "${PACKAGES[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
