@@ -48,12 +48,12 @@ Commands:
       per file) into the UCI bag-of-words files. --separator '%' ends a document at every
       '%' line instead (fortune files; also in every file of a folder). In a folder, files
       that are not UTF-8 text are skipped and listed, and links are read once.
-  dplda run --corpus DIR --topics K [--alpha0 A] [--truth FILE] [--decomposer robust|simultaneous|online]
+  dplda run --corpus DIR --topics K [--alpha0 A] [--truth FILE] [--decomposer robust|simultaneous|fast|online]
                  [--batch-size N] [--online-iterations R]
                  [--seed S] [--top-words N] [--json FILE]
                  [--config 1|2|3|4|input|none | --edges e5,e6] [--epsilon E] [--delta D]
                  [--mechanism analytic|classic|closed-form|laplace] [--bounds sound|printed]
-                 [--split uniform|w1,w2,...] [--share-releases] [--noise-seed S] [--max-length L]
+                 [--split uniform|w1,w2,...] [--share-releases] [--noise-seed S] [--max-length L] [--no-cache]
                  [--release-only] [--accountant basic|gdp]
                  [--e6 noise|decomposition] [--tpm-accountant gaussian|advanced|printed]
       Fits spectral LDA, privately when an edge set is given (noise from the kernel's secure
@@ -62,15 +62,19 @@ Commands:
       exact (non-private) statistics of the corpus for teaching; --release-only leaves them
       out of the output and the JSON (do this for a real release). --e6 decomposition releases
       TD on edge e6 by seed 004's private tensor power method instead of noise on T.
-  dplda sweep --preset figure2|figure2-small-corpus|figure2-alpha|figure4|tpm-noise|online-tpm|dp-tpm --out DIR
+  dplda sweep --preset figure2|figure2-small-corpus|figure2-alpha|figure3|figure4|tpm-noise|online-tpm|dp-tpm --out DIR
                  [--trials T] [--formats png,pdf,svg|none] [--bounds sound|printed] [--threads N] [--seed S]
   dplda sweep --corpus DIR --topics K[,K2..] --out DIR [--truth FILE] [--alpha0 A[,A2..]]
-                 [--configs none,1,2,3,4|e5+e6,...] [--epsilons LO:HI:COUNT|E1,E2,..] [--delta D]
-                 [--trials T] [--mechanism M] [--bounds sound|printed] [--decomposer D] [--share-releases]
+                 [--configs none,1,2,3,4,vi,dp-vi|e5+e6,...] [--epsilons LO:HI:COUNT|E1,E2,..] [--delta D]
+                 [--holdout FRACTION] [--clip C] [--iterations T]
+                 [--trials T] [--mechanism M] [--bounds sound|printed] [--decomposer D] [--share-releases] [--no-cache]
                  [--max-length L] [--formats ...] [--threads N] [--seed S]
       Repeated private runs over a grid of epsilons (log-spaced) and configurations, with seeded
       noise and common random numbers; writes DIR/results.csv, summary.csv, timings.csv, the
       figures (DIR/figures, with their CSV data) and DIR/report.md. Progress goes to stderr.
+      vi and dp-vi are the variational baselines (full-batch VB, T iterations; DP-VI clips each
+      document's statistics to norm C). --holdout scores every model by held-out perplexity.
+      figure3 runs on --corpus DIR or builds the Debian package descriptions into out/corpora/debian.
 
 Exit status: 0 success, 2 usage error, 3 bad input, 4 the computation failed.
 )";

@@ -8,6 +8,7 @@
 #include <QString>
 #include <atomic>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -18,6 +19,7 @@
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
 #include "core/common/text_escape.h"
+#include "core/corpus/corpus_cache.h"
 #include "core/corpus/truth_io.h"
 #include "core/corpus/uci_io.h"
 #include "core/experiments/presets.h"
@@ -108,14 +110,39 @@ bool canRenderFigures(std::string* why) {
   return false;
 }
 
+// figure3's default corpus: the Debian package descriptions (about 60 000 documents, d = 8000),
+// built once by the repository's bench/make_real_corpus.sh into out/corpora/debian under the
+// working directory and reused afterwards. The package list is the machine's apt index, so the
+// corpus is reproducible for a given Debian snapshot, not across archive updates.
+std::string defaultFigure3Corpus() {
+  const std::filesystem::path dir = std::filesystem::path("out") / "corpora" / "debian";
+  const std::filesystem::path corpus = dir / "corpus";
+  if (std::filesystem::exists(corpus / "docword.txt")) return corpus.string();
+  const std::filesystem::path script = std::filesystem::path(DPLDA_SOURCE_DIR) / "bench" / "make_real_corpus.sh";
+  if (!std::filesystem::exists(script)) {
+    throw InputError("figure3 needs a real corpus: give --corpus DIR (the builder " + script.string() +
+                     " is not on this machine)");
+  }
+  std::cerr << "dplda sweep: building the Debian package descriptions corpus into " << dir.string()
+            << " (once; about a minute)\n";
+  const std::string self = QCoreApplication::applicationFilePath().toStdString();
+  const std::string command = "bash '" + script.string() + "' '" + self + "' '" + dir.string() + "' 8000 >&2";
+  if (std::system(command.c_str()) != 0 || !std::filesystem::exists(corpus / "docword.txt")) {
+    throw InputError("building the Debian descriptions corpus failed (" + command +
+                     "); give --corpus DIR with any UCI corpus instead");
+  }
+  return corpus.string();
+}
+
 }  // namespace
 
 int sweepCommand(const std::vector<std::string>& args) {
   const Arguments a(
       args,
       {"preset", "out", "trials", "formats", "bounds", "threads", "seed", "corpus", "truth", "topics",
-       "alpha0", "configs", "epsilons", "delta", "mechanism", "decomposer", "max-length", "accountant"},
-      {"share-releases"});
+       "alpha0", "configs", "epsilons", "delta", "mechanism", "decomposer", "max-length", "accountant", "holdout",
+       "clip", "iterations"},
+      {"share-releases", "no-cache"});
   const std::filesystem::path out = a.text("out");
   const std::vector<ExportFormat> formats = parseFormats(a.text("formats", "png,pdf,svg"));
   // 0 = all cores; the range of validateSweepSpec. Digits only: "-0" is refused.
@@ -138,11 +165,20 @@ int sweepCommand(const std::vector<std::string>& args) {
   // ---- the experiment ----
   ExperimentPreset preset;
   if (a.has("preset")) {
+    const bool figure3 = a.text("preset") == "figure3";
     for (const char* custom : {"corpus", "truth", "topics", "alpha0", "configs", "epsilons", "delta",
-                               "mechanism", "decomposer", "max-length", "share-releases", "accountant"}) {
+                               "mechanism", "decomposer", "max-length", "share-releases", "accountant", "holdout",
+                               "clip", "iterations"}) {
+      if (figure3 && std::string(custom) == "corpus") continue;  // figure3 runs on any real corpus
       if (a.has(custom)) throw UsageError(std::string("--") + custom + " cannot be combined with --preset");
     }
     PresetOverrides ov;
+    if (figure3) {
+      const std::string dir = a.has("corpus") ? a.text("corpus") : defaultFigure3Corpus();
+      ov.corpus = std::make_shared<const Corpus>(takeValue(readUciCorpus(dir)));
+      ov.corpusDescription = dir + " (" + std::to_string(ov.corpus->docCount()) + " documents, d = " +
+                             std::to_string(ov.corpus->vocabSize()) + ")";
+    }
     ov.trials = trials;
     ov.bounds = bounds;
     ov.seed = seed;
@@ -186,6 +222,14 @@ int sweepCommand(const std::vector<std::string>& args) {
                        "], got " + a.text("max-length"));
     }
     s.shareReleases = a.flag("share-releases");
+    s.holdout = a.number("holdout", 0.0);
+    if (!(s.holdout >= 0.0 && s.holdout <= 0.9))
+      throw UsageError("--holdout must be a fraction in [0, 0.9], got " + quoteText(a.text("holdout")));
+    s.dpViClip = a.number("clip", s.dpViClip);
+    if (!(std::isfinite(s.dpViClip) && s.dpViClip > 0.0 && s.dpViClip <= 1e6))
+      throw UsageError("--clip (DP-VI's bound C) must be in (0, 1e6], got " + quoteText(a.text("clip")));
+    s.vi.method = ViMethod::Batch;  // DP-VI's full-batch account (no subsampling claim)
+    s.vi.iterations = a.count("iterations", 1, kMaxViIterations, 10);
     s.trials = trials.value_or(10);
     s.threads = threads;
     s.seeds = SweepSeeds::fromSeed(seed);
@@ -208,7 +252,8 @@ int sweepCommand(const std::vector<std::string>& args) {
     }
     SweepCase base;
     base.label = "corpus";
-    auto corpus = std::make_shared<const Corpus>(takeValue(readUciCorpus(a.text("corpus"))));
+    auto corpus = std::make_shared<const Corpus>(
+        takeValue(loadUciCorpus(a.text("corpus"), corpusCacheOptionsFromEnvironment(!a.flag("no-cache")))));
     base.source.corpus = corpus;
     base.source.description =
         a.text("corpus") + " (" + std::to_string(corpus->docCount()) + " documents" +

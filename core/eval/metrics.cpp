@@ -42,24 +42,26 @@ TopicErrors compareTopics(const Eigen::MatrixXd& refTopics, const Eigen::VectorX
   TopicErrors out;
   if (!validateTopicComparison(refTopics, refAlpha, estTopics, estAlpha).isOk()) {
     const double nan = std::numeric_limits<double>::quiet_NaN();
-    out.l2Mean = out.l1Mean = out.alphaError = nan;
+    out.l2Mean = out.l1Mean = out.alphaError = out.frobenius = nan;
     return out;
   }
   const Eigen::Index k = refTopics.cols();
   out.matching = matchTopics(refTopics, estTopics);
   out.l2PerTopic.resize(k);
-  double l2 = 0.0, l1 = 0.0, a = 0.0;
+  double l2 = 0.0, l1 = 0.0, a = 0.0, squares = 0.0;
   for (Eigen::Index i = 0; i < k; ++i) {
     const Eigen::Index j = out.matching[i];
     const Eigen::VectorXd diff = refTopics.col(i) - estTopics.col(j);
     out.l2PerTopic[i] = diff.norm();
     l2 += out.l2PerTopic[i];
+    squares += diff.squaredNorm();
     l1 += diff.lpNorm<1>();
     a += std::abs(refAlpha[i] - estAlpha[j]);
   }
   out.l2Mean = l2 / k;
   out.l1Mean = l1 / k;
   out.alphaError = a / k;
+  out.frobenius = std::sqrt(squares);
   return out;
 }
 

@@ -13,6 +13,9 @@ struct TopicErrors {
   double l2Mean = 0.0;             // mean over reference topics i of ||ref_i - est_m(i)||_2
   double l1Mean = 0.0;             // mean l1 distance (twice the total variation distance)
   double alphaError = 0.0;         // mean |ref alpha_i - est alpha_m(i)|
+  // ||ref - est_matched||_F over the whole d x k matrix: seed 000's Definition 21 (utility
+  // loss / error in the Frobenius norm), = sqrt(sum_i l2PerTopic_i^2).
+  double frobenius = 0.0;
   std::vector<int> matching;       // matching[i] = estimated topic paired with reference topic i
   std::vector<double> l2PerTopic;  // ||ref_i - est_m(i)||_2 for each reference topic
 };

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/eval/perplexity.h"
+#include "core/experiments/paper_claims.h"
 #include "core/experiments/table_text.h"
 #include "core/graph/computation_graph.h"
 
@@ -113,14 +115,14 @@ std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
   o << "\n## Corpora\n\nsigma_k, sigma_k+1 and gamma_s are exact statistics of each corpus (non-private: "
        "computed for the experiment, never released and never used by a release).\n\n";
   o << "| case | source | N | d | k | alpha0 | sigma_k | sigma_k+1 | gamma_s | non-private error (l2 / l1) "
-       "|\n";
-  o << "|---|---|---|---|---|---|---|---|---|---|\n";
+       "| held-out documents | non-private perplexity |\n";
+  o << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const SweepCaseInfo& ci : r.cases) {
     o << "| " << ci.label << " | " << ci.description << " | " << ci.docCount << " | " << ci.vocabSize << " | "
       << ci.topicCount << " | " << shortNumber(ci.alpha0) << " | " << fmt(ci.sigmaK) << " | "
       << fmt(ci.sigmaKPlus1) << " | " << fmt(ci.gammaS) << " | "
       << (ci.hasTruth ? fmt(ci.baselineErrorL2) + " / " + fmt(ci.baselineErrorL1) : std::string("no truth"))
-      << " |\n";
+      << " | " << ci.heldOutDocuments << " | " << fmt(ci.baselinePerplexity) << " |\n";
   }
   for (const SweepCaseInfo& ci : r.cases)
     if (!ci.baselineFailure.empty())
@@ -148,9 +150,18 @@ std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
     for (const NoiseScale& n : row0.noiseScales) {
       releases += (releases.empty() ? "" : "; ") + n.release + ": " + shortNumber(n.epsilon);
     }
-    o << "| " << cfg.label << " | " << (cfg.edges ? edgeSetToString(cfg.edges) : std::string("none")) << " | "
-      << (cfg.edges == 0 ? std::string("no (baseline)") : std::string(privacyClaimName(privacyStatement(in).claim)))
-      << " | " << (releases.empty() ? std::string("–") : releases) << " |\n";
+    std::string edges = cfg.edges ? edgeSetToString(cfg.edges) : std::string("none");
+    std::string claim = cfg.edges == 0 ? std::string("no (baseline)") : privacyClaimName(privacyStatement(in).claim);
+    if (cfg.model == SweepModel::Vi) {
+      edges = "– (variational Bayes, " + std::string(viMethodName(s.vi.method)) + ")";
+      claim = "no (baseline)";
+    } else if (cfg.model == SweepModel::DpVi) {
+      edges = "– (DP-VI, Park et al. 2016; C = " + shortNumber(s.dpViClip) + ")";
+      claim = row0.released ? "proven (zCDP over every iteration, no subsampling amplification; docs/PRIVACY.md)"
+                            : "– (" + row0.reason + ")";
+    }
+    o << "| " << cfg.label << " | " << edges << " | " << claim << " | " << (releases.empty() ? std::string("–") : releases)
+      << " |\n";
   }
 
   o << "\n## Release rates\n\nReleased runs / trials. A run releases nothing when a local bound cannot be "
@@ -168,6 +179,19 @@ std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
   table(o, r, [](const SweepSummaryRow& sr, const SweepCaseInfo& ci) {
     return fmt(ci.hasTruth ? sr.errorL2.median : sr.lossL2.median);
   });
+  if (s.holdout > 0.0) {
+    o << "\n## Median held-out perplexity\n\n" << shortNumber(s.holdout * 100.0)
+      << "% of each corpus's documents are held out (a seeded public split; they enter no fit and no release). "
+      << perplexityEstimatorText() << "; " << perplexitySmoothingText(kDefaultPerplexitySmoothing)
+      << ". Evaluation is post-processing of the released model. Lower is better.\n";
+    table(o, r, [](const SweepSummaryRow& sr, const SweepCaseInfo&) { return fmt(sr.perplexity.median); });
+  }
+  if (anyTruth) {
+    o << "\n## Median error in the Frobenius norm (seed 000, Definition 21)\n\n||mu - mu~||_F over the "
+         "matched d x k topic matrix.\n";
+    table(o, r, [](const SweepSummaryRow& sr, const SweepCaseInfo&) { return fmt(sr.errorFrobenius.median); });
+  }
+  o << paperClaimsMarkdown(r);
   if (c.procedureOneTable) {
     o << "\n## Procedure 1: private lower bounds\n\nMedians over the trials of sigma_k~ and gamma_s~ (the "
          "released lower bounds; 0 means the bound is useless and the release fails), next to the "

@@ -12,6 +12,7 @@
 #include "core/corpus/truth_io.h"
 #include "core/eval/metrics.h"
 #include "core/experiments/parallel.h"
+#include "core/experiments/sweep_models.h"
 #include "core/experiments/table_text.h"
 #include "core/pipeline/private_run.h"
 #include "core/pipeline/spectral_pipeline.h"
@@ -76,15 +77,6 @@ Result<double> parsePositive(const std::string& text, const std::string& what) {
   return x;
 }
 
-struct PreparedCase {
-  std::shared_ptr<const Corpus> corpus;
-  std::optional<LdaModel> truth;
-  SpectralPipeline pipeline;  // run once; its noise-free stages are cached
-  UnwhitenedTopics baseline;  // the non-private output
-  SweepCaseInfo info;
-  Status status;
-};
-
 SpectralOptions spectralOptionsFor(const SweepSpec& spec, const SweepCase& c) {
   SpectralOptions o;
   o.topicCount = c.topicCount;
@@ -111,7 +103,11 @@ void prepareCase(const SweepSpec& spec, const SweepCase& c, PreparedCase& out) {
     out.truth = sc.value().truth;
     out.corpus = std::make_shared<const Corpus>(std::move(sc.value().corpus));
   }
-  if (c.source.pipeline && c.source.pipeline->corpus() == out.corpus) {
+  if (const Status st = splitForHoldout(spec, out); !st.isOk()) {
+    out.status = Status(st.code(), "case \"" + c.label + "\": " + st.message());
+    return;
+  }
+  if (c.source.pipeline && c.source.pipeline->corpus() == out.corpus && !out.heldOut) {
     out.pipeline = *c.source.pipeline;  // its cached stages are reused where the options match
   } else {
     out.pipeline.setCorpus(out.corpus);
@@ -146,6 +142,7 @@ void prepareCase(const SweepSpec& spec, const SweepCase& c, PreparedCase& out) {
   info.alpha0 = c.alpha0;
   info.droppedDocuments = out.corpus->droppedDocuments;
   info.hasTruth = out.truth.has_value();
+  info.heldOutDocuments = out.heldOut ? out.heldOut->docCount() : 0;
   info.prepareMs = msSince(start);
   if (!model.ok()) {
     info.baselineFailure = model.status().message();
@@ -158,7 +155,10 @@ void prepareCase(const SweepSpec& spec, const SweepCase& c, PreparedCase& out) {
     info.baselineErrorL2 = e.l2Mean;
     info.baselineErrorL1 = e.l1Mean;
     info.baselineErrorAlpha = e.alphaError;
+    info.baselineErrorFrobenius = e.frobenius;
   }
+  double bound = kNaN;
+  scorePerplexity(out, spec, LdaModel{m.output.alpha, m.output.topics}, info.baselinePerplexity, bound);
   info.sigmaK = m.whitening.sigmaK();
   info.sigmaKPlus1 = m.whitening.sigma.size() > c.topicCount ? m.whitening.sigma[c.topicCount] : 0.0;
   info.gammaS = m.gammaS;
@@ -181,6 +181,7 @@ std::string releaseLabel(const LedgerEntry& e) {
 
 SweepRow runTrial(const SweepSpec& spec, const PreparedCase& pc, SpectralPipeline& pipeline, int caseIndex,
                   int configIndex, int epsilonIndex, int trial) {
+  const SweepConfiguration& config = spec.configurations[configIndex];
   SweepRow row;
   row.caseIndex = caseIndex;
   row.configIndex = configIndex;
@@ -188,13 +189,18 @@ SweepRow runTrial(const SweepSpec& spec, const PreparedCase& pc, SpectralPipelin
   row.trial = trial;
   row.epsilon = spec.epsilons[epsilonIndex];
   row.noiseSeed = deriveSeed(spec.seeds.noise, static_cast<std::uint64_t>(trial));
-  row.errorL2 = row.errorL1 = row.errorAlpha = kNaN;
-  row.lossL2 = row.lossL1 = row.lossAlpha = kNaN;
+  row.errorL2 = row.errorL1 = row.errorAlpha = row.errorFrobenius = kNaN;
+  row.lossL2 = row.lossL1 = row.lossAlpha = row.lossFrobenius = kNaN;
+  row.perplexity = row.perplexityBound = kNaN;
   row.sigmaKTilde = row.gammaSTilde = kNaN;
   row.sigmaK = pc.info.sigmaK;
   row.gammaS = pc.info.gammaS;
+  if (config.model != SweepModel::Spectral) {
+    runViTrial(spec, spec.cases[caseIndex], pc, row);
+    return row;
+  }
 
-  const PrivacyOptions po = privacyOptionsFor(spec, spec.configurations[configIndex], row.epsilon);
+  const PrivacyOptions po = privacyOptionsFor(spec, config, row.epsilon);
 
   SeededRandom noise(row.noiseSeed);
   const auto start = Clock::now();
@@ -216,28 +222,12 @@ SweepRow runTrial(const SweepSpec& spec, const PreparedCase& pc, SpectralPipelin
   for (const LedgerEntry& e : res.ledger)
     row.noiseScales.push_back({releaseLabel(e), e.epsilon, e.delta, e.sigma, e.spent});
   if (row.released) {
-    const UnwhitenedTopics& out = *res.output;
-    if (pc.baseline.topics.size() > 0) {
-      const TopicErrors loss = compareTopics(pc.baseline.topics, pc.baseline.alpha, out.topics, out.alpha);
-      row.lossL2 = loss.l2Mean;
-      row.lossL1 = loss.l1Mean;
-      row.lossAlpha = loss.alphaError;
-    }
-    if (pc.truth) {
-      const TopicErrors err = compareTopics(pc.truth->topics, pc.truth->alpha, out.topics, out.alpha);
-      row.errorL2 = err.l2Mean;
-      row.errorL1 = err.l1Mean;
-      row.errorAlpha = err.alphaError;
-    }
+    const LdaModel released{res.output->alpha, res.output->topics};
+    const LdaModel baseline{pc.baseline.alpha, pc.baseline.topics};
+    scoreRelease(pc, spec, released, &baseline, row);
   }
   row.elapsedMs = msSince(start);
   return row;
-}
-
-std::string formatPercent(double q) {
-  const double p = q * 100.0;
-  return std::abs(p - std::round(p)) < 1e-9 ? std::to_string(static_cast<int>(std::round(p)))
-                                            : csvNumberText(p);
 }
 
 }  // namespace
@@ -302,6 +292,10 @@ Result<std::vector<SweepConfiguration>> parseConfigurations(const std::string& t
   std::vector<SweepConfiguration> out;
   for (const std::string& item : split(text, ',')) {
     if (item.empty()) return invalidArgument("configurations: \"" + text + "\" has an empty entry");
+    if (item == "vi" || item == "dp-vi") {
+      out.push_back({item, 0, {}, item == "vi" ? SweepModel::Vi : SweepModel::DpVi});
+      continue;
+    }
     auto preset = parsePreset(item);
     if (preset.ok()) {
       out.push_back({presetName(preset.value()), presetEdges(preset.value()), {}});
@@ -318,7 +312,8 @@ Result<std::vector<SweepConfiguration>> parseConfigurations(const std::string& t
     if (!set.ok()) {
       return invalidArgument(
           "configurations: \"" + item +
-          "\" is neither a preset (none, 1, 2, 3, 4, input) nor an edge set such as e5+e6");
+          "\" is neither a preset (none, 1, 2, 3, 4, input), a variational baseline (vi, dp-vi) nor an edge "
+          "set such as e5+e6");
     }
     out.push_back({item, set.value(), {}});
   }
@@ -435,6 +430,12 @@ Status validateSweepSpec(const SweepSpec& s) {
                                                  " trials (limit " + std::to_string(kMaxTrialRuns) +
                                                  "); reduce trials, epsilons or cases");
   }
+  if (!(s.holdout >= 0.0 && s.holdout <= 0.9)) {
+    return invalidArgument("the held-out fraction must be between 0 and 0.9, got " + csvNumberText(s.holdout));
+  }
+  if (!std::isfinite(s.dpViClip) || s.dpViClip <= 0.0) {
+    return invalidArgument("DP-VI's clipping norm C must be a finite number > 0, got " + csvNumberText(s.dpViClip));
+  }
   if (s.threads < 0 || s.threads > 1024)
     return invalidArgument("threads must be 0 (all cores) to 1024, got " + std::to_string(s.threads));
   if (!(s.bandLower >= 0.0 && s.bandLower < s.bandUpper && s.bandUpper <= 1.0)) {
@@ -517,7 +518,7 @@ SweepSummaryRow summarizePoint(const SweepSpec& spec, const std::vector<SweepRow
   const std::size_t first = summaryIndex(spec, c, g, e) * T;
   SweepSummaryRow s = pendingPoint(spec, c, g, e);
   s.trials = T;
-  std::vector<double> el2, el1, ea, ll2, ll1, la, sk, gs;
+  std::vector<double> el2, el1, ea, ef, ll2, ll1, la, lf, px, sk, gs;
   double ms = 0.0;
   for (int t = 0; t < T; ++t) {
     const SweepRow& r = rows[first + t];
@@ -532,6 +533,9 @@ SweepSummaryRow summarizePoint(const SweepSpec& spec, const std::vector<SweepRow
     ll2.push_back(r.lossL2);
     ll1.push_back(r.lossL1);
     la.push_back(r.lossAlpha);
+    ef.push_back(r.errorFrobenius);
+    lf.push_back(r.lossFrobenius);
+    px.push_back(r.perplexity);
   }
   s.releaseRate = static_cast<double>(s.released) / T;
   const double lo = spec.bandLower, hi = spec.bandUpper;
@@ -543,6 +547,9 @@ SweepSummaryRow summarizePoint(const SweepSpec& spec, const std::vector<SweepRow
   s.lossAlpha = summarize(la, lo, hi);
   s.sigmaKTilde = summarize(sk, lo, hi);
   s.gammaSTilde = summarize(gs, lo, hi);
+  s.errorFrobenius = summarize(ef, lo, hi);
+  s.lossFrobenius = summarize(lf, lo, hi);
+  s.perplexity = summarize(px, lo, hi);
   s.meanElapsedMs = ms / T;
   return s;
 }
@@ -563,6 +570,13 @@ Result<SweepResult> runSweep(const SweepSpec& spec, Feedback* feedback, const Sw
   parallelFor(C, threads, feedback, [&](int c, int) { prepareCase(spec, spec.cases[c], prepared[c]); });
   if (isCanceled(feedback)) return cancelled();
   for (const PreparedCase& pc : prepared) DPLDA_RETURN_IF_ERROR(pc.status);
+  // The non-private VI fit of every (case, trial): the "vi" curve and DP-VI's reference.
+  if (needsViFits(spec)) {
+    for (PreparedCase& pc : prepared) pc.vi.resize(T);
+    parallelFor(C * T, threads, feedback,
+                [&](int i, int) { fitViTrial(spec, spec.cases[i / T], prepared[i / T], i % T); });
+    if (isCanceled(feedback)) return cancelled();
+  }
 
   // ---- the trials ----
   SweepResult result;
@@ -614,79 +628,6 @@ Result<SweepResult> runSweep(const SweepSpec& spec, Feedback* feedback, const Sw
       for (int e = 0; e < E; ++e) result.summary.push_back(summarizePoint(spec, result.rows, c, g, e));
   result.elapsedMs = msSince(start);
   return result;
-}
-
-// ---- tables ----
-
-namespace {
-
-std::string edgesText(EdgeSet edges) { return edges ? edgeSetToString(edges) : std::string("none"); }
-
-void caseColumns(std::ostringstream& o, const SweepCaseInfo& info) {
-  o << csvCell(info.label) << ',' << info.docCount << ',' << info.vocabSize << ',' << info.topicCount << ','
-    << csvNumberText(info.alpha0);
-}
-
-}  // namespace
-
-std::string sweepResultsCsv(const SweepResult& r) {
-  std::ostringstream o;
-  o << "case,N,d,k,alpha0,config,edges,epsilon,delta,bounds,trial,noise_seed,released,status,reason,"
-       "error_l2,error_l1,error_alpha,loss_l2,loss_l1,loss_alpha,sigma_k,sigma_k_tilde,gamma_s,gamma_s_tilde,"
-       "epsilon_spent,delta_spent,noise_scales\n";
-  for (const SweepRow& row : r.rows) {
-    const SweepConfiguration& cfg = r.spec.configurations[row.configIndex];
-    caseColumns(o, r.cases[row.caseIndex]);
-    std::string scales;
-    for (const NoiseScale& n : row.noiseScales) {
-      scales += (scales.empty() ? "" : ";") + n.release + "=" + csvNumberText(n.sigma);
-    }
-    o << ',' << csvCell(cfg.label) << ',' << csvCell(edgesText(cfg.edges)) << ','
-      << csvNumberText(row.epsilon) << ',' << csvNumberText(r.spec.delta) << ','
-      << boundSetName(r.spec.bounds) << ',' << row.trial << ',' << row.noiseSeed << ','
-      << (row.released ? "true" : "false") << ',' << statusCodeName(row.status) << ',' << csvCell(row.reason)
-      << ',' << csvOptional(row.errorL2) << ',' << csvOptional(row.errorL1) << ','
-      << csvOptional(row.errorAlpha) << ',' << csvOptional(row.lossL2) << ',' << csvOptional(row.lossL1)
-      << ',' << csvOptional(row.lossAlpha) << ',' << csvOptional(row.sigmaK) << ','
-      << csvOptional(row.sigmaKTilde) << ',' << csvOptional(row.gammaS) << ',' << csvOptional(row.gammaSTilde)
-      << ',' << csvNumberText(row.epsilonSpent) << ',' << csvNumberText(row.deltaSpent) << ','
-      << csvCell(scales) << '\n';
-  }
-  return o.str();
-}
-
-std::string sweepSummaryCsv(const SweepResult& r) {
-  const std::string lo = "q" + formatPercent(r.spec.bandLower), hi = "q" + formatPercent(r.spec.bandUpper);
-  std::ostringstream o;
-  o << "case,N,d,k,alpha0,config,edges,epsilon,trials,released,release_rate";
-  for (const char* q : {"error_l2", "error_l1", "error_alpha", "loss_l2", "loss_l1", "loss_alpha",
-                        "sigma_k_tilde", "gamma_s_tilde"}) {
-    o << ',' << q << "_median," << q << '_' << lo << ',' << q << '_' << hi;
-  }
-  o << '\n';
-  for (const SweepSummaryRow& s : r.summary) {
-    const SweepConfiguration& cfg = r.spec.configurations[s.configIndex];
-    caseColumns(o, r.cases[s.caseIndex]);
-    o << ',' << csvCell(cfg.label) << ',' << csvCell(edgesText(cfg.edges)) << ','
-      << csvNumberText(s.epsilon) << ',' << s.trials << ',' << s.released << ','
-      << csvNumberText(s.releaseRate);
-    for (const QuantileSummary* q : {&s.errorL2, &s.errorL1, &s.errorAlpha, &s.lossL2, &s.lossL1,
-                                     &s.lossAlpha, &s.sigmaKTilde, &s.gammaSTilde}) {
-      o << ',' << csvOptional(q->median) << ',' << csvOptional(q->lower) << ',' << csvOptional(q->upper);
-    }
-    o << '\n';
-  }
-  return o.str();
-}
-
-std::string sweepTimingsCsv(const SweepResult& r) {
-  std::ostringstream o;
-  o << "case,config,epsilon,trial,elapsed_ms\n";
-  for (const SweepRow& row : r.rows) {
-    o << csvCell(r.cases[row.caseIndex].label) << ',' << csvCell(r.spec.configurations[row.configIndex].label)
-      << ',' << csvNumberText(row.epsilon) << ',' << row.trial << ',' << csvNumberText(row.elapsedMs) << '\n';
-  }
-  return o.str();
 }
 
 std::vector<double> meanTrialMsPerConfiguration(const SweepResult& r) {

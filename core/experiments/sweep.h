@@ -30,6 +30,7 @@
 #include "core/pipeline/spectral_pipeline.h"
 #include "core/privacy/sensitivity.h"
 #include "core/tensor/decomposer.h"
+#include "core/vi/variational_lda.h"
 
 namespace dplda {
 
@@ -53,11 +54,18 @@ struct SweepCase {
   double alpha0 = 1.0;
 };
 
-// A configuration: a set of noisy edges; 0 is the non-private baseline ("none").
+// What a configuration fits: the spectral method with noise on its edges (the default), or one
+// of the papers' variational baselines (SPEC §15): "vi", non-private VB (the same at every ε,
+// so its curve is flat), and "dp-vi", Park et al.'s DP-VI at each ε.
+enum class SweepModel { Spectral, Vi, DpVi };
+const char* sweepModelName(SweepModel m);  // "spectral", "vi", "dp-vi"
+
+// A configuration: a set of noisy edges (0 is the non-private baseline, "none"), or a VI model.
 struct SweepConfiguration {
-  std::string label;  // "none", "1".."4", "input" or a custom label
-  EdgeSet edges = 0;
+  std::string label;  // "none", "1".."4", "input", "vi", "dp-vi" or a custom label
+  EdgeSet edges = 0;  // spectral only
   std::vector<double> splitWeights;  // one per release of the edge set; empty = uniform split
+  SweepModel model = SweepModel::Spectral;
 };
 
 struct SweepSeeds {
@@ -83,6 +91,15 @@ struct SweepSpec {
   SweepSeeds seeds;
   std::string decomposer = "robust";
   PowerMethodOptions power;
+  // Held-out evaluation (SPEC §15): when > 0, this fraction of each case's documents (a seeded,
+  // public split) is kept out of every fit, and every released model is scored on it by
+  // document-completion perplexity (post-processing; the held-out documents enter no release).
+  double holdout = 0.0;
+  // The "vi" and "dp-vi" configurations: method, passes, minibatch size, η (α comes from the
+  // case's α0); trial t starts VI from seed deriveSeed(seeds.init, t), DP-VI too, so trial t's
+  // DP-VI differs from its VI only by the noise. dpViClip: DP-VI's public Frobenius bound C.
+  ViOptions vi;
+  double dpViClip = 10.0;
   double noiseMultiplier = 1.0;  // 1 for real sweeps; 0 only in tests of the noise-free path
   int threads = 0;               // 0: std::thread::hardware_concurrency()
   double bandLower = 0.10;       // the quantile band of the summaries
@@ -96,7 +113,8 @@ Status validateSweepSpec(const SweepSpec& spec);
 std::vector<double> logSpaced(double lo, double hi, int count);
 // "lo:hi:count" (log-spaced) or a comma list "0.1,0.5,1"; every value finite and > 0.
 Result<std::vector<double>> parseEpsilons(const std::string& text);
-// "none,1,2,3,4" (preset names) or custom edge sets joined with '+', e.g. "none,e5+e6".
+// "none,1,2,3,4" (preset names), "vi" / "dp-vi" (the variational baselines) or custom edge sets
+// joined with '+', e.g. "none,e5+e6,dp-vi".
 Result<std::vector<SweepConfiguration>> parseConfigurations(const std::string& text);
 
 // A grid over N, k and α0 around a base case (empty lists keep the base value). N applies
@@ -120,6 +138,9 @@ struct SweepCaseInfo {
   double baselineErrorL2 = std::numeric_limits<double>::quiet_NaN();  // non-private vs truth
   double baselineErrorL1 = std::numeric_limits<double>::quiet_NaN();
   double baselineErrorAlpha = std::numeric_limits<double>::quiet_NaN();
+  double baselineErrorFrobenius = std::numeric_limits<double>::quiet_NaN();
+  double baselinePerplexity = std::numeric_limits<double>::quiet_NaN();  // held-out, non-private spectral
+  int heldOutDocuments = 0;  // 0 without held-out evaluation (docCount counts the training part)
   double sigmaK = 0.0, sigmaKPlus1 = 0.0, gammaS = 0.0;
   double prepareMs = 0.0;  // drawing or copying the corpus plus the non-private pipeline
 };
@@ -142,8 +163,11 @@ struct SweepRow {
   bool released = false;
   StatusCode status = StatusCode::Ok;  // why nothing was released (NothingReleased, NumericalFailure, ...)
   std::string reason;
-  double errorL2 = 0, errorL1 = 0, errorAlpha = 0;  // vs the truth
-  double lossL2 = 0, lossL1 = 0, lossAlpha = 0;     // vs the non-private output of the same corpus
+  double errorL2 = 0, errorL1 = 0, errorAlpha = 0, errorFrobenius = 0;  // vs the truth
+  // vs the non-private output of the same method on the same corpus (DP-VI: trial t's VI)
+  double lossL2 = 0, lossL1 = 0, lossAlpha = 0, lossFrobenius = 0;
+  // Held-out document-completion perplexity and the ELBO bound (NaN without held-out evaluation).
+  double perplexity = 0, perplexityBound = 0;
   double sigmaK = 0, sigmaKTilde = 0, gammaS = 0, gammaSTilde = 0;
   double epsilonSpent = 0, deltaSpent = 0;
   std::vector<NoiseScale> noiseScales;
@@ -170,6 +194,7 @@ struct SweepSummaryRow {
   int released = 0;
   double releaseRate = 0.0;
   QuantileSummary errorL2, errorL1, errorAlpha, lossL2, lossL1, lossAlpha, sigmaKTilde, gammaSTilde;
+  QuantileSummary errorFrobenius, lossFrobenius, perplexity;
   double meanElapsedMs = 0.0;
 };
 

@@ -158,6 +158,8 @@ class TestMetrics : public QObject {
     QVERIFY(std::abs(e.l2PerTopic[1] - l2) < 1e-14);
     QVERIFY(std::abs(e.l2Mean - l2) < 1e-14);
     QVERIFY(std::abs(e.l1Mean - 0.2) < 1e-14);
+    // Frobenius (Definition 21): all four non-zero differences are ±0.1 -> sqrt(0.04) = 0.2.
+    QVERIFY(std::abs(e.frobenius - 0.2) < 1e-14);
     // |0.3 - 0.25| and |0.7 - 0.9|, mean 0.125.
     QVERIFY(std::abs(e.alphaError - 0.125) < 1e-14);
   }
@@ -187,7 +189,7 @@ class TestMetrics : public QObject {
     withNan(0, 0) = std::numeric_limits<double>::quiet_NaN();
     QVERIFY(!validateTopicComparison(t, a, withNan, a).isOk());
     const TopicErrors e = compareTopics(t, a, withNan, a);
-    QVERIFY(std::isnan(e.l2Mean) && std::isnan(e.l1Mean) && std::isnan(e.alphaError));
+    QVERIFY(std::isnan(e.l2Mean) && std::isnan(e.l1Mean) && std::isnan(e.alphaError) && std::isnan(e.frobenius));
     QVERIFY(e.matching.empty());
     QVERIFY(validateTopicComparison(t, a, t, a).isOk());
   }

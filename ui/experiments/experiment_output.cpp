@@ -64,7 +64,7 @@ void errorSweepFigures(const std::shared_ptr<const SweepResult>& result, const Q
         double lo = std::isfinite(baseline) && baseline > 0 ? baseline : INFINITY, hi = 0;
         for (int g = 0; g < static_cast<int>(s.configurations.size()); ++g) {
           const SweepConfiguration& cfg = s.configurations[g];
-          if (cfg.edges == 0) continue;  // the baseline line
+          if (cfg.edges == 0 && cfg.model == SweepModel::Spectral) continue;  // the baseline line
           QVector<double> eps, med, low, up;
           bool any = false, pending = false;
           for (int e = 0; e < static_cast<int>(s.epsilons.size()); ++e) {
@@ -85,7 +85,10 @@ void errorSweepFigures(const std::shared_ptr<const SweepResult>& result, const Q
             if (!pending) never << q(cfg.label);
             continue;
           }
-          if (!plot.setCurve(q(cfg.label), q("config " + cfg.label), eps, med, low, up, configurationStyle(s, g),
+          const std::string name = cfg.model == SweepModel::Vi     ? "VI (non-private)"
+                                   : cfg.model == SweepModel::DpVi ? "DP-VI"
+                                                                   : "config " + cfg.label;
+          if (!plot.setCurve(q(cfg.label), q(name), eps, med, low, up, configurationStyle(s, g),
                              error))
             return false;
         }
@@ -111,6 +114,12 @@ void errorSweepFigures(const std::shared_ptr<const SweepResult>& result, const Q
     }
     errorFigure("utility_loss_l2", QObject::tr("utility loss (mean ℓ₂ to the non-private output)"),
                 std::numeric_limits<double>::quiet_NaN(), &SweepSummaryRow::lossL2);
+    if (info.hasTruth)
+      errorFigure("error_frobenius", QObject::tr("error ‖μ − μ̃‖_F (vs truth, Definition 21)"),
+                  info.baselineErrorFrobenius, &SweepSummaryRow::errorFrobenius);
+    if (s.holdout > 0.0)
+      errorFigure("perplexity", QObject::tr("held-out perplexity (document completion)"), info.baselinePerplexity,
+                  &SweepSummaryRow::perplexity);
 
     bool anyPrivate = false;
     for (const SweepConfiguration& cfg : s.configurations) anyPrivate = anyPrivate || cfg.edges != 0;
@@ -345,6 +354,7 @@ Result<std::filesystem::path> writeExperimentFolder(const ExperimentRun& run, co
       plot->setTitle(f.title);
       plot->setMetadata(metadata);
       plot->setExportSize(QSize(720, 480));
+      plot->setExportLegendOutside(true);  // the same figures whatever the app's settings
       ReportFigure fig;
       fig.title = f.heading.toStdString();
       for (ExportFormat format : all) {

@@ -1,0 +1,143 @@
+#include "core/experiments/sweep_models.h"
+
+#include <chrono>
+#include <cmath>
+
+#include "core/common/random.h"
+#include "core/corpus/holdout.h"
+#include "core/eval/metrics.h"
+#include "core/eval/perplexity.h"
+#include "core/vi/dp_vi.h"
+
+namespace dplda {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+}  // namespace
+
+const char* sweepModelName(SweepModel m) {
+  switch (m) {
+    case SweepModel::Spectral: return "spectral";
+    case SweepModel::Vi: return "vi";
+    case SweepModel::DpVi: return "dp-vi";
+  }
+  return "spectral";
+}
+
+std::uint64_t holdoutSplitSeed(const SweepSpec& spec) { return deriveSeed(spec.seeds.data, 5); }
+std::uint64_t perplexitySeed(const SweepSpec& spec) { return deriveSeed(spec.seeds.data, 6); }
+
+Status splitForHoldout(const SweepSpec& spec, PreparedCase& pc) {
+  if (spec.holdout <= 0.0) return Status();
+  auto split = splitHoldout(*pc.corpus, spec.holdout, holdoutSplitSeed(spec));
+  if (!split.ok()) return split.status();
+  pc.heldOut = std::make_shared<const Corpus>(std::move(split.value().test));
+  pc.corpus = std::make_shared<const Corpus>(std::move(split.value().train));
+  return Status();
+}
+
+bool needsViFits(const SweepSpec& spec) {
+  for (const SweepConfiguration& c : spec.configurations)
+    if (c.model != SweepModel::Spectral) return true;
+  return false;
+}
+
+ViOptions viOptionsFor(const SweepSpec& spec, const SweepCase& c, int trial) {
+  ViOptions o = spec.vi;
+  o.alpha0 = c.alpha0;
+  o.alpha.resize(0);
+  o.seed = deriveSeed(spec.seeds.init, static_cast<std::uint64_t>(trial));
+  o.computeElbo = false;
+  o.threads = 1;  // the sweep already runs one trial per core
+  return o;
+}
+
+void scorePerplexity(const PreparedCase& pc, const SweepSpec& spec, const LdaModel& model, double& perplexity,
+                     double& bound) {
+  perplexity = bound = kNaN;
+  if (!pc.heldOut) return;
+  PerplexityOptions o;
+  o.threads = 1;
+  auto p = heldOutPerplexity(model, *pc.heldOut, perplexitySeed(spec), o);
+  if (!p.ok()) return;
+  perplexity = p.value().perplexity;
+  bound = p.value().elboBoundPerplexity;
+}
+
+void fitViTrial(const SweepSpec& spec, const SweepCase& c, PreparedCase& pc, int trial) {
+  ViTrialFit& out = pc.vi[trial];
+  auto fit = fitVi(*pc.corpus, c.topicCount, viOptionsFor(spec, c, trial));
+  if (!fit.ok()) {
+    out.status = fit.status();
+    return;
+  }
+  out.model = fit.value().model;
+  scorePerplexity(pc, spec, *out.model, out.perplexity, out.perplexityBound);
+}
+
+void scoreRelease(const PreparedCase& pc, const SweepSpec& spec, const LdaModel& released,
+                  const LdaModel* reference, SweepRow& row) {
+  if (reference && reference->topics.size() > 0) {
+    const TopicErrors loss = compareTopics(reference->topics, reference->alpha, released.topics, released.alpha);
+    row.lossL2 = loss.l2Mean;
+    row.lossL1 = loss.l1Mean;
+    row.lossAlpha = loss.alphaError;
+    row.lossFrobenius = loss.frobenius;
+  }
+  if (pc.truth) {
+    const TopicErrors err = compareTopics(pc.truth->topics, pc.truth->alpha, released.topics, released.alpha);
+    row.errorL2 = err.l2Mean;
+    row.errorL1 = err.l1Mean;
+    row.errorAlpha = err.alphaError;
+    row.errorFrobenius = err.frobenius;
+  }
+  scorePerplexity(pc, spec, released, row.perplexity, row.perplexityBound);
+}
+
+void runViTrial(const SweepSpec& spec, const SweepCase& c, const PreparedCase& pc, SweepRow& row) {
+  const auto start = std::chrono::steady_clock::now();
+  const SweepConfiguration& cfg = spec.configurations[row.configIndex];
+  const ViTrialFit& vi = pc.vi[row.trial];
+  const LdaModel* reference = vi.model ? &*vi.model : nullptr;
+  if (cfg.model == SweepModel::Vi) {
+    row.epsilonSpent = row.deltaSpent = 0.0;
+    if (!vi.model) {
+      row.status = vi.status.code();
+      row.reason = vi.status.message();
+    } else {
+      row.released = true;
+      scoreRelease(pc, spec, *vi.model, reference, row);
+    }
+  } else {
+    DpViOptions o;
+    o.vi = viOptionsFor(spec, c, row.trial);
+    o.clip = spec.dpViClip;
+    o.epsilon = row.epsilon;
+    o.delta = spec.delta;
+    // Tests of the noise-free path scale the noise like the spectral trials do.
+    if (spec.noiseMultiplier != 1.0) {
+      auto cal = calibrateDpVi(row.epsilon, spec.delta, dpViReleaseCount(o.vi, pc.corpus->docCount()), o.clip,
+                               static_cast<double>(c.topicCount) * pc.corpus->vocabSize());
+      if (cal.ok()) o.noiseMultiplier = cal.value().noiseMultiplier * spec.noiseMultiplier;
+    }
+    SeededRandom noise(row.noiseSeed);
+    auto fit = fitDpVi(*pc.corpus, c.topicCount, o, noise);
+    if (!fit.ok()) {
+      row.status = fit.status().code();
+      row.reason = fit.status().message();
+    } else {
+      const DpViLedger& ledger = fit.value().ledger;
+      row.released = true;
+      row.epsilonSpent = ledger.epsilon;
+      row.deltaSpent = ledger.delta;
+      row.noiseScales.push_back({"statistics x" + std::to_string(ledger.releases) + " (dp-vi)",
+                                 ledger.epsilon, ledger.delta, ledger.sigma, true});
+      scoreRelease(pc, spec, fit.value().fit.model, reference, row);
+    }
+  }
+  row.elapsedMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace dplda

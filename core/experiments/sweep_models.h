@@ -1,0 +1,59 @@
+#pragma once
+// Internals of the sweep engine shared by sweep.cpp and sweep_models.cpp (not a public API):
+// a prepared case, and the parts of a trial that are not spectral: the variational baselines
+// (SPEC §15) and the scores every released model gets (error, utility loss, perplexity).
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "core/corpus/corpus.h"
+#include "core/experiments/sweep.h"
+#include "core/pipeline/spectral_pipeline.h"
+#include "core/vi/variational_lda.h"
+
+namespace dplda {
+
+// Trial t's non-private VI fit of a case: the "vi" configuration's result at every ε and the
+// reference of trial t's DP-VI (utility loss).
+struct ViTrialFit {
+  Status status;
+  std::optional<LdaModel> model;
+  double perplexity = std::numeric_limits<double>::quiet_NaN();
+  double perplexityBound = std::numeric_limits<double>::quiet_NaN();
+};
+
+struct PreparedCase {
+  std::shared_ptr<const Corpus> corpus;   // what every fit sees: the training part under held-out evaluation
+  std::shared_ptr<const Corpus> heldOut;  // the held-out documents (null without held-out evaluation)
+  std::optional<LdaModel> truth;
+  SpectralPipeline pipeline;  // run once; its noise-free stages are cached
+  UnwhitenedTopics baseline;  // the non-private output
+  std::vector<ViTrialFit> vi;  // per trial, when a "vi" or "dp-vi" configuration is present
+  SweepCaseInfo info;
+  Status status;
+};
+
+// The seeds of held-out evaluation, derived from the data seed (public, like the split).
+std::uint64_t holdoutSplitSeed(const SweepSpec& spec);
+std::uint64_t perplexitySeed(const SweepSpec& spec);
+
+// Splits off the held-out documents when spec.holdout > 0 (pc.corpus becomes the training part).
+Status splitForHoldout(const SweepSpec& spec, PreparedCase& pc);
+
+// The VI options of trial t on a case (α from the case's α0, start seed from seeds.init and t).
+ViOptions viOptionsFor(const SweepSpec& spec, const SweepCase& c, int trial);
+bool needsViFits(const SweepSpec& spec);
+// Fits trial t's non-private VI model of a case and scores it on the held-out documents.
+void fitViTrial(const SweepSpec& spec, const SweepCase& c, PreparedCase& pc, int trial);
+
+// Error vs the truth, loss vs `reference` (when given) and held-out perplexity of a released model.
+void scoreRelease(const PreparedCase& pc, const SweepSpec& spec, const LdaModel& released,
+                  const LdaModel* reference, SweepRow& row);
+// Held-out perplexity of a model on the case's held-out documents; NaN without them.
+void scorePerplexity(const PreparedCase& pc, const SweepSpec& spec, const LdaModel& model, double& perplexity,
+                     double& bound);
+
+// A "vi" or "dp-vi" trial (row's indices, ε, noise seed already set).
+void runViTrial(const SweepSpec& spec, const SweepCase& c, const PreparedCase& pc, SweepRow& row);
+
+}  // namespace dplda
