@@ -56,13 +56,17 @@ Commands:
                  [--split uniform|w1,w2,...] [--share-releases] [--noise-seed S] [--max-length L] [--no-cache]
                  [--release-only] [--accountant basic|gdp]
                  [--e6 noise|decomposition] [--tpm-accountant gaussian|advanced|printed]
+                 [--model spectral|vi|dp-vi] [--holdout F] [--holdout-seed S] [--write-split DIR]
+                 [--score-model FILE] [--vi online|batch] [--iterations P] [--tau0 T] [--kappa K] [--clip C]
+      --model vi: variational LDA; dp-vi: DP-VI (clip C, zCDP over all iterations; PRIVACY.md §10).
+      --holdout F: fit on a seeded public split, report held-out perplexity (document completion).
       Fits spectral LDA, privately when an edge set is given (noise from the kernel's secure
       generator unless --noise-seed asks for reproducible noise); prints a summary and the
       privacy ledger, and writes JSON. A private run also prints, apart and labelled, the
       exact (non-private) statistics of the corpus for teaching; --release-only leaves them
       out of the output and the JSON (do this for a real release). --e6 decomposition releases
       TD on edge e6 by seed 004's private tensor power method instead of noise on T.
-  dplda sweep --preset figure2|figure2-small-corpus|figure2-alpha|figure3|figure4|tpm-noise|online-tpm|dp-tpm --out DIR
+  dplda sweep --preset figure2|figure2-small-corpus|figure2-alpha|figure3|figure4|tpm-noise|online-tpm|dp-tpm|dp-tpm-lda --out DIR
                  [--trials T] [--formats png,pdf,svg|none] [--bounds sound|printed] [--threads N] [--seed S]
   dplda sweep --corpus DIR --topics K[,K2..] --out DIR [--truth FILE] [--alpha0 A[,A2..]]
                  [--configs none,1,2,3,4,vi,dp-vi|e5+e6,...] [--epsilons LO:HI:COUNT|E1,E2,..] [--delta D]

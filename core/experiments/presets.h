@@ -17,6 +17,8 @@
 //                         figure-2 corpus, batch method as reference (see online_tpm.h)
 //   dp-tpm                seed 004 Algorithm 3: private recovery error vs ε for three accountings,
 //                         vs d, k and the incoherence μ0 (see dp_tpm.h)
+//   dp-tpm-lda            seed 004 in the graph: configuration 2 on the figure-2 corpus with e6 as
+//                         noise on T̂ versus e6 by the private power method ("2/tpm"), ε up to 1e11
 //
 // Bounds are the sound set unless overridden by the papers' printed formulas. Neither set
 // reproduces the papers' figures: with sound bounds configurations 2-4 release nothing at these ε

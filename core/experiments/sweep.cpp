@@ -36,6 +36,7 @@ PrivacyOptions privacyOptionsFor(const SweepSpec& spec, const SweepConfiguration
   po.bounds = spec.bounds;
   po.maxLength = spec.maxLength;
   po.noiseMultiplier = spec.noiseMultiplier;
+  po.privateDecomposition = config.privateDecomposition;
   po.nonPrivateDiagnostics = false;  // the case's own baseline run gives them, once
   return po;
 }
@@ -290,8 +291,23 @@ Result<std::vector<double>> parseEpsilons(const std::string& text) {
 
 Result<std::vector<SweepConfiguration>> parseConfigurations(const std::string& text) {
   std::vector<SweepConfiguration> out;
-  for (const std::string& item : split(text, ',')) {
-    if (item.empty()) return invalidArgument("configurations: \"" + text + "\" has an empty entry");
+  for (const std::string& entry : split(text, ',')) {
+    if (entry.empty()) return invalidArgument("configurations: \"" + text + "\" has an empty entry");
+    const bool tpm = entry.size() > 4 && entry.compare(entry.size() - 4, 4, "/tpm") == 0;
+    const std::string item = tpm ? entry.substr(0, entry.size() - 4) : entry;
+    if (tpm) {
+      auto base = parseConfigurations(item);
+      if (!base.ok()) return base.status();
+      SweepConfiguration c = base.value().front();
+      if (c.model != SweepModel::Spectral || !contains(c.edges, 6)) {
+        return invalidArgument("configurations: \"" + entry +
+                               "\": /tpm releases e6 by the private power method, so the set must hold e6");
+      }
+      c.label = entry;
+      c.privateDecomposition = true;
+      out.push_back(c);
+      continue;
+    }
     if (item == "vi" || item == "dp-vi") {
       out.push_back({item, 0, {}, item == "vi" ? SweepModel::Vi : SweepModel::DpVi});
       continue;

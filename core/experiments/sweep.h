@@ -66,6 +66,9 @@ struct SweepConfiguration {
   EdgeSet edges = 0;  // spectral only
   std::vector<double> splitWeights;  // one per release of the edge set; empty = uniform split
   SweepModel model = SweepModel::Spectral;
+  // e6 released by seed 004's private tensor power method (Algorithm 3, exact Gaussian
+  // accounting) instead of Gaussian noise on T̂; written "2/tpm" (SPEC §14).
+  bool privateDecomposition = false;
 };
 
 struct SweepSeeds {
@@ -114,7 +117,8 @@ std::vector<double> logSpaced(double lo, double hi, int count);
 // "lo:hi:count" (log-spaced) or a comma list "0.1,0.5,1"; every value finite and > 0.
 Result<std::vector<double>> parseEpsilons(const std::string& text);
 // "none,1,2,3,4" (preset names), "vi" / "dp-vi" (the variational baselines) or custom edge sets
-// joined with '+', e.g. "none,e5+e6,dp-vi".
+// joined with '+', e.g. "none,e5+e6,dp-vi"; a "/tpm" suffix ("2/tpm") releases e6 by the private
+// tensor power method.
 Result<std::vector<SweepConfiguration>> parseConfigurations(const std::string& text);
 
 // A grid over N, k and α0 around a base case (empty lists keep the base value). N applies

@@ -20,7 +20,8 @@ std::string formatPercent(double q) {
 // The "edges" column: the noisy edges of a spectral configuration, the model's name otherwise.
 std::string configurationText(const SweepConfiguration& c) {
   if (c.model != SweepModel::Spectral) return sweepModelName(c.model);
-  return c.edges ? edgeSetToString(c.edges) : std::string("none");
+  const std::string edges = c.edges ? edgeSetToString(c.edges) : std::string("none");
+  return c.privateDecomposition ? edges + " (e6 by the private power method)" : edges;
 }
 
 void caseColumns(std::ostringstream& o, const SweepCaseInfo& info) {

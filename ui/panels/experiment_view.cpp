@@ -18,6 +18,7 @@
 #include <cmath>
 
 #include "core/experiments/table_text.h"
+#include "ui/common/compact_combo.h"
 #include "ui/common/palette.h"
 #include "ui/plots/error_epsilon_plot.h"
 #include "ui/worker/run_worker.h"
@@ -54,11 +55,17 @@ ExperimentView::ExperimentView(QWidget* parent) : QWidget(parent) {
                                    "with Run ▸ Compare); rerun after every run."),
                              Qt::ToolTipRole);
   for (const std::string& name : experimentPresetNames()) {
-    auto p = makeExperimentPreset(name);
+    PresetOverrides ov;
+    if (name == "figure3") {  // listed with a stand-in corpus; it runs on the session's corpus
+      ov.corpus = std::make_shared<const Corpus>();
+      ov.corpusDescription = "the session's corpus (load a real one: File ▸ Load corpus…)";
+    }
+    auto p = makeExperimentPreset(name, ov);
     if (!p.ok()) continue;
     m_sourceCombo->addItem(QString("%1 — %2").arg(q(name), q(p->title)), q(name));
     m_sourceCombo->setItemData(m_sourceCombo->count() - 1, q(p->description), Qt::ToolTipRole);
   }
+  makeCompact(m_sourceCombo, 18);  // preset titles are long; the popup shows them whole
   m_trials = new QSpinBox;
   m_trials->setRange(1, 1000);
   m_trials->setValue(10);
@@ -66,8 +73,7 @@ ExperimentView::ExperimentView(QWidget* parent) : QWidget(parent) {
   m_trials->setToolTip(tr("Trials per point of a preset (the session's sweep uses the generator panel's value)"));
   m_run = new QPushButton(tr("Run"));
   m_figureCombo = new QComboBox;
-  m_figureCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-  m_figureCombo->setMinimumContentsLength(28);
+  makeCompact(m_figureCombo, 18);
   m_pin = new QPushButton(tr("Pin sweep"));
   m_pin->setToolTip(tr("Keep this sweep's curves on the error plots as dashed references (saved with the session)"));
   m_save = new QPushButton(tr("Save…"));
@@ -354,7 +360,10 @@ void ExperimentView::updateNote() {
     if (session) {
       text = tr("The session's ε sweep runs after every run (Ctrl+R).");
     } else {
-      auto p = makeExperimentPreset(source().toStdString());
+      PresetOverrides ov;
+      ov.corpus = std::make_shared<const Corpus>();
+      ov.corpusDescription = "the session's corpus";
+      auto p = makeExperimentPreset(source().toStdString(), ov);
       text = tr("Press Run to start this experiment. %1").arg(p.ok() ? q(p->description) : QString());
     }
   } else if (!u->status.isOk()) {

@@ -11,6 +11,7 @@
 #include "core/common/random.h"
 #include "core/corpus/synthetic_generator.h"
 #include "core/corpus/text_import.h"
+#include "core/corpus/corpus_cache.h"
 #include "core/corpus/truth_io.h"
 #include "core/corpus/uci_io.h"
 
@@ -95,7 +96,7 @@ Status RunWorker::prepareCorpus(const SessionState& s, Feedback* fb, RunOutcome&
       if (!info.exists()) {
         return ioError(QString("corpus: '%1' does not exist").arg(s.corpusPath).toStdString());
       }
-      auto r = readUciCorpus(s.corpusPath.toStdString(), fb);
+      auto r = loadUciCorpus(s.corpusPath.toStdString(), corpusCacheOptionsFromEnvironment(), fb);  // binary cache, issue 11
       if (!r.ok()) return r.status();
       m_corpus = std::make_shared<Corpus>(std::move(r.value()));
       const QString truthPath = QDir(info.isDir() ? info.absoluteFilePath() : info.absolutePath()).filePath("truth.json");
@@ -242,6 +243,11 @@ void RunWorker::processExperiment(const ExperimentRequest& request, const std::s
   ov.trials = request.trials;
   ov.bounds = request.bounds;
   ov.seed = request.seed;
+  if (request.preset == "figure3" && m_corpus) {  // figure3 runs on the session's corpus
+    ov.corpus = m_corpus;
+    ov.corpusDescription = "the session's corpus (" + std::to_string(m_corpus->docCount()) + " documents, d = " +
+                           std::to_string(m_corpus->vocabSize()) + ")";
+  }
   auto preset = makeExperimentPreset(request.preset.toStdString(), ov);
   if (!preset.ok()) {
     auto u = std::make_shared<ExperimentUpdate>();
