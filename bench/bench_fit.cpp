@@ -1,7 +1,7 @@
 // bench_fit: wall time, peak memory and recovery error of the non-private spectral fit.
 //
-//   bench_fit --corpus DIR --topics K [--truth FILE] [--repeats R] [--decomposer robust|simultaneous]
-//             [--alpha0 A] [--seed S] [--save-model FILE]
+//   bench_fit --corpus DIR --topics K [--truth FILE] [--repeats R] [--decomposer robust|simultaneous|fast]
+//             [--eigen auto|block|spectra|dense] [--alpha0 A] [--seed S] [--save-model FILE]
 //
 // --save-model writes the fitted (alpha, topics) in the truth.json format, so another
 // implementation can be scored against this one (bench/numpy_spectral.py --truth FILE).
@@ -109,13 +109,14 @@ std::string jsonNumber(double v) {
 [[noreturn]] void usage(const std::string& problem) {
   std::cerr << "bench_fit: " << problem << "\n"
             << "usage: bench_fit --corpus DIR --topics K [--truth FILE] [--repeats R]\n"
-            << "                 [--decomposer robust|simultaneous] [--alpha0 A] [--seed S]\n"
+            << "                 [--decomposer robust|simultaneous|fast] [--eigen auto|block|spectra|dense]\n"
+            << "                 [--alpha0 A] [--seed S]\n"
             << "                 [--save-model FILE]\n";
   std::exit(2);
 }
 
 struct Args {
-  std::string corpus, truth, saveModel, decomposer = "robust";
+  std::string corpus, truth, saveModel, decomposer = "robust", eigen = "auto";
   int topics = 0, repeats = 5;
   double alpha0 = 1.0;
   std::uint64_t seed = 1;
@@ -132,6 +133,7 @@ Args parseArgs(int argc, char** argv) {
       if (key == "--corpus") a.corpus = value;
       else if (key == "--truth") a.truth = value;
       else if (key == "--decomposer") a.decomposer = value;
+      else if (key == "--eigen") a.eigen = value;
       else if (key == "--save-model") a.saveModel = value;
       else if (key == "--topics") a.topics = std::stoi(value, &used);
       else if (key == "--repeats") a.repeats = std::stoi(value, &used);
@@ -146,6 +148,8 @@ Args parseArgs(int argc, char** argv) {
   if (a.corpus.empty()) usage("--corpus is required");
   if (a.topics < 1) usage("--topics must be >= 1");
   if (a.repeats < 1) usage("--repeats must be >= 1");
+  if (a.eigen != "auto" && a.eigen != "block" && a.eigen != "spectra" && a.eigen != "dense")
+    usage("--eigen must be auto, block, spectra or dense");
   return a;
 }
 
@@ -186,6 +190,10 @@ int main(int argc, char** argv) {
   options.alpha0 = args.alpha0;
   options.decomposer = args.decomposer;
   options.initSeed = args.seed;
+  options.eigenSolver = args.eigen == "block"     ? dplda::EigenSolverChoice::Block
+                        : args.eigen == "spectra" ? dplda::EigenSolverChoice::Spectra
+                        : args.eigen == "dense"   ? dplda::EigenSolverChoice::Dense
+                                                  : dplda::EigenSolverChoice::Automatic;
 
   std::vector<double> fitMs, cpuMs;
   std::map<std::string, std::vector<double>> stageMs;
@@ -221,7 +229,9 @@ int main(int argc, char** argv) {
        << ",\"alpha0\":" << jsonNumber(args.alpha0)
        << ",\"decomposer\":" << jsonString(model.eigenpairs.method)
        << ",\"eigen_method\":" << jsonString(model.eigen.method)
-       << ",\"eigen_operator_products\":" << model.eigen.operatorProducts << ",\"threads\":" << maxThreads()
+       << ",\"eigen_operator_products\":" << model.eigen.operatorProducts
+       << ",\"eigen_block_products\":" << model.eigen.blockProducts
+       << ",\"eigen_max_residual\":" << jsonNumber(model.eigen.maxResidual) << ",\"threads\":" << maxThreads()
        << ",\"repeats\":" << args.repeats
        << ",\"load_ms\":" << jsonNumber(loadMs) << ",\"fit_ms\":{\"median\":" << jsonNumber(median(fitMs))
        << ",\"min\":" << jsonNumber(*std::min_element(fitMs.begin(), fitMs.end()))

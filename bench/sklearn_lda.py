@@ -35,12 +35,16 @@ def main():
     p.add_argument("--method", choices=["batch", "online"], default="online")
     p.add_argument("--batch-size", type=int, default=2048, help="mini-batch size of the online method")
     p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--learning-offset", type=float, default=10.0, help="online tau0 (sklearn's default 10)")
+    p.add_argument("--model-out", help="write alpha and the normalised topics as a truth.json-style file (issue 10)")
+    p.add_argument("--test", help="a UCI corpus folder: also report sklearn's own perplexity() on it")
     args = p.parse_args()
 
     C, _, dropped = read_uci(args.corpus)
     k = args.topics
     lda = LatentDirichletAllocation(n_components=k, doc_topic_prior=args.alpha0 / k, learning_method=args.method,
                                     batch_size=args.batch_size, max_iter=args.max_iter, random_state=0,
+                                    learning_offset=args.learning_offset,
                                     n_jobs=args.jobs)
     start, cpu_start = time.perf_counter(), time.process_time()
     lda.fit(C)
@@ -57,6 +61,12 @@ def main():
     if args.truth:
         ref_alpha, ref_topics = read_truth(args.truth)
         out["error"], _ = compare_topics(ref_topics, ref_alpha, topics, None)
+    if args.model_out:
+        with open(args.model_out, "w") as f:
+            json.dump(dict(alpha=[args.alpha0 / k] * k, topics=topics.T.tolist()), f)
+    if args.test:
+        T, _, _ = read_uci(args.test)
+        out["sklearn_perplexity_test"] = float(lda.perplexity(T))
     print(json.dumps(out))
 
 

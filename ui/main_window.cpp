@@ -28,10 +28,15 @@
 #include "ui/panels/budget_bar.h"
 #include "ui/panels/generator_panel.h"
 #include "ui/panels/inspector_panel.h"
+#include "ui/lessons/lesson_controller.h"
 #include "ui/panels/experiment_view.h"
 #include "ui/panels/results_panel.h"
 #include "ui/plots/error_epsilon_plot.h"
 #include "ui/plots/plot_widget.h"
+#include "ui/common/last_folder.h"
+#include "ui/window/presentation_mode.h"
+#include "ui/window/unsaved_changes_guard.h"
+#include "ui/window/window_fit.h"
 
 // Q_INIT_RESOURCE must be used outside any namespace; the resources live in the static dplda_ui.
 static void initResourcesImpl() { Q_INIT_RESOURCE(resources); }
@@ -62,8 +67,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   auto* centre = new QSplitter(Qt::Vertical);
   centre->addWidget(m_canvas);
   centre->addWidget(m_results);
-  centre->setStretchFactor(0, 1);
-  centre->setStretchFactor(1, 1);
+  centre->setStretchFactor(0, 2);
+  centre->setStretchFactor(1, 3);  // the results get the larger share of a short screen
   centre->setChildrenCollapsible(false);
   setCentralWidget(centre);
 
@@ -77,13 +82,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   auto* scroll = new QScrollArea;
   scroll->setWidget(m_generator);
   scroll->setWidgetResizable(true);
-  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
   auto* left = new QDockWidget(tr("Corpus & model"), this);
   left->setObjectName("GeneratorDock");
   left->setWidget(scroll);
   left->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
   addDockWidget(Qt::LeftDockWidgetArea, left);
-  scroll->setMinimumWidth(m_generator->sizeHint().width() + 24);
+  // Its preferred width, not more than a third of a 1280-px screen at its minimum (a scroll
+  // bar appears below that); it was the panel's whole size hint and widened the window.
+  scroll->setMinimumWidth(std::min(m_generator->sizeHint().width() + 24, 270));
 
   m_inspector = new InspectorPanel;
   auto* right = new QDockWidget(tr("Inspector"), this);
@@ -116,8 +123,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(m_generator, &GeneratorPanel::edited, this,
           [this](const SessionState& s, const QString& what) { m_model.edit(s, what); });
   connect(m_generator, &GeneratorPanel::loadCorpusRequested, this, [this] {
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Load UCI corpus folder"), m_model.state().corpusPath);
+    const QString start = m_model.state().corpusPath.isEmpty() ? lastFolder("corpus") : m_model.state().corpusPath;
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Load UCI corpus folder"), start);
     if (dir.isEmpty()) return;
+    rememberFolder("corpus", dir);
     SessionState s = m_model.state();
     s.source = SessionState::Source::Uci;
     s.corpusPath = dir;
@@ -168,7 +177,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_progress->setVisible(busy);
     m_cancel->setVisible(busy);
     m_stage->setVisible(busy);
-    m_cancelAction->setEnabled(busy);
     if (busy) m_progress->setValue(0);
   });
   connect(m_runner, &RunController::cancelled, this, [this](quint64) {
@@ -178,10 +186,34 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setStatus(tr("Cancelled. Results shown are stale; press Ctrl+R to run again."));
   });
   connect(m_cancel, &QPushButton::clicked, this, &MainWindow::cancelRun);
+  // Esc cancels whatever runs: the session's run and sweep, or a preset experiment.
+  for (RunController* r : {m_runner, m_experiments})
+    connect(r, &RunController::busyChanged, this,
+            [this] { m_cancelAction->setEnabled(m_runner->isBusy() || m_experiments->isBusy()); });
+  // Invalid typed input never reaches the session: results of the last valid one are veiled.
+  connect(m_budget, &BudgetBar::inputProblem, this, [this](const QString& m) { onInputProblem("budget", m); });
+  connect(m_generator, &GeneratorPanel::inputProblem, this, [this](const QString& m) { onInputProblem("corpus", m); });
 
   buildActions();
-  resize(1500, 960);
+  fitWindowToScreen(this, QSize(1500, 960));
   m_model.reset(SessionState{});
+  updateTitle();
+}
+
+void MainWindow::onInputProblem(const QString& source, const QString& message) {
+  if (message.isEmpty()) m_inputProblems.remove(source);
+  else m_inputProblems.insert(source, message);
+  if (!m_inputProblems.isEmpty()) {
+    m_debounce.stop();
+    m_results->setStale(true);
+    m_canvas->setAllNodeStates(NodeState::Stale);
+    setStatus(tr("Invalid input: %1. The results shown are of the last valid settings.")
+                  .arg(m_inputProblems.first()), true);
+  } else if (m_autoRun) {
+    m_debounce.start();  // the fields are valid again: results for them
+  } else {
+    setStatus(tr("Input valid again; press Ctrl+R to run."));
+  }
 }
 
 MainWindow::~MainWindow() { m_debounce.stop(); }
@@ -189,44 +221,47 @@ MainWindow::~MainWindow() { m_debounce.stop(); }
 void MainWindow::buildActions() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   QAction* open = file->addAction(tr("&Open session…"), this, [this] {
-    const QString p = QFileDialog::getOpenFileName(this, tr("Open session"), QFileInfo(m_path).absolutePath(),
-                                                   tr("Sessions (*.json)"));
+    const QString p = QFileDialog::getOpenFileName(
+        this, tr("Open session"), m_path.isEmpty() ? lastFolder("session") : QFileInfo(m_path).absolutePath(),
+        tr("Sessions (*.json)"));
+    if (!p.isEmpty()) rememberFolder("session", p);
     QString err;
     if (!p.isEmpty() && !openSession(p, &err)) QMessageBox::warning(this, tr("Open session"), err);
   });
   open->setShortcut(QKeySequence::Open);
   m_recentMenu = file->addMenu(tr("Open &recent"));
   rebuildRecentMenu();
-  auto saveAs = [this] {
-    QString p = QFileDialog::getSaveFileName(this, tr("Save session"), m_path.isEmpty() ? "session.json" : m_path,
-                                             tr("Sessions (*.json)"));
-    if (p.isEmpty()) return;
+  auto saveAs = [this]() -> bool {
+    QString p = QFileDialog::getSaveFileName(
+        this, tr("Save session"), m_path.isEmpty() ? QDir(lastFolder("session")).filePath("session.json") : m_path,
+        tr("Sessions (*.json)"));
+    if (p.isEmpty()) return false;
     if (!p.endsWith(".json")) p += ".json";
+    rememberFolder("session", p);
     QString err;
-    if (!saveSession(p, &err)) QMessageBox::warning(this, tr("Save session"), err);
+    if (saveSession(p, &err)) return true;
+    QMessageBox::warning(this, tr("Save session"), err);
+    return false;
   };
-  QAction* save = file->addAction(tr("&Save session"), this, [this, saveAs] {
+  auto saveNow = [this, saveAs]() -> bool {
     QString err;
-    if (m_path.isEmpty()) saveAs();
-    else if (!saveSession(m_path, &err)) QMessageBox::warning(this, tr("Save session"), err);
-  });
+    if (m_path.isEmpty()) return saveAs();
+    if (saveSession(m_path, &err)) return true;
+    QMessageBox::warning(this, tr("Save session"), err);
+    return false;
+  };
+  new UnsavedChangesGuard(this, m_model.undoStack(), saveNow);  // "*" in the title, asks on close
+  QAction* save = file->addAction(tr("&Save session"), this, saveNow);
   save->setShortcut(QKeySequence::Save);
   QAction* saveAsAction = file->addAction(tr("Save session &as…"), this, saveAs);
   saveAsAction->setShortcut(QKeySequence::SaveAs);
   file->addSeparator();
   file->addAction(tr("&Load corpus…"), m_generator, &GeneratorPanel::loadCorpusRequested);
-  QAction* exportPlot = file->addAction(tr("&Export current plot…"), this, [this] {
-    PlotWidget* p = m_results->currentPlot();
-    if (!p) {
-      setStatus(tr("The visible tab has no plot to export; choose Error vs ε, Diagnostics or Topics."), true);
-      return;
-    }
-    QString filter;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), "plot.png",
-                                                      tr("PNG (*.png);;PDF (*.pdf);;SVG (*.svg);;CSV data (*.csv)"),
-                                                      &filter);
+  QAction* exportPlot = file->addAction(tr("&Export current plot or table…"), this, [this] {
     QString err;
-    if (!path.isEmpty() && !exportCurrentPlot(path, &err)) QMessageBox::warning(this, tr("Export plot"), err);
+    const QString path = m_results->askExportPath(&err);
+    if (!err.isEmpty()) setStatus(err, true);
+    if (!path.isEmpty() && !exportCurrentPlot(path, &err)) QMessageBox::warning(this, tr("Export"), err);
   });
   exportPlot->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
   file->addSeparator();
@@ -237,7 +272,9 @@ void MainWindow::buildActions() {
   QAction* undo = m_model.undoStack()->createUndoAction(this, tr("&Undo"));
   undo->setShortcut(QKeySequence::Undo);
   QAction* redo = m_model.undoStack()->createRedoAction(this, tr("&Redo"));
-  redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence::Redo});
+  // Both usual redo keys, each once: listing Ctrl+Shift+Z twice (QKeySequence::Redo is the
+  // same key on X11) made the shortcut ambiguous, so neither fired.
+  redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
   edit->addAction(undo);
   edit->addAction(redo);
 
@@ -268,6 +305,8 @@ void MainWindow::buildActions() {
     ++i;
   }
 
+  new PresentationMode(this, menuBar()->addMenu(tr("&View")));  // F5, Ctrl++ / Ctrl+−
+
   QMenu* lessons = menuBar()->addMenu(tr("&Lessons"));
   for (const QString& name : lessonNames()) {
     QFile f(":/lessons/" + name + ".json");
@@ -282,6 +321,10 @@ void MainWindow::buildActions() {
     });
   }
   if (lessons->isEmpty()) lessons->addAction(tr("(no lessons compiled in)"))->setEnabled(false);
+  m_lessons = new LessonController(&m_model, this);  // Reset lesson (Ctrl+Shift+L), Leave lesson
+  connect(m_lessons, &LessonController::lessonShown, m_inspector, &InspectorPanel::showLesson);
+  lessons->addSeparator();
+  lessons->addActions({m_lessons->resetAction(), m_lessons->leaveAction()});
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&About"), this, [this] {
@@ -291,35 +334,13 @@ void MainWindow::buildActions() {
   });
 }
 
-QStringList MainWindow::lessonNames() {
-  QStringList names;
-  for (const QString& f : QDir(":/lessons").entryList({"*.json"}, QDir::Files, QDir::Name)) names << QFileInfo(f).completeBaseName();
-  return names;
-}
+QStringList MainWindow::lessonNames() { return dplda::lessonNames(); }
 
 bool MainWindow::loadLesson(const QString& name, QString* error) {
-  const QString base = ":/lessons/" + name;
-  auto r = dplda::loadSession(base + ".json");
-  if (!r.ok()) {
-    if (error) *error = QString::fromStdString(r.status().message());
-    return false;
-  }
-  SessionState s = r.value();
-  QFile md(base + ".md");
-  if (md.open(QIODevice::ReadOnly)) {
-    QString text = QString::fromUtf8(md.readAll()).trimmed();
-    if (text.startsWith("# ")) {  // the first heading is the title
-      const int nl = text.indexOf('\n');
-      if (s.lessonTitle.isEmpty()) s.lessonTitle = text.mid(2, nl < 0 ? -1 : nl - 2).trimmed();
-      text = nl < 0 ? QString() : text.mid(nl + 1).trimmed();
-    }
-    s.lessonText = text;
-  }
+  if (!m_lessons->load(name, error)) return false;  // ui/lessons/lesson_controller.h
   m_path.clear();
-  m_model.reset(s);
-  m_inspector->showLesson();
   updateTitle();
-  setStatus(tr("Lesson: %1").arg(s.lessonTitle));
+  setStatus(tr("Lesson: %1").arg(m_model.state().lessonTitle));
   return true;
 }
 
@@ -363,22 +384,8 @@ bool MainWindow::saveSession(const QString& path, QString* error) {
 }
 
 bool MainWindow::exportCurrentPlot(const QString& path, QString* error) {
-  PlotWidget* p = m_results->currentPlot();
-  if (!p) {
-    if (error) *error = tr("the visible results tab has no plot");
-    return false;
-  }
-  const QString suffix = QFileInfo(path).suffix().toLower();
-  ExportFormat f = ExportFormat::Png;
-  if (suffix == "pdf") f = ExportFormat::Pdf;
-  else if (suffix == "svg") f = ExportFormat::Svg;
-  else if (suffix == "csv") f = ExportFormat::Csv;
-  else if (suffix != "png") {
-    if (error) *error = tr("unknown export format '.%1' (use .png, .pdf, .svg or .csv)").arg(suffix);
-    return false;
-  }
   QString err;
-  const bool ok = p->exportTo(path, f, &err);
+  const bool ok = m_results->exportCurrent(path, &err);
   if (!ok && error) *error = err;
   setStatus(ok ? tr("Exported %1").arg(path) : err, !ok);
   return ok;
@@ -408,7 +415,8 @@ void MainWindow::rebuildRecentMenu() {
 }
 
 void MainWindow::updateTitle() {
-  setWindowTitle(tr("DP-LDA Explorer — %1").arg(m_path.isEmpty() ? tr("untitled") : QFileInfo(m_path).fileName()));
+  // "[*]" shows as "*" while the session has unsaved changes (UnsavedChangesGuard).
+  setWindowTitle(tr("DP-LDA Explorer — %1[*]").arg(m_path.isEmpty() ? tr("untitled") : QFileInfo(m_path).fileName()));
 }
 
 QString MainWindow::statusText() const { return m_status->text(); }
@@ -458,6 +466,7 @@ void MainWindow::runNow() {
 void MainWindow::cancelRun() {
   m_debounce.stop();
   m_runner->cancel();
+  m_experiments->cancel();
 }
 
 int MainWindow::publicDocCount(const SessionState& s) const {

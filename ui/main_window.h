@@ -4,6 +4,7 @@
 // on the right. It wires views to the SessionModel (every edit is undoable) and the
 // RunController (every computation runs off the GUI thread); it computes nothing itself.
 #include <QMainWindow>
+#include <QMap>
 #include <QTimer>
 #include <memory>
 
@@ -22,6 +23,7 @@ class BudgetBar;
 class GeneratorPanel;
 class GraphCanvas;
 class InspectorPanel;
+class LessonController;
 class ResultsPanel;
 
 // Registers the compiled-in resources (lessons); call once after QApplication exists.
@@ -62,6 +64,7 @@ class MainWindow : public QMainWindow {
   // Lesson presets compiled into the app (":/lessons/<name>.json").
   static QStringList lessonNames();
   bool loadLesson(const QString& name, QString* error = nullptr);
+  LessonController* lessons() const { return m_lessons; }
   bool exportCurrentPlot(const QString& path, QString* error = nullptr);
 
  public slots:
@@ -88,6 +91,8 @@ class MainWindow : public QMainWindow {
   int publicDocCount(const SessionState& s) const;
   // The canvas banner and budget indicator follow the session's edges, bounds, ε, δ and N.
   void updatePrivacyStatement(const SessionState& s);
+  // A panel's typed input became invalid (message) or valid again (""); `source` names the panel.
+  void onInputProblem(const QString& source, const QString& message);
 
   SessionModel m_model;
   RunController* m_runner = nullptr;       // the session's runs and its ε sweep
@@ -97,6 +102,7 @@ class MainWindow : public QMainWindow {
   GeneratorPanel* m_generator = nullptr;
   InspectorPanel* m_inspector = nullptr;
   ResultsPanel* m_results = nullptr;
+  LessonController* m_lessons = nullptr;
   QLabel* m_status = nullptr;
   QLabel* m_stage = nullptr;  // the running stage, next to the progress bar
   QString m_summary;          // the last run's one-line summary
@@ -112,6 +118,7 @@ class MainWindow : public QMainWindow {
   QString m_path;
   QString m_loadedCorpusKey;  // corpusKey of the last corpus a run loaded
   int m_loadedDocCount = 0;   // its document count
+  QMap<QString, QString> m_inputProblems;  // by panel: invalid typed input not in the session
 };
 
 }  // namespace dplda

@@ -66,7 +66,7 @@ Commands:
       exact (non-private) statistics of the corpus for teaching; --release-only leaves them
       out of the output and the JSON (do this for a real release). --e6 decomposition releases
       TD on edge e6 by seed 004's private tensor power method instead of noise on T.
-  dplda sweep --preset figure2|figure2-small-corpus|figure2-alpha|figure3|figure4|tpm-noise|online-tpm|dp-tpm|dp-tpm-lda --out DIR
+  dplda sweep --preset figure2|figure2-vi|figure2-small-corpus|figure2-alpha|figure3|figure4|tpm-noise|online-tpm|dp-tpm|dp-tpm-lda --out DIR
                  [--trials T] [--formats png,pdf,svg|none] [--bounds sound|printed] [--threads N] [--seed S]
   dplda sweep --corpus DIR --topics K[,K2..] --out DIR [--truth FILE] [--alpha0 A[,A2..]]
                  [--configs none,1,2,3,4,vi,dp-vi|e5+e6,...] [--epsilons LO:HI:COUNT|E1,E2,..] [--delta D]

@@ -14,6 +14,8 @@
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
 #include "app/cli/json_output.h"
+#include "app/cli/vi_command.h"
+#include "core/corpus/corpus_cache.h"
 #include "core/corpus/truth_io.h"
 #include "core/corpus/uci_io.h"
 #include "core/eval/metrics.h"
@@ -169,8 +171,15 @@ int runCommand(const std::vector<std::string>& args) {
   const Arguments a(args,
                     {"corpus", "topics", "alpha0", "truth", "decomposer", "seed", "json", "top-words", "config",
                      "edges", "epsilon", "delta", "mechanism", "bounds", "split", "noise-seed", "max-length",
-                     "accountant", "e6", "tpm-accountant", "batch-size", "online-iterations"},
-                    {"share-releases", "release-only"});
+                     "accountant", "e6", "tpm-accountant", "batch-size", "online-iterations", "model", "holdout",
+                     "holdout-seed", "write-split", "score-model", "iterations", "vi", "clip", "tau0", "kappa"},
+                    {"share-releases", "release-only", "no-cache"});
+  const std::string modelName = a.text("model", "spectral");
+  if (modelName == "vi" || modelName == "dp-vi") return runViCommand(a, modelName);
+  if (modelName != "spectral") throw UsageError("--model must be spectral, vi or dp-vi, got '" + modelName + "'");
+  for (const char* opt : kViOnlyOptions) {
+    if (a.has(opt)) throw UsageError("--" + std::string(opt) + " needs --model vi or dp-vi");
+  }
   const std::string corpusPath = a.text("corpus");
   SpectralOptions o;
   o.topicCount = a.integer("topics");
@@ -199,7 +208,10 @@ int runCommand(const std::vector<std::string>& args) {
   if (a.has("noise-seed")) noise = std::make_unique<SeededRandom>(a.seed("noise-seed", 0));
   else noise = std::make_unique<SecureRandom>();
 
-  auto corpus = std::make_shared<Corpus>(take(readUciCorpus(corpusPath)));
+  const Corpus full = take(loadUciCorpus(corpusPath, corpusCacheOptionsFromEnvironment(!a.flag("no-cache"))));  // issue 11
+  // --holdout: the spectral model is fitted on the training part only (N public = its size).
+  const std::optional<HoldoutSplit> split = holdoutFrom(a, full);
+  auto corpus = std::make_shared<Corpus>(split ? split->train : full);
   std::optional<LdaModel> truth;
   if (a.has("truth")) {
     truth = take(readTruthJson(a.text("truth")));
@@ -237,7 +249,8 @@ int runCommand(const std::vector<std::string>& args) {
   QJsonObject json;
   json.insert("status", priv.status.isOk() ? QString("ok") : QString::fromStdString(priv.status.toString()));
   json.insert("released", priv.released);
-  json.insert("corpus", QJsonObject{{"docs", corpus->docCount()}, {"vocab", corpus->vocabSize()},
+  json.insert("model", "spectral");
+  json.insert("corpus", QJsonObject{{"docs", full.docCount()}, {"vocab", corpus->vocabSize()},
                                     {"dropped_docs", corpus->droppedDocuments}});
   json.insert("topics_k", o.topicCount);
   json.insert("alpha0", o.alpha0);
@@ -248,7 +261,7 @@ int runCommand(const std::vector<std::string>& args) {
 
   std::ostringstream out;
   out.precision(4);
-  out << "corpus: " << corpus->docCount() << " documents, vocabulary " << corpus->vocabSize();
+  out << "corpus: " << full.docCount() << " documents, vocabulary " << corpus->vocabSize();
   if (corpus->droppedDocuments) out << " (" << corpus->droppedDocuments << " short documents dropped on loading)";
   out << "\n";
   if (isPrivateRun) {
@@ -283,8 +296,13 @@ int runCommand(const std::vector<std::string>& args) {
       for (int i : topIndices(result.topics.col(c), nTop)) out << " " << corpus->wordName(i);
       out << "\n";
     }
+    if (split) {
+      const LdaModel released{result.alpha, result.topics};
+      reportHeldOut(a, *split, &released, truth ? &*truth : nullptr, json, out);
+    }
   } else {
     out << priv.status.message() << "\n";
+    if (split) reportHeldOut(a, *split, nullptr, truth ? &*truth : nullptr, json, out);
   }
 
   if (teaching) {

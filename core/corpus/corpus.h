@@ -7,6 +7,7 @@
 #include <Eigen/Dense>
 #include <Eigen/Sparse>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/common/status.h"
@@ -42,6 +43,23 @@ inline constexpr double kMaxBeta = 1e6;
 inline constexpr double kMaxClipLength = 1e7;
 
 struct Corpus {
+  Corpus() = default;
+  Corpus(const Corpus&) = default;
+  Corpus& operator=(const Corpus&) = default;
+  // Eigen 3.4's SparseMatrix has no move constructor: without these a moved Corpus (every
+  // Result<Corpus>, make_shared<Corpus>(take(...))) deep-copied its counts (issue 11).
+  Corpus(Corpus&& o) noexcept
+      : lengths(std::move(o.lengths)), vocab(std::move(o.vocab)), droppedDocuments(o.droppedDocuments) {
+    counts.swap(o.counts);
+  }
+  Corpus& operator=(Corpus&& o) noexcept {
+    counts.swap(o.counts);
+    lengths.swap(o.lengths);
+    vocab.swap(o.vocab);
+    std::swap(droppedDocuments, o.droppedDocuments);
+    return *this;
+  }
+
   SparseCounts counts;             // N x d, entries are positive integer counts
   Eigen::VectorXd lengths;         // l_n = row sums of counts
   std::vector<std::string> vocab;  // size d, or empty when words have no names

@@ -1,29 +1,30 @@
 #include "core/corpus/truth_io.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
 #include <unordered_set>
 #include <vector>
 
 #include "core/common/text_escape.h"
-
-#include "core/corpus/text_import.h"
 
 namespace dplda {
 
 namespace {
 
 constexpr double kSimplexTolerance = 1e-6;
-constexpr int kMaxDepth = 256;
+constexpr std::size_t kMaxDepth = 256;
 constexpr long long kMaxJsonBytes = 1LL << 30;
 // Parsed values other than the numbers of number arrays (which are packed, 8 bytes each): a
-// truth holds k + 3 of them (k <= d <= kMaxVocabularySize). Each costs about 130 bytes, so
-// without a cap a file of "[],[],..." would take 40 times its size.
+// truth holds k + 3 of them (k <= d <= kMaxVocabularySize). Without a cap a file of
+// "[],[],..." would cost far more than its size in bookkeeping.
 constexpr long long kMaxJsonValues = 2 * static_cast<long long>(kMaxVocabularySize) + 16;
 
 std::string num(double v) {
@@ -32,65 +33,76 @@ std::string num(double v) {
   return std::string(buf, res.ptr);
 }
 
-// ---------------------------------------------------------------- a small JSON value parser
+// ---------------------------------------------------------------- JSON through nlohmann-json
+//
+// The syntax is nlohmann-json's (strict RFC 8259, a leading UTF-8 BOM skipped), driven as a SAX
+// parser so that only alpha and the topic arrays are kept, packed as doubles (a DOM would take
+// ~16 bytes and an allocation per number). What nlohmann does not do is done here: duplicate
+// keys (an error), a nesting limit, a cap on values, and messages in the tool's words with the
+// file, line, column and key.
 
-struct JsonValue {
-  enum class Type { Null, Bool, Number, String, Array, Object };
-  Type type = Type::Null;
-  bool boolean = false;
-  double number = 0.0;
-  std::string text;               // String
-  // Array: its leading run of numbers, packed (truth.json's arrays are all numbers or all arrays),
-  // then the elements from the first non-number on. Element i is numbers[i] for i < numbers.size(),
-  // else items[i - numbers.size()].
-  std::vector<double> numbers;
-  std::vector<JsonValue> items;   // Array elements after `numbers`, or Object values
-  std::vector<std::string> keys;  // Object keys, parallel to items
-  std::size_t offset = 0;         // where the value starts in the source
+enum class JType { Null, Bool, Number, String, Array, Object };
 
-  std::size_t arraySize() const { return numbers.size() + items.size(); }
-
-  const JsonValue* member(std::string_view key) const {
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-      if (keys[i] == key) return &items[i];
-    }
-    return nullptr;
-  }
-};
-
-const char* typeName(JsonValue::Type t) {
+const char* typeName(JType t) {
   switch (t) {
-    case JsonValue::Type::Null:
-      return "null";
-    case JsonValue::Type::Bool:
-      return "a boolean";
-    case JsonValue::Type::Number:
-      return "a number";
-    case JsonValue::Type::String:
-      return "a string";
-    case JsonValue::Type::Array:
-      return "an array";
-    case JsonValue::Type::Object:
-      return "an object";
+    case JType::Null: return "null";
+    case JType::Bool: return "a boolean";
+    case JType::Number: return "a number";
+    case JType::String: return "a string";
+    case JType::Array: return "an array";
+    case JType::Object: return "an object";
   }
   return "?";
 }
 
-class JsonParser {
- public:
-  // `source` is the file name as shown in messages (escaped by the caller).
-  JsonParser(std::string_view text, std::string source) : m_s(text), m_source(std::move(source)) {}
-
-  Result<JsonValue> parseDocument() {
-    if (m_s.size() >= 3 && m_s.substr(0, 3) == "\xEF\xBB\xBF") m_pos = 3;  // UTF-8 BOM
-    skipSpace();
-    if (m_pos >= m_s.size()) return fail("the file is empty, expected a JSON value");
-    JsonValue v;
-    DPLDA_RETURN_IF_ERROR(parseValue(v, 0));
-    skipSpace();
-    if (m_pos < m_s.size()) return fail("unexpected " + describeHere() + " after the JSON value");
-    return v;
+// A char iterator that publishes how far the parser has read: SAX callbacks carry no position.
+struct TrackingIterator {
+  using iterator_category = std::input_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = const char&;
+  const char* p = nullptr;
+  const char** cursor = nullptr;
+  reference operator*() const { return *p; }
+  TrackingIterator& operator++() {
+    *cursor = ++p;
+    return *this;
   }
+  TrackingIterator operator++(int) {
+    TrackingIterator t = *this;
+    ++*this;
+    return t;
+  }
+  bool operator==(const TrackingIterator& o) const { return p == o.p; }
+  bool operator!=(const TrackingIterator& o) const { return p != o.p; }
+};
+
+// A value of interest: alpha, topics, or topics[i].
+struct Capture {
+  bool present = false;
+  JType type = JType::Null;
+  std::size_t offset = 0;
+  std::vector<double> numbers;  // an array's leading run of numbers
+  bool mixed = false;           // an element that is not a number follows: the first one is
+  std::size_t badIndex = 0;
+  JType badType = JType::Null;
+  std::size_t badOffset = 0;
+};
+
+enum class Role { Root, Alpha, Topics, Row, Other };
+
+class TruthSax {
+ public:
+  TruthSax(std::string_view text, const char* const* cursor, std::string source)
+      : m_s(text), m_cursor(cursor), m_source(std::move(source)) {}
+
+  Status status;
+  JType rootType = JType::Null;
+  std::size_t rootOffset = 0;
+  Capture alpha, topics;
+  bool topicsLeadingNumber = false;
+  std::vector<Capture> rows;
 
   // "source line L column C" for a byte offset (column counted in bytes, 1-based).
   std::string where(std::size_t offset) const {
@@ -105,324 +117,238 @@ class JsonParser {
     return m_source + " line " + std::to_string(line) + " column " + std::to_string(offset - lineStart + 1);
   }
 
- private:
-  Status fail(const std::string& what) const { return badInput(where(m_pos) + ": " + what); }
+  bool null() { return scalar(JType::Null, here() - 4); }
+  bool boolean(bool v) { return scalar(JType::Bool, here() - (v ? 4 : 5)); }
+  bool number_integer(std::int64_t v) { return number(static_cast<double>(v)); }
+  bool number_unsigned(std::uint64_t v) { return number(static_cast<double>(v)); }
+  bool number_float(double v, const std::string&) { return number(v); }
+  bool string(std::string&) { return scalar(JType::String, stringStart()); }
+  bool binary(nlohmann::json::binary_t&) { return scalar(JType::Null, here()); }  // not produced by JSON text
+  bool start_object(std::size_t) { return open(JType::Object); }
+  bool start_array(std::size_t) { return open(JType::Array); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
 
-  std::string describeHere() const {
-    if (m_pos >= m_s.size()) return "end of file";
-    const unsigned char c = static_cast<unsigned char>(m_s[m_pos]);
+  bool key(std::string& k) {
+    Frame& f = m_frames.back();
+    if (!f.keys.insert(k).second) return fail(badInput(where(stringStart()) + ": duplicate key " + quoteText(k)));
+    f.pendingKey = k;
+    return true;
+  }
+
+  bool parse_error(std::size_t position, const std::string& lastToken, const nlohmann::detail::exception& ex) {
+    status = badInput(where(position ? position - 1 : 0) + ": " + describe(position, lastToken, ex));
+    return false;
+  }
+
+ private:
+  struct Frame {
+    bool object;
+    Role role;
+    Capture* capture;  // for Alpha and Row arrays
+    std::unordered_set<std::string> keys;
+    std::string pendingKey;
+    std::size_t count = 0;
+  };
+
+  std::size_t here() const { return static_cast<std::size_t>(*m_cursor - m_s.data()); }
+
+  // The opening quote of the string that ends just before the cursor.
+  std::size_t stringStart() const {
+    for (std::size_t i = here() - 1; i-- > 0;) {
+      if (m_s[i] != '"') continue;
+      std::size_t slashes = 0;
+      while (i >= slashes + 1 && m_s[i - slashes - 1] == '\\') ++slashes;
+      if (slashes % 2 == 0) return i;
+    }
+    return 0;
+  }
+
+  bool fail(Status s) {
+    status = std::move(s);
+    return false;
+  }
+
+  bool countValue() {
+    if (++m_values <= kMaxJsonValues) return true;
+    return fail(Status(StatusCode::ResourceLimit, where(here()) + ": more than " + std::to_string(kMaxJsonValues) +
+                                                      " JSON values that are not numbers in arrays; a truth file "
+                                                      "holds one array per topic"));
+  }
+
+  // Where a new value goes, and what it is (alpha, topics, a topic, or nothing we keep).
+  Role roleOfNext() {
+    if (m_frames.empty()) return Role::Root;
+    Frame& f = m_frames.back();
+    if (f.object) {
+      if (f.role != Role::Root) return Role::Other;
+      return f.pendingKey == "alpha" ? Role::Alpha : f.pendingKey == "topics" ? Role::Topics : Role::Other;
+    }
+    return f.role == Role::Topics ? Role::Row : Role::Other;
+  }
+
+  Capture* captureFor(Role role, JType type, std::size_t offset) {
+    Capture* c = nullptr;
+    if (role == Role::Alpha) c = &alpha;
+    if (role == Role::Topics) c = &topics;
+    if (role == Role::Row) {
+      if (m_frames.back().count == 0 && type == JType::Number) topicsLeadingNumber = true;
+      c = &rows.emplace_back();
+    }
+    if (role == Role::Root) {
+      rootType = type;
+      rootOffset = offset;
+    }
+    if (c) {
+      *c = Capture();
+      c->present = true;
+      c->type = type;
+      c->offset = offset;
+    }
+    return c;
+  }
+
+  // An element of an alpha or topic array.
+  void element(JType type, double value, std::size_t offset) {
+    Frame& f = m_frames.back();
+    if (!f.object && f.capture && !f.capture->mixed) {
+      if (type == JType::Number) {
+        f.capture->numbers.push_back(value);
+      } else {
+        f.capture->mixed = true;
+        f.capture->badIndex = f.count;
+        f.capture->badType = type;
+        f.capture->badOffset = offset;
+      }
+    }
+  }
+
+  // The first character of the number just read (the lexer reads one character past it).
+  std::size_t numberStart() const {
+    const auto inNumber = [](char c) { return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'; };
+    std::size_t i = here();
+    if (i > 0 && !inNumber(m_s[i - 1])) --i;
+    while (i > 0 && inNumber(m_s[i - 1])) --i;
+    return i;
+  }
+
+  bool number(double v) {
+    const std::size_t start = numberStart();
+    if (!m_frames.empty() && !m_frames.back().object) {  // packed: not counted
+      element(JType::Number, v, start);
+      if (m_frames.back().role == Role::Topics) captureFor(Role::Row, JType::Number, start);
+      ++m_frames.back().count;
+      return true;
+    }
+    return scalar(JType::Number, start);
+  }
+
+  bool scalar(JType type, std::size_t offset) {
+    if (!countValue()) return false;
+    const Role role = roleOfNext();
+    if (!m_frames.empty()) element(type, 0.0, offset);
+    captureFor(role, type, offset);
+    if (!m_frames.empty()) ++m_frames.back().count;
+    return true;
+  }
+
+  bool open(JType type) {
+    const std::size_t offset = here() - 1;
+    if (!countValue()) return false;
+    const Role role = roleOfNext();
+    if (!m_frames.empty()) element(type, 0.0, offset);
+    Capture* c = captureFor(role, type, offset);
+    if (!m_frames.empty()) ++m_frames.back().count;
+    m_frames.push_back(Frame{type == JType::Object, role, (role == Role::Alpha || role == Role::Row) ? c : nullptr,
+                             {}, {}, 0});
+    if (m_frames.size() > kMaxDepth + 1) return fail(badInput(where(offset) + ": nesting deeper than " +
+                                                              std::to_string(kMaxDepth) + " levels"));
+    return true;
+  }
+
+  bool close() {
+    m_frames.pop_back();
+    return true;
+  }
+
+  std::string describeChar(std::size_t offset) const {
+    if (offset >= m_s.size()) return "end of file";
+    const unsigned char c = static_cast<unsigned char>(m_s[offset]);
     if (c >= 0x20 && c < 0x7F) return std::string("character '") + static_cast<char>(c) + "'";
     char buf[16];
     std::snprintf(buf, sizeof(buf), "byte 0x%02X", c);
     return buf;
   }
 
-  void skipSpace() {
-    while (m_pos < m_s.size()) {
-      const char c = m_s[m_pos];
-      if (c != ' ' && c != '\t' && c != '\n' && c != '\r') break;
-      ++m_pos;
-    }
-  }
-
-  bool consumeLiteral(std::string_view word) {
-    if (m_s.substr(m_pos, word.size()) != word) return false;
-    m_pos += word.size();
-    return true;
-  }
-
-  // Counts a value that is not a packed number against kMaxJsonValues.
-  Status countValue() {
-    if (++m_values > kMaxJsonValues) {
-      return Status(StatusCode::ResourceLimit, where(m_pos) + ": more than " + std::to_string(kMaxJsonValues) +
-                                                   " JSON values that are not numbers in arrays; a truth file holds " +
-                                                   "one array per topic");
-    }
-    return Status::ok();
-  }
-
-  Status parseValue(JsonValue& v, int depth) {
-    if (depth > kMaxDepth) return fail("nesting deeper than " + std::to_string(kMaxDepth) + " levels");
-    DPLDA_RETURN_IF_ERROR(countValue());
-    v.offset = m_pos;
-    if (m_pos >= m_s.size()) return fail("unexpected end of file, expected a value");
-    const char c = m_s[m_pos];
-    switch (c) {
-      case '{':
-        return parseObject(v, depth);
-      case '[':
-        return parseArray(v, depth);
-      case '"':
-        v.type = JsonValue::Type::String;
-        return parseString(v.text);
-      case 't':
-      case 'f':
-      case 'n':
-        if (consumeLiteral("true")) {
-          v.type = JsonValue::Type::Bool;
-          v.boolean = true;
-        } else if (consumeLiteral("false")) {
-          v.type = JsonValue::Type::Bool;
-        } else if (consumeLiteral("null")) {
-          v.type = JsonValue::Type::Null;
-        } else {
-          return fail("invalid literal, expected true, false or null");
-        }
-        return Status::ok();
-      default:
-        if (c == '-' || (c >= '0' && c <= '9')) return parseNumber(v);
-        return fail("unexpected " + describeHere() + ", expected a value");
-    }
-  }
-
-  Status parseObject(JsonValue& v, int depth) {
-    v.type = JsonValue::Type::Object;
-    std::unordered_set<std::string> seen;  // duplicate keys in O(1) each, not O(keys)
-    ++m_pos;  // '{'
-    skipSpace();
-    if (m_pos < m_s.size() && m_s[m_pos] == '}') {
-      ++m_pos;
-      return Status::ok();
-    }
-    for (;;) {
-      skipSpace();
-      if (m_pos >= m_s.size() || m_s[m_pos] != '"') {
-        return fail("unexpected " + describeHere() + ", expected a string key");
+  // nlohmann's message ("syntax error while parsing CONTEXT - DETAIL; expected X") in the
+  // tool's words; `position` is the number of bytes read, the offending one last.
+  std::string describe(std::size_t position, const std::string& lastToken, const nlohmann::detail::exception& ex) const {
+    const std::string what = ex.what();
+    const std::size_t last = position ? position - 1 : 0;
+    if (ex.id == 406) return "number " + lastToken.substr(0, 40) + " is too large for a double";
+    std::string context;
+    if (const auto at = what.find("while parsing "); at != std::string::npos)
+      context = what.substr(at + 14, what.find(" - ", at) - at - 14);
+    const std::string expected = context == "object key"        ? "a string key"
+                                 : context == "object separator" ? "':'"
+                                 : context == "object"           ? "',' or '}'"
+                                 : context == "array"            ? "',' or ']'"
+                                                                 : "a value";
+    const auto has = [&](const char* s) { return what.find(s) != std::string::npos; };
+    if (has("; last read: ")) {  // the lexer refused a token
+      if (has("missing closing quote")) return "unterminated string";
+      if (has("forbidden character after backslash"))
+        return "invalid escape sequence " + quoteText(std::string("\\") + (last < m_s.size() ? m_s[last] : ' '));
+      if (has("must be followed by 4 hex digits")) return "\\u must be followed by four hex digits";
+      if (has("must be followed by U+DC00")) return "high surrogate in \\u escape not followed by a low surrogate";
+      if (has("must follow U+D800")) return "unpaired low surrogate in \\u escape";
+      if (has("control character")) {
+        const auto at = what.find("U+");
+        return "control character " + what.substr(at, what.find(')', at) + 1 - at) + " in a string (escape it)";
       }
-      const std::size_t keyPos = m_pos;
-      std::string key;
-      DPLDA_RETURN_IF_ERROR(parseString(key));
-      if (!seen.insert(key).second) return badInput(where(keyPos) + ": duplicate key " + quoteText(key));
-      skipSpace();
-      if (m_pos >= m_s.size() || m_s[m_pos] != ':')
-        return fail("unexpected " + describeHere() + ", expected ':'");
-      ++m_pos;
-      skipSpace();
-      v.keys.push_back(std::move(key));
-      v.items.emplace_back();
-      DPLDA_RETURN_IF_ERROR(parseValue(v.items.back(), depth + 1));
-      skipSpace();
-      if (m_pos < m_s.size() && m_s[m_pos] == ',') {
-        ++m_pos;
-        continue;
+      if (has("ill-formed UTF-8")) return "invalid UTF-8 in a string";
+      if (has("expected digit after '-'")) return "a number needs digits after '-'";
+      if (has("expected digit after '.'")) return "a number needs digits after '.'";
+      if (has("exponent")) return "a number needs digits in its exponent";
+      if (has("invalid literal")) {  // the token starts at the run of letters that ends here
+        std::size_t i = std::min(last, m_s.size());
+        while (i > 0 && std::isalpha(static_cast<unsigned char>(m_s[i - 1]))) --i;
+        if (i < m_s.size() && i < last && (m_s[i] == 't' || m_s[i] == 'f' || m_s[i] == 'n'))
+          return "invalid literal, expected true, false or null";
       }
-      if (m_pos < m_s.size() && m_s[m_pos] == '}') {
-        ++m_pos;
-        return Status::ok();
-      }
-      return fail("unexpected " + describeHere() + ", expected ',' or '}'");
+      return "unexpected " + describeChar(last) + ", expected " + expected;
     }
-  }
-
-  Status parseArray(JsonValue& v, int depth) {
-    v.type = JsonValue::Type::Array;
-    ++m_pos;  // '['
-    skipSpace();
-    if (m_pos < m_s.size() && m_s[m_pos] == ']') {
-      ++m_pos;
-      return Status::ok();
+    // A valid token in the wrong place.
+    const std::size_t tokenStart = position >= lastToken.size() ? position - lastToken.size() : 0;
+    std::string token = has("unexpected end of input") ? "end of file" : describeChar(tokenStart);
+    if (has("unexpected number literal")) {
+      if (tokenStart > 0 && m_s[tokenStart - 1] >= '0' && m_s[tokenStart - 1] <= '9')
+        return "numbers may not have leading zeros";
+      token = "number " + lastToken.substr(0, 40);
+    } else if (has("unexpected string literal")) {
+      token = "string";
     }
-    for (;;) {
-      skipSpace();
-      const char c = m_pos < m_s.size() ? m_s[m_pos] : '\0';
-      if (v.items.empty() && (c == '-' || (c >= '0' && c <= '9'))) {
-        JsonValue number;
-        DPLDA_RETURN_IF_ERROR(parseNumber(number));
-        v.numbers.push_back(number.number);
-      } else {
-        v.items.emplace_back();
-        DPLDA_RETURN_IF_ERROR(parseValue(v.items.back(), depth + 1));
-      }
-      skipSpace();
-      if (m_pos < m_s.size() && m_s[m_pos] == ',') {
-        ++m_pos;
-        continue;
-      }
-      if (m_pos < m_s.size() && m_s[m_pos] == ']') {
-        ++m_pos;
-        return Status::ok();
-      }
-      return fail("unexpected " + describeHere() + ", expected ',' or ']'");
-    }
-  }
-
-  static int hexValue(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  }
-
-  bool parseHex4(unsigned& out) {
-    if (m_pos + 4 > m_s.size()) return false;
-    out = 0;
-    for (int i = 0; i < 4; ++i) {
-      const int h = hexValue(m_s[m_pos + i]);
-      if (h < 0) return false;
-      out = out * 16 + static_cast<unsigned>(h);
-    }
-    m_pos += 4;
-    return true;
-  }
-
-  static void appendUtf8(unsigned cp, std::string& out) {
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xC0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-  }
-
-  Status parseString(std::string& out) {
-    ++m_pos;  // opening quote
-    out.clear();
-    for (;;) {
-      if (m_pos >= m_s.size()) return fail("unterminated string");
-      const unsigned char c = static_cast<unsigned char>(m_s[m_pos]);
-      if (c == '"') {
-        ++m_pos;
-        return Status::ok();
-      }
-      if (c < 0x20) return fail("control character in a string (escape it)");
-      if (c == '\\') {
-        ++m_pos;
-        if (m_pos >= m_s.size()) return fail("unterminated string");
-        const char e = m_s[m_pos++];
-        switch (e) {
-          case '"':
-            out += '"';
-            break;
-          case '\\':
-            out += '\\';
-            break;
-          case '/':
-            out += '/';
-            break;
-          case 'b':
-            out += '\b';
-            break;
-          case 'f':
-            out += '\f';
-            break;
-          case 'n':
-            out += '\n';
-            break;
-          case 'r':
-            out += '\r';
-            break;
-          case 't':
-            out += '\t';
-            break;
-          case 'u': {
-            unsigned cp = 0;
-            if (!parseHex4(cp)) return fail("\\u must be followed by four hex digits");
-            if (cp >= 0xDC00 && cp <= 0xDFFF) return fail("unpaired low surrogate in \\u escape");
-            if (cp >= 0xD800 && cp <= 0xDBFF) {
-              unsigned low = 0;
-              if (!(consumeLiteral("\\u") && parseHex4(low)) || low < 0xDC00 || low > 0xDFFF) {
-                return fail("high surrogate in \\u escape not followed by a low surrogate");
-              }
-              cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-            }
-            appendUtf8(cp, out);
-            break;
-          }
-          default:
-            --m_pos;
-            return fail("invalid escape sequence " + quoteText(std::string("\\") + e));
-        }
-        continue;
-      }
-      if (c < 0x80) {
-        out += static_cast<char>(c);
-        ++m_pos;
-        continue;
-      }
-      // A multi-byte UTF-8 sequence: validate it as a unit.
-      const std::size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
-      const std::string_view seq = m_s.substr(m_pos, len);
-      if (seq.size() != len || findInvalidUtf8(seq) >= 0) return fail("invalid UTF-8 in a string");
-      out.append(seq);
-      m_pos += len;
-    }
-  }
-
-  Status parseNumber(JsonValue& v) {
-    const std::size_t start = m_pos;
-    auto digits = [&]() {
-      const std::size_t from = m_pos;
-      while (m_pos < m_s.size() && m_s[m_pos] >= '0' && m_s[m_pos] <= '9') ++m_pos;
-      return m_pos - from;
-    };
-    if (m_s[m_pos] == '-') ++m_pos;
-    const std::size_t intStart = m_pos;
-    const std::size_t intDigits = digits();
-    if (intDigits == 0) return fail("a number needs digits after '-'");
-    if (intDigits > 1 && m_s[intStart] == '0') {
-      m_pos = intStart;
-      return fail("numbers may not have leading zeros");
-    }
-    bool negativeExponent = false;
-    if (m_pos < m_s.size() && m_s[m_pos] == '.') {
-      ++m_pos;
-      if (digits() == 0) return fail("a number needs digits after '.'");
-    }
-    if (m_pos < m_s.size() && (m_s[m_pos] == 'e' || m_s[m_pos] == 'E')) {
-      ++m_pos;
-      if (m_pos < m_s.size() && (m_s[m_pos] == '+' || m_s[m_pos] == '-')) {
-        negativeExponent = m_s[m_pos] == '-';
-        ++m_pos;
-      }
-      if (digits() == 0) return fail("a number needs digits in its exponent");
-    }
-    const std::string_view token = m_s.substr(start, m_pos - start);
-    double value = 0.0;
-    const auto res = std::from_chars(token.data(), token.data() + token.size(), value);
-    if (res.ec == std::errc::result_out_of_range) {
-      // Underflow reads as (signed) zero; overflow is an error, JSON has no infinity.
-      const bool tiny = negativeExponent || m_s[intStart] == '0';
-      if (!tiny) {
-        m_pos = start;
-        return fail("number " + std::string(token.substr(0, 40)) + " is too large for a double");
-      }
-      value = token[0] == '-' ? -0.0 : 0.0;
-    } else if (res.ec != std::errc() || res.ptr != token.data() + token.size()) {
-      m_pos = start;
-      return fail("cannot read the number " + std::string(token.substr(0, 40)));
-    }
-    v.type = JsonValue::Type::Number;
-    v.number = value;
-    return Status::ok();
+    if (context == "value" && has("expected end of input")) return "unexpected " + token + " after the JSON value";
+    return "unexpected " + token + ", expected " + expected;
   }
 
   std::string_view m_s;
+  const char* const* m_cursor;
   std::string m_source;
-  std::size_t m_pos = 0;
+  std::vector<Frame> m_frames;
   long long m_values = 0;
 };
 
 // ---------------------------------------------------------------- truth.json shape
 
-Status readNumberArray(const JsonParser& parser, const JsonValue& array, const std::string& name,
-                       std::vector<double>& out) {
-  if (array.type != JsonValue::Type::Array) {
-    return badInput(parser.where(array.offset) + ": \"" + name + "\" must be an array of numbers, got " +
+Status readNumberArray(const TruthSax& sax, const Capture& array, const std::string& name, std::vector<double>& out) {
+  if (array.type != JType::Array) {
+    return badInput(sax.where(array.offset) + ": \"" + name + "\" must be an array of numbers, got " +
                     typeName(array.type));
   }
-  if (!array.items.empty()) {  // the first element that is not a number (see JsonValue)
-    const JsonValue& e = array.items.front();
-    return badInput(parser.where(e.offset) + ": " + name + "[" + std::to_string(array.numbers.size()) +
-                    "] must be a number, got " + typeName(e.type));
+  if (array.mixed) {
+    return badInput(sax.where(array.badOffset) + ": " + name + "[" + std::to_string(array.badIndex) +
+                    "] must be a number, got " + typeName(array.badType));
   }
   out = array.numbers;
   return Status::ok();
@@ -507,30 +433,38 @@ Status writeTruthJson(const LdaModel& model, const std::string& pathText) {
 
 Result<LdaModel> parseTruthJson(std::string_view text, const std::string& sourceNameText) {
   const std::string sourceName = escapeText(sourceNameText);
-  JsonParser parser(text, sourceName);
-  auto doc = parser.parseDocument();
-  if (!doc.ok()) return doc.status();
-  const JsonValue& root = doc.value();
-  if (root.type != JsonValue::Type::Object) {
-    return badInput(parser.where(root.offset) +
-                    ": expected an object {\"alpha\": [...], \"topics\": [...]}, got " + typeName(root.type));
+  const char* cursor = text.data();
+  TruthSax sax(text, &cursor, sourceName);
+  std::size_t start = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;  // UTF-8 BOM
+  while (start < text.size() && (text[start] == ' ' || text[start] == '\t' || text[start] == '\n' || text[start] == '\r'))
+    ++start;
+  if (start >= text.size()) return badInput(sax.where(start) + ": the file is empty, expected a JSON value");
+  const TrackingIterator first{text.data(), &cursor}, end{text.data() + text.size(), &cursor};
+  bool parsed = false;
+  try {
+    parsed = nlohmann::json::sax_parse(first, end, &sax);
+  } catch (const std::bad_alloc&) {
+    return Status(StatusCode::ResourceLimit, sourceName + ": not enough memory to read it");
   }
-  const JsonValue* alphaValue = root.member("alpha");
-  const JsonValue* topicsValue = root.member("topics");
-  if (!alphaValue) return badInput(sourceName + ": the key \"alpha\" is missing");
-  if (!topicsValue) return badInput(sourceName + ": the key \"topics\" is missing");
+  if (!parsed) return sax.status.isOk() ? badInput(sourceName + ": not valid JSON") : sax.status;
+  if (sax.rootType != JType::Object) {
+    return badInput(sax.where(sax.rootOffset) + ": expected an object {\"alpha\": [...], \"topics\": [...]}, got " +
+                    typeName(sax.rootType));
+  }
+  if (!sax.alpha.present) return badInput(sourceName + ": the key \"alpha\" is missing");
+  if (!sax.topics.present) return badInput(sourceName + ": the key \"topics\" is missing");
 
   std::vector<double> alpha;
-  DPLDA_RETURN_IF_ERROR(readNumberArray(parser, *alphaValue, "alpha", alpha));
-  if (topicsValue->type != JsonValue::Type::Array) {
-    return badInput(parser.where(topicsValue->offset) + ": \"topics\" must be an array of arrays, got " +
-                    typeName(topicsValue->type));
+  DPLDA_RETURN_IF_ERROR(readNumberArray(sax, sax.alpha, "alpha", alpha));
+  if (sax.topics.type != JType::Array) {
+    return badInput(sax.where(sax.topics.offset) + ": \"topics\" must be an array of arrays, got " +
+                    typeName(sax.topics.type));
   }
-  if (!topicsValue->numbers.empty()) {
-    return badInput(parser.where(topicsValue->offset) + ": \"topics\" must be an array of arrays, but topics[0]" +
+  if (sax.topicsLeadingNumber) {
+    return badInput(sax.where(sax.topics.offset) + ": \"topics\" must be an array of arrays, but topics[0]" +
                     " is a number");
   }
-  const std::size_t k = topicsValue->items.size();
+  const std::size_t k = sax.rows.size();
   if (alpha.size() != k) {
     return badInput(sourceName + ": alpha has " + std::to_string(alpha.size()) + " entries but topics has " +
                     std::to_string(k) + " arrays");
@@ -541,15 +475,13 @@ Result<LdaModel> parseTruthJson(std::string_view text, const std::string& source
   model.alpha = Eigen::Map<const Eigen::VectorXd>(alpha.data(), static_cast<Eigen::Index>(k));
   for (std::size_t i = 0; i < k; ++i) {
     const std::string name = "topics[" + std::to_string(i) + "]";
-    DPLDA_RETURN_IF_ERROR(readNumberArray(parser, topicsValue->items[i], name, column));
+    DPLDA_RETURN_IF_ERROR(readNumberArray(sax, sax.rows[i], name, column));
     if (i == 0) {
-      if (column.empty())
-        return badInput(parser.where(topicsValue->items[0].offset) + ": topics[0] is empty");
+      if (column.empty()) return badInput(sax.where(sax.rows[0].offset) + ": topics[0] is empty");
       model.topics.resize(static_cast<Eigen::Index>(column.size()), static_cast<Eigen::Index>(k));
     } else if (static_cast<Eigen::Index>(column.size()) != model.topics.rows()) {
-      return badInput(parser.where(topicsValue->items[i].offset) + ": " + name + " has " +
-                      std::to_string(column.size()) + " numbers but topics[0] has " +
-                      std::to_string(model.topics.rows()));
+      return badInput(sax.where(sax.rows[i].offset) + ": " + name + " has " + std::to_string(column.size()) +
+                      " numbers but topics[0] has " + std::to_string(model.topics.rows()));
     }
     model.topics.col(static_cast<Eigen::Index>(i)) =
         Eigen::Map<const Eigen::VectorXd>(column.data(), static_cast<Eigen::Index>(column.size()));

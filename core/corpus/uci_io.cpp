@@ -1,5 +1,8 @@
 #include "core/corpus/uci_io.h"
 
+#include <omp.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -9,11 +12,14 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <new>
 #include <string_view>
 #include <vector>
 
 #include "core/common/text_escape.h"
+#include "core/corpus/mapped_file.h"
 #include "core/corpus/text_import.h"
+#include "core/corpus/uci_body.h"
 
 namespace dplda {
 
@@ -23,7 +29,6 @@ namespace {
 
 constexpr std::size_t kChunkBytes = 1 << 20;
 constexpr std::size_t kMaxLineBytes = 1 << 20;  // no sane docword/vocab line is this long
-constexpr long long kCancelPollLines = 1 << 20;
 
 struct FileCloser {
   void operator()(std::FILE* f) const {
@@ -143,20 +148,6 @@ bool parseUnsigned(std::string_view token, long long& value) {
 }
 
 // Splits at blanks into at most `maxTokens` tokens; returns the number found (maxTokens + 1 if more).
-int splitTokens(std::string_view line, std::string_view* tokens, int maxTokens) {
-  int count = 0;
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && isBlank(line[i])) ++i;
-    if (i >= line.size()) break;
-    std::size_t j = i;
-    while (j < line.size() && !isBlank(line[j])) ++j;
-    if (count == maxTokens) return maxTokens + 1;
-    tokens[count++] = line.substr(i, j - i);
-    i = j;
-  }
-  return count;
-}
 
 Result<std::vector<std::string>> readVocab(const fs::path& path, long long expectedWords) {
   auto file = openForReading(path);
@@ -203,59 +194,158 @@ Result<std::vector<std::string>> readVocab(const fs::path& path, long long expec
   return words;
 }
 
-// The corpus from validated triplets (ids in range, positive integer counts) ordered by
-// (doc, word) with no repeats. Same result as buildCorpus, but O(nnz) time and memory whatever
-// D says (a header can declare 2^31 documents), and without setFromTriplets' copies.
-Result<Corpus> buildFromSortedTriplets(int docCount, int vocabSize, const std::vector<CountTriplet>& triplets,
-                                       std::vector<std::string> vocab) {
-  if (!vocab.empty() && static_cast<int>(vocab.size()) != vocabSize) {
-    return badInput("vocabulary has " + std::to_string(vocab.size()) + " words but the counts use " +
-                    std::to_string(vocabSize));
-  }
-  std::vector<int> outer(1, 0), inner;
-  std::vector<double> values, lengths;
-  inner.reserve(triplets.size());
-  values.reserve(triplets.size());
-  for (std::size_t begin = 0; begin < triplets.size();) {
-    std::size_t end = begin;
-    double length = 0.0;
-    for (; end < triplets.size() && triplets[end].doc == triplets[begin].doc; ++end)
-      length += triplets[end].count;
-    if (length >= kMinDocumentLength) {
-      for (std::size_t e = begin; e < end; ++e) {
-        inner.push_back(triplets[e].word);
-        values.push_back(triplets[e].count);
-      }
-      outer.push_back(static_cast<int>(inner.size()));
-      lengths.push_back(length);
+// The lines of a memory-mapped file, with LineReader's interface (and its BOM and line-length
+// rules), for the header; the body is parsed in place by uci::parseLines.
+class MemLineReader {
+ public:
+  MemLineReader(std::string_view text, std::string name) : m_s(text), m_name(std::move(name)) {}
+  bool next(std::string_view& line) {
+    if (m_pos >= m_s.size()) return false;
+    const std::size_t nl = m_s.find('\n', m_pos);
+    const std::size_t stop = nl == std::string_view::npos ? m_s.size() : nl;
+    if (stop - m_pos >= kMaxLineBytes) {
+      m_status = badInput(m_name + " line " + std::to_string(m_lineNumber + 1) + " is longer than " +
+                          std::to_string(kMaxLineBytes) + " bytes");
+      return false;
     }
-    begin = end;
+    line = m_s.substr(m_pos, stop - m_pos);
+    m_pos = nl == std::string_view::npos ? m_s.size() : nl + 1;
+    if (++m_lineNumber == 1 && line.substr(0, kUtf8Bom.size()) == kUtf8Bom) line.remove_prefix(kUtf8Bom.size());
+    return true;
   }
-  const int kept = static_cast<int>(lengths.size());
-  Corpus corpus;
-  corpus.counts = Eigen::Map<const SparseCounts>(kept, vocabSize, static_cast<int>(inner.size()),
-                                                 outer.data(), inner.data(), values.data());
-  corpus.counts.makeCompressed();
-  corpus.lengths = Eigen::Map<const Eigen::VectorXd>(lengths.data(), kept);
-  corpus.droppedDocuments = docCount - kept;
-  corpus.vocab = std::move(vocab);
-  return corpus;
+  long long lineNumber() const { return m_lineNumber; }
+  std::size_t offset() const { return m_pos; }
+  const Status& status() const { return m_status; }
+
+ private:
+  std::string_view m_s;
+  std::string m_name;
+  std::size_t m_pos = 0;
+  long long m_lineNumber = 0;
+  Status m_status;
+};
+
+// The header: D, W, NNZ, one positive integer per line (blank lines before them skipped), then
+// the checks that need no body: NNZ <= D x W, and W within kMaxVocabularySize before anything
+// is allocated.
+template <class Reader>
+Status readHeader(Reader& reader, const std::string& name, uci::Header& h) {
+  static const char* const kHeaderNames[3] = {"D (number of documents)", "W (vocabulary size)",
+                                              "NNZ (number of entries)"};
+  long long header[3] = {0, 0, 0};
+  std::string_view line;
+  for (int i = 0; i < 3;) {
+    if (!reader.next(line)) {
+      if (!reader.status().isOk()) return reader.status();
+      return badInput(name + " ends inside the header: expected " + kHeaderNames[i] + " on line " +
+                      std::to_string(reader.lineNumber() + 1));
+    }
+    const std::string_view t = trim(line);
+    if (t.empty()) continue;
+    long long v = 0;
+    if (!parseUnsigned(t, v) || v <= 0 || v > INT32_MAX) {
+      return badInput(name + " line " + std::to_string(reader.lineNumber()) + ": header value " + kHeaderNames[i] +
+                      " must be a positive integer below 2^31, got " + quoteToken(t));
+    }
+    h.line[i] = reader.lineNumber();
+    header[i++] = v;
+  }
+  h.docs = header[0];
+  h.words = header[1];
+  h.nnz = header[2];
+  if (static_cast<double>(h.nnz) > static_cast<double>(h.docs) * static_cast<double>(h.words)) {
+    return badInput(name + ": NNZ = " + std::to_string(h.nnz) + " exceeds D x W = " + std::to_string(h.docs) +
+                    " x " + std::to_string(h.words));
+  }
+  // W sizes everything downstream (every stage of a fit holds vectors of length W): refuse a
+  // vocabulary the tool cannot fit before anything is read or allocated. D and NNZ cost
+  // nothing by themselves: memory follows the entries actually in the file.
+  if (h.words > kMaxVocabularySize) {
+    return Status(StatusCode::ResourceLimit,
+                  name + " line " + std::to_string(h.line[1]) + ": header value W (vocabulary size) = " +
+                      std::to_string(h.words) + " is above the limit of " + std::to_string(kMaxVocabularySize) +
+                      " words");
+  }
+  return Status::ok();
 }
 
-// Orders triplets by (doc, word) and sums repeated pairs.
-void sortAndMerge(std::vector<CountTriplet>& triplets) {
-  std::sort(triplets.begin(), triplets.end(), [](const CountTriplet& a, const CountTriplet& b) {
-    return a.doc != b.doc ? a.doc < b.doc : a.word < b.word;
-  });
-  std::size_t out = 0;
-  for (std::size_t i = 0; i < triplets.size(); ++i) {
-    if (out > 0 && triplets[out - 1].doc == triplets[i].doc && triplets[out - 1].word == triplets[i].word) {
-      triplets[out - 1].count += triplets[i].count;
-    } else {
-      triplets[out++] = triplets[i];
-    }
+// Below this much body text one thread parses it all (starting threads costs more).
+constexpr std::size_t kParallelBytes = 8u << 20;
+
+Status outOfMemory(const std::string& name) {
+  return Status(StatusCode::ResourceLimit, name + ": not enough memory to hold the entries of the file");
+}
+
+// The body of a memory-mapped docword.txt, split at line ends into one chunk per thread. The
+// chunks are parsed with their own line numbers and without the NNZ limit; if any of them
+// fails (or NNZ is exceeded), the body is parsed again by one thread, which stops at the first
+// problem in file order with its true line number: messages do not depend on the thread count.
+Status parseMappedBody(const MappedFile& file, std::size_t bodyStart, long long firstLine, const uci::Header& header,
+                       const std::string& name, Feedback* feedback, std::vector<uci::Chunk>& chunks) {
+  const std::string_view body = file.view().substr(bodyStart);
+  const int threads = std::max(1, omp_get_max_threads());
+  const int n = static_cast<int>(std::clamp<std::size_t>(body.size() / kParallelBytes, 1, threads));
+  std::vector<std::size_t> cut(n + 1, body.size());
+  cut[0] = 0;
+  for (int i = 1; i < n; ++i) {
+    const std::size_t nl = body.find('\n', std::max(cut[i - 1], body.size() / n * i));
+    cut[i] = nl == std::string_view::npos ? body.size() : nl + 1;
   }
-  triplets.resize(out);
+  const std::function<void(std::size_t, std::size_t)> drop = [&](std::size_t a, std::size_t b) {
+    file.dropPages(bodyStart + a, bodyStart + b);
+  };
+  auto parse = [&](int i, std::vector<uci::Chunk>& out, bool whole) -> Status {
+    const std::string_view part =
+        whole ? body : body.substr(cut[static_cast<std::size_t>(i)], cut[i + 1] - cut[static_cast<std::size_t>(i)]);
+    uci::LineContext ctx{&header, &name, whole, 0};
+    try {
+      uci::reserveFor(out[static_cast<std::size_t>(i)], part, part.size(), header.nnz);
+      return uci::parseLines(part, whole ? firstLine : 1, ctx, out[static_cast<std::size_t>(i)], feedback, i == 0,
+                             0.0, 0.9, &drop);
+    } catch (const std::bad_alloc&) {
+      return outOfMemory(name);
+    }
+  };
+  chunks.assign(static_cast<std::size_t>(n), uci::Chunk());
+  if (n == 1) return parse(0, chunks, true);
+  std::vector<Status> status(static_cast<std::size_t>(n));
+#pragma omp parallel for num_threads(n) schedule(static, 1)
+  for (int i = 0; i < n; ++i) status[static_cast<std::size_t>(i)] = parse(i, chunks, false);
+  long long entries = 0;
+  bool failed = false;
+  for (int i = 0; i < n; ++i) {
+    const Status& s = status[static_cast<std::size_t>(i)];
+    if (s.code() == StatusCode::Cancelled || s.code() == StatusCode::ResourceLimit) return s;
+    failed = failed || !s.isOk();
+    entries += chunks[static_cast<std::size_t>(i)].entries();
+  }
+  if (!failed && entries <= header.nnz) return Status::ok();
+  chunks.assign(1, uci::Chunk());
+  const Status s = parse(0, chunks, true);
+  return s.isOk() ? badInput(name + ": the parallel and sequential parses disagree") : s;
+}
+
+// A docword.txt that cannot be mapped (a pipe, a device, or mmap refused): read line by line.
+Status parseStreamedBody(LineReader& reader, long long fileSize, const uci::Header& header, const std::string& name,
+                         Feedback* feedback, std::vector<uci::Chunk>& chunks) {
+  chunks.assign(1, uci::Chunk());
+  uci::Chunk& chunk = chunks[0];
+  const uci::LineContext ctx{&header, &name, true, 0};
+  std::string_view line;
+  try {
+    while (reader.next(line)) {
+      const long long lineNo = reader.lineNumber();
+      if ((lineNo & ((1 << 20) - 1)) == 0) {
+        if (isCanceled(feedback)) return cancelled();
+        if (fileSize > 0) reportProgress(feedback, 0.9 * reader.bytesConsumed() / static_cast<double>(fileSize));
+      }
+      DPLDA_RETURN_IF_ERROR(uci::parseLine(line, lineNo, ctx, chunk));
+      ++chunk.lines;
+    }
+  } catch (const std::bad_alloc&) {
+    return outOfMemory(name);
+  }
+  return reader.status();
 }
 
 }  // namespace
@@ -274,119 +364,48 @@ Result<Corpus> readUciCorpus(const std::string& pathText, Feedback* feedback) {
   } else {
     return ioError("UCI corpus path not found: " + escapeText(pathText));
   }
-  auto file = openForReading(docwordPath);
-  if (!file.ok()) return file.status();
   const std::string name = escapeText(docwordPath.string());
-  const auto fileSize = fs::file_size(docwordPath, ec);
+  if (!fs::exists(docwordPath, ec)) return ioError("file not found: " + name);
+  if (fs::is_directory(docwordPath, ec)) return ioError("expected a file but found a folder: " + name);
+  auto mapped = MappedFile::open(docwordPath.string(), name);
+  if (!mapped.ok()) return mapped.status();
 
-  LineReader reader(file->get(), name);
-  auto where = [&](long long line) { return name + " line " + std::to_string(line) + ": "; };
-
-  // ---- header: D, W, NNZ, one positive integer per line ----
-  static const char* const kHeaderNames[3] = {"D (number of documents)", "W (vocabulary size)",
-                                              "NNZ (number of entries)"};
-  long long header[3] = {0, 0, 0};
-  long long headerLine[3] = {0, 0, 0};
-  std::string_view line;
-  for (int h = 0; h < 3;) {
-    if (!reader.next(line)) {
-      if (!reader.status().isOk()) return reader.status();
-      return badInput(name + " ends inside the header: expected " + kHeaderNames[h] + " on line " +
-                      std::to_string(reader.lineNumber() + 1));
-    }
-    const std::string_view t = trim(line);
-    if (t.empty()) continue;
-    long long v = 0;
-    if (!parseUnsigned(t, v) || v <= 0 || v > INT32_MAX) {
-      return badInput(where(reader.lineNumber()) + "header value " + kHeaderNames[h] +
-                      " must be a positive integer below 2^31, got " + quoteToken(t));
-    }
-    headerLine[h] = reader.lineNumber();
-    header[h++] = v;
+  uci::Header header;
+  std::vector<uci::Chunk> chunks;
+  long long lastLine = 0;  // the number of lines in the file
+  if (mapped->mapped()) {
+    MemLineReader reader(mapped->view(), name);
+    DPLDA_RETURN_IF_ERROR(readHeader(reader, name, header));
+    DPLDA_RETURN_IF_ERROR(parseMappedBody(mapped.value(), reader.offset(), reader.lineNumber() + 1, header, name,
+                                          feedback, chunks));
+    lastLine = reader.lineNumber();
+  } else {
+    // The descriptor already open: a pipe cannot be opened a second time once its writer is gone.
+    FilePtr file(fdopen(dup(mapped->fd()), "rb"));
+    if (!file) return ioError("cannot open " + name + ": " + std::strerror(errno));
+    LineReader reader(file.get(), name);
+    DPLDA_RETURN_IF_ERROR(readHeader(reader, name, header));
+    DPLDA_RETURN_IF_ERROR(
+        parseStreamedBody(reader, static_cast<long long>(mapped->size()), header, name, feedback, chunks));
+    lastLine = reader.lineNumber() - chunks[0].lines;
   }
-  const long long docs = header[0], words = header[1], nnz = header[2];
-  if (static_cast<double>(nnz) > static_cast<double>(docs) * static_cast<double>(words)) {
-    return badInput(name + ": NNZ = " + std::to_string(nnz) + " exceeds D x W = " + std::to_string(docs) +
-                    " x " + std::to_string(words));
+  mapped->close();
+  long long entries = 0, largestWord = 0;
+  for (const uci::Chunk& c : chunks) {
+    entries += c.entries();
+    lastLine += c.lines;
+    largestWord = std::max(largestWord, c.largestWord);
   }
-  // W sizes everything downstream (every stage of a fit holds vectors of length W): refuse a
-  // vocabulary the tool cannot fit before anything is read or allocated. D and NNZ cost
-  // nothing by themselves: memory follows the entries actually in the file.
-  if (words > kMaxVocabularySize) {
-    return Status(StatusCode::ResourceLimit,
-                  where(headerLine[1]) + "header value W (vocabulary size) = " + std::to_string(words) +
-                      " is above the limit of " + std::to_string(kMaxVocabularySize) + " words");
-  }
-
-  // ---- body ----
-  std::vector<CountTriplet> triplets;
-  // Each entry line takes at least 6 bytes ("1 1 1\n"): do not trust NNZ for the reservation.
-  const long long plausible = ec ? nnz : std::min<long long>(nnz, static_cast<long long>(fileSize / 6) + 1);
-  triplets.reserve(static_cast<std::size_t>(plausible));
-  long long entries = 0;
-  long long largestWord = 0;  // the largest word id of any entry
-  bool sorted = true;  // UCI files are normally ordered by (doc, word): then no sort is needed
-  std::string_view tok[3];
-  while (reader.next(line)) {
-    const long long lineNo = reader.lineNumber();
-    if ((lineNo & (kCancelPollLines - 1)) == 0) {
-      if (isCanceled(feedback)) return cancelled();
-      if (fileSize > 0)
-        reportProgress(feedback, 0.9 * reader.bytesConsumed() / static_cast<double>(fileSize));
-    }
-    const int found = splitTokens(line, tok, 3);
-    if (found == 0) continue;  // blank line
-    if (found != 3) {
-      return badInput(where(lineNo) + "expected three integers \"docID wordID count\" but found " +
-                      quoteToken(trim(line)));
-    }
-    if (entries == nnz) {
-      return badInput(where(lineNo) + "more entries than NNZ = " + std::to_string(nnz) +
-                      " declared in the header");
-    }
-    long long doc = 0, word = 0, count = 0;
-    if (!parseUnsigned(tok[0], doc)) {
-      return badInput(where(lineNo) + "document id " + quoteToken(tok[0]) + " is not a positive integer");
-    }
-    if (!parseUnsigned(tok[1], word)) {
-      return badInput(where(lineNo) + "word id " + quoteToken(tok[1]) + " is not a positive integer");
-    }
-    if (!parseUnsigned(tok[2], count)) {
-      return badInput(where(lineNo) + "count " + quoteToken(tok[2]) + " is not a positive integer");
-    }
-    if (doc < 1 || doc > docs) {
-      return badInput(where(lineNo) + "document id " + std::to_string(doc) + " is outside 1.." +
-                      std::to_string(docs));
-    }
-    if (word < 1 || word > words) {
-      return badInput(where(lineNo) + "word id " + std::to_string(word) + " is outside 1.." +
-                      std::to_string(words));
-    }
-    if (count < 1) return badInput(where(lineNo) + "count " + std::to_string(count) + " is not positive");
-    if (count > (1LL << 40)) {
-      return badInput(where(lineNo) + "count " + std::to_string(count) + " is implausibly large");
-    }
-    largestWord = std::max(largestWord, word);
-    const CountTriplet t{static_cast<int>(doc - 1), static_cast<int>(word - 1), static_cast<double>(count)};
-    if (sorted && !triplets.empty()) {
-      const CountTriplet& prev = triplets.back();
-      sorted = prev.doc < t.doc || (prev.doc == t.doc && prev.word < t.word);
-    }
-    triplets.push_back(t);
-    ++entries;
-  }
-  if (!reader.status().isOk()) return reader.status();
-  if (entries < nnz) {
-    return badInput(name + " is truncated: the header declares NNZ = " + std::to_string(nnz) +
+  if (entries < header.nnz) {
+    return badInput(name + " is truncated: the header declares NNZ = " + std::to_string(header.nnz) +
                     " entries but the file ends after " + std::to_string(entries) + " (at line " +
-                    std::to_string(reader.lineNumber()) + ")");
+                    std::to_string(lastLine) + ")");
   }
-  file->reset();  // close early
 
   std::vector<std::string> vocab;
   const bool hasVocab = fs::exists(vocabPath, ec);
   if (hasVocab) {
-    auto v = readVocab(vocabPath, words);
+    auto v = readVocab(vocabPath, header.words);
     if (!v.ok()) return v.status();
     vocab = std::move(v).value();
   }
@@ -394,20 +413,21 @@ Result<Corpus> readUciCorpus(const std::string& pathText, Feedback* feedback) {
   // Without vocab.txt nothing but the header vouches for the words no entry uses; a W above
   // the largest word id would only add empty columns (and their memory), so the header and
   // the body disagree.
-  if (!hasVocab && words > largestWord) {
-    return badInput(where(headerLine[1]) + "header value W (vocabulary size) = " + std::to_string(words) +
-                    " but the largest word id in the file is " + std::to_string(largestWord) +
-                    ", and there is no vocab.txt naming the other words: set W to " + std::to_string(largestWord) +
-                    " or add vocab.txt");
+  if (!hasVocab && header.words > largestWord) {
+    return badInput(name + " line " + std::to_string(header.line[1]) + ": header value W (vocabulary size) = " +
+                    std::to_string(header.words) + " but the largest word id in the file is " +
+                    std::to_string(largestWord) + ", and there is no vocab.txt naming the other words: set W to " +
+                    std::to_string(largestWord) + " or add vocab.txt");
   }
-
-  if (!sorted) sortAndMerge(triplets);
-  auto corpus =
-      buildFromSortedTriplets(static_cast<int>(docs), static_cast<int>(words), triplets, std::move(vocab));
-  if (!corpus.ok()) return Status(corpus.status().code(), name + ": " + corpus.status().message());
-  if (corpus->docCount() == 0) {
+  Corpus corpus;
+  try {
+    corpus = uci::buildFromChunks(chunks, header, std::move(vocab));
+  } catch (const std::bad_alloc&) {
+    return outOfMemory(name);
+  }
+  if (corpus.docCount() == 0) {
     return badInput(name + ": no documents with at least " + std::to_string(kMinDocumentLength) +
-                    " tokens (" + std::to_string(corpus->droppedDocuments) + " shorter documents dropped)");
+                    " tokens (" + std::to_string(corpus.droppedDocuments) + " shorter documents dropped)");
   }
   reportProgress(feedback, 1.0);
   return corpus;

@@ -9,6 +9,12 @@
 // CRLF line ends are accepted. Hostile headers cost nothing: W above kMaxVocabularySize is
 // refused (ResourceLimit) before the body is read, memory follows the entries in the file, not
 // D or NNZ, and without vocab.txt W must be the largest word id used (docs/FUZZING.md).
+//
+// Speed and memory (issue 11, docs/BENCHMARKS.md): docword.txt is memory-mapped and parsed in
+// place by one chunk per OpenMP thread (a pipe is streamed); the CSR is filled from row-sorted
+// 8-byte entries, so the peak is about 20 bytes per non-zero (the corpus itself is 12). The
+// corpus and every message are the same for any thread count. loadUciCorpus
+// (core/corpus/corpus_cache.h) adds the binary cache.
 #include <string>
 
 #include "core/common/feedback.h"

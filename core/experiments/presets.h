@@ -2,8 +2,8 @@
 // The papers' experiments as presets (SPEC §13): the specs behind `dplda sweep --preset NAME`.
 //
 //   figure2               seed 002 Figure 2: error vs total ε ∈ [0.1, 2] (10 log-spaced values),
-//                         δ = 1e-5, d = 50, k = 5, N = 1e5, α0 = 1, configurations none, 1-4,
-//                         and the variational baselines vi (non-private) and dp-vi
+//                         δ = 1e-5, d = 50, k = 5, N = 1e5, α0 = 1, configurations none, 1-4
+//   figure2-vi            figure2 plus the variational baselines vi (non-private) and dp-vi
 //   figure2-small-corpus  the same with N = 1e4 (Figure 2c)
 //   figure2-alpha         the same on two corpora, α0 = 0.1 and α0 = 10 (small vs large α0)
 //   figure3               seed 002 Figure 3: held-out perplexity vs total ε ∈ [0.1, 2] (5 values),

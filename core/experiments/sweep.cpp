@@ -586,13 +586,6 @@ Result<SweepResult> runSweep(const SweepSpec& spec, Feedback* feedback, const Sw
   parallelFor(C, threads, feedback, [&](int c, int) { prepareCase(spec, spec.cases[c], prepared[c]); });
   if (isCanceled(feedback)) return cancelled();
   for (const PreparedCase& pc : prepared) DPLDA_RETURN_IF_ERROR(pc.status);
-  // The non-private VI fit of every (case, trial): the "vi" curve and DP-VI's reference.
-  if (needsViFits(spec)) {
-    for (PreparedCase& pc : prepared) pc.vi.resize(T);
-    parallelFor(C * T, threads, feedback,
-                [&](int i, int) { fitViTrial(spec, spec.cases[i / T], prepared[i / T], i % T); });
-    if (isCanceled(feedback)) return cancelled();
-  }
 
   // ---- the trials ----
   SweepResult result;
@@ -613,6 +606,14 @@ Result<SweepResult> runSweep(const SweepSpec& spec, Feedback* feedback, const Sw
   if (listener && listener->casesReady) {
     std::lock_guard<std::mutex> lock(listenerMutex);
     listener->casesReady(result.cases);
+  }
+  // The non-private VI fit of every (case, trial): the "vi" curve and DP-VI's reference.
+  // After casesReady, so that a live view knows its points at once.
+  if (needsViFits(spec)) {
+    for (PreparedCase& pc : prepared) pc.vi.resize(T);
+    parallelFor(C * T, threads, feedback,
+                [&](int i, int) { fitViTrial(spec, spec.cases[i / T], prepared[i / T], i % T); });
+    if (isCanceled(feedback)) return cancelled();
   }
   std::atomic<int> done{0};
   // Trials left per point; the thread finishing a point's last trial reports its summary.

@@ -108,10 +108,35 @@ void SecondMomentOperator::perform_op(const double* x, double* y) const {
 }
 
 Eigen::MatrixXd SecondMomentOperator::apply(const Eigen::MatrixXd& X) const {
-  const Eigen::MatrixXd t = m_docWeights.asDiagonal() * (*m_counts * X);
-  Eigen::MatrixXd out = m_counts->transpose() * t;
+  using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const SparseCounts& C = *m_counts;
+  const Eigen::Index docs = C.rows(), d = C.cols(), b = X.cols();
+  // Row-major X and lane sums: each non-zero reads and updates one contiguous row of b values,
+  // and the counts are streamed once for the whole block (the products are memory-bound).
+  const RowMajor Xr = X;
+  constexpr Eigen::Index nb = 2048;  // documents per block of a lane
+  const Eigen::Index blocks = (docs + nb - 1) / nb;
+  std::vector<RowMajor> lanes(kLanes);
+  forEachLane(static_cast<double>(C.nonZeros()) * static_cast<double>(b) * 2, [&](int lane) {
+    RowMajor& Z = lanes[lane];
+    Z = RowMajor::Zero(d, b);
+    Eigen::RowVectorXd t(b);
+    for (Eigen::Index blk = lane; blk < blocks; blk += kLanes) {
+      for (Eigen::Index n = blk * nb; n < std::min(docs, (blk + 1) * nb); ++n) {
+        t.setZero();
+        for (SparseCounts::InnerIterator it(C, n); it; ++it)
+          t.noalias() += static_cast<double>(it.value()) * Xr.row(it.col());
+        t *= m_docWeights[n];
+        for (SparseCounts::InnerIterator it(C, n); it; ++it)
+          Z.row(it.col()).noalias() += static_cast<double>(it.value()) * t;
+      }
+    }
+  });
+  // Lanes summed in a fixed order; the diagonal and rank-one corrections as in perform_op.
+  Eigen::MatrixXd out = lanes[0];
+  for (int lane = 1; lane < kLanes; ++lane) out += lanes[lane];
   out -= m_diagonal.asDiagonal() * X;
-  out -= m_rankOneWeight * m_sum1 * (m_sum1.transpose() * X);
+  out.noalias() -= (m_rankOneWeight * m_sum1) * (m_sum1.transpose() * X);
   return out;
 }
 
@@ -416,7 +441,7 @@ Result<Tensor3> whitenedThirdMoment(const Corpus& corpus, double alpha0, const E
         for (SparseCounts::InnerIterator it(C, start + r); it; ++it) {
           const Eigen::Index i = it.col();
           const double c = it.value();
-          lane.V.row(i).noalias() += (q * c) * Y.row(r);
+          lane.V.row(i).noalias() += (q * c) * Yr.row(r);  // contiguous rows on both sides
           lane.g[i] += e * c;
           lane.wordPair[i] += c * pairInv[r];
         }

@@ -39,7 +39,10 @@ class SecondMomentOperator {
   Eigen::Index rows() const { return m_counts->cols(); }
   Eigen::Index cols() const { return m_counts->cols(); }
   void perform_op(const double* x, double* y) const;
-  Eigen::MatrixXd apply(const Eigen::MatrixXd& X) const;  // M̂2 X for a block of vectors
+  // M̂2 X for a block of vectors in one pass over the counts (each document: t = w_n c_nᵀX, then
+  // X's rows scattered back by c_n), split over the fixed lanes below: the result does not depend
+  // on the thread count. The block eigensolver's product (core/whitening/block_eigensolver.h).
+  Eigen::MatrixXd apply(const Eigen::MatrixXd& X) const;
   Result<Eigen::MatrixXd> toDense(Feedback* feedback = nullptr) const;  // small d
 
  private:

@@ -33,7 +33,7 @@ void SpectralPipeline::setOptions(const SpectralOptions& o) {
     m_dense.reset();
     m_thirdMoment.reset();
   }
-  if (o.topicCount != old.topicCount) m_eigenValid = false;
+  if (o.topicCount != old.topicCount || o.eigenSolver != old.eigenSolver) m_eigenValid = false;
   if (o.decomposer != old.decomposer || o.initSeed != old.initSeed || o.power.restarts != old.power.restarts ||
       o.power.maxIterations != old.power.maxIterations || o.power.tolerance != old.power.tolerance ||
       o.online.batchSize != old.online.batchSize || o.online.iterations != old.online.iterations ||
@@ -120,7 +120,7 @@ Result<SpectralModel> SpectralPipeline::runThrough(PipelineStage last, Feedback*
   if (!wanted(PipelineStage::Eigen)) return m_model;
   if (!m_eigenValid) m_whitenValid = false;
   DPLDA_RETURN_IF_ERROR(stage("eigen", m_eigenValid, [&] {
-    auto eig = m_dense ? topEigenpairs(*m_dense, o.topicCount) : topEigenpairs(*m_operator, o.topicCount, feedback);
+    auto eig = m_dense ? topEigenpairs(*m_dense, o.topicCount) : topEigenpairs(*m_operator, o.topicCount, feedback, o.eigenSolver);
     if (!eig.ok()) return eig.status();
     m_model.eigen = std::move(eig).value();
     m_eigenValid = true;

@@ -30,7 +30,9 @@ namespace dplda {
 struct SpectralOptions {
   int topicCount = 5;
   double alpha0 = 1.0;
-  std::string decomposer = "robust";  // "robust" | "simultaneous" | "online"
+  std::string decomposer = "robust";  // "robust" | "simultaneous" | "fast" | "online"
+  // Large-d eigen step: Spectra Lanczos by default; block Krylov on request (whitening.h).
+  EigenSolverChoice eigenSolver = EigenSolverChoice::Automatic;
   PowerMethodOptions power;
   std::uint64_t initSeed = 1;          // the decomposer's random starts
   OnlinePowerOptions online;           // decomposer "online": seed 004's Algorithm 2 on the documents

@@ -320,18 +320,90 @@ Result<TensorEigenpairs> SimultaneousPowerMethod::decompose(const Tensor3& T, Ra
   return out;
 }
 
+Result<TensorEigenpairs> SpectralInitPowerMethod::decompose(const Tensor3& T, RandomSource& rng,
+                                                            Feedback* feedback) const {
+  DPLDA_RETURN_IF_ERROR(validateTensor(T));
+  DPLDA_RETURN_IF_ERROR(validatePowerMethodOptions(m_options));
+  const int k = T.dim();
+  const Eigen::Map<const Eigen::MatrixXd> slab(T.data(), k, k * k);  // slab(l, i*k+j)
+  // Candidates: eigenvectors of T(I, I, θ) for two random unit θ.
+  Eigen::MatrixXd candidates(k, 2 * k);
+  for (int draw = 0; draw < 2; ++draw) {
+    const Eigen::VectorXd theta = randomUnitVector(k, rng);
+    const Eigen::VectorXd flat = slab.transpose() * theta;  // flat(i*k+j) = T(i,j,·)·θ
+    Eigen::MatrixXd M = Eigen::Map<const Eigen::MatrixXd>(flat.data(), k, k);
+    M = 0.5 * (M + M.transpose()).eval();
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(M);
+    if (eig.info() != Eigen::Success) return numericalFailure("the eigensolver failed on a contraction of the tensor");
+    candidates.middleCols(draw * k, k) = eig.eigenvectors();
+  }
+  // T(u,u,u) of every candidate once; deflation is then applied to the values implicitly.
+  const Eigen::MatrixXd TU = T.contractTwiceColumns(candidates);
+  Eigen::VectorXd value = candidates.cwiseProduct(TU).colwise().sum().transpose();
+  std::vector<bool> used(static_cast<std::size_t>(2 * k), false);
+
+  ExplicitDeflation deflated(T);
+  Eigen::VectorXd lambda(k);
+  Eigen::MatrixXd V(k, k);
+  int iterations = 0;
+  bool converged = true;
+  for (int comp = 0; comp < k; ++comp) {
+    if (isCanceled(feedback)) return cancelled();
+    // Largest |T(u,u,u)| (a candidate's sign is arbitrary: −u has value −T(u,u,u)).
+    int best = -1;
+    for (int c = 0; c < 2 * k; ++c)
+      if (!used[c] && (best < 0 || std::abs(value[c]) > std::abs(value[best]))) best = c;
+    used[best] = true;
+    Eigen::VectorXd u = value[best] < 0.0 ? Eigen::VectorXd(-candidates.col(best)) : Eigen::VectorXd(candidates.col(best));
+    bool settled = false;
+    for (int step = 0; step < m_options.maxIterations; ++step) {
+      Eigen::VectorXd next = deflated.vector(u);
+      const double n = next.norm();
+      if (!(n > 0.0) || !std::isfinite(n)) break;
+      next /= n;
+      const double change = (next - u).norm();
+      u = next;
+      ++iterations;
+      if (change < m_options.tolerance) {
+        settled = true;
+        break;
+      }
+    }
+    converged = converged && settled;
+    double lam = deflated.value(u);
+    if (lam < 0.0) {
+      lam = -lam;
+      u = -u;
+    }
+    lambda[comp] = lam;
+    V.col(comp) = u;
+    deflated.deflate(lam, u);
+    // The remaining candidates' values on the deflated tensor: − λ (vᵀu_c)³.
+    const Eigen::ArrayXd proj = (candidates.transpose() * u).array();
+    value.array() -= lam * proj.cube();
+    reportProgress(feedback, static_cast<double>(comp + 1) / k);
+  }
+  TensorEigenpairs out = sortedPositive(lambda, V);
+  out.iterations = iterations;
+  out.converged = converged;
+  out.method = "spectral initialisation + power polish (2 contractions, R = " +
+               std::to_string(m_options.maxIterations) + ")";
+  return out;
+}
+
 Result<std::shared_ptr<const TensorDecomposer>> makeDecomposer(const std::string& name, PowerMethodOptions options) {
   DPLDA_RETURN_IF_ERROR(validatePowerMethodOptions(options));
   if (name == "robust") return std::shared_ptr<const TensorDecomposer>(std::make_shared<RobustPowerMethod>(options));
   if (name == "simultaneous") {
     return std::shared_ptr<const TensorDecomposer>(std::make_shared<SimultaneousPowerMethod>(options));
   }
+  if (name == "fast") return std::shared_ptr<const TensorDecomposer>(std::make_shared<SpectralInitPowerMethod>(options));
   if (name == "online") {
     return invalidArgument(
         "the online decomposer (seed 004, Algorithm 2) reads the documents, not a tensor: call "
         "onlineRobustPowerMethod (core/tensor/online_power_method.h) with the corpus and W");
   }
-  return invalidArgument("unknown decomposer '" + name + "' (expected robust or simultaneous)");
+  return invalidArgument("unknown decomposer '" + name + "' (expected robust, simultaneous or fast)");
 }
 
 }  // namespace dplda

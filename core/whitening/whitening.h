@@ -14,7 +14,12 @@ struct EigenpairsTopK {
   Eigen::MatrixXd vectors;       // d x k, orthonormal columns, sorted by eigenvalue descending
   Eigen::VectorXd values;        // σ_1 .. σ_{k+1} (only k when d == k)
   std::string method;            // "dense (LAPACK-style self-adjoint solver)" or "Spectra Lanczos"
-  int operatorProducts = 0;      // matrix-free products used (0 for dense)
+  int operatorProducts = 0;      // matrix-free products used, counted per vector (0 for dense)
+  int blockProducts = 0;         // passes over the counts of the block method (0 otherwise)
+  // max_j ‖M̂2 u_j − σ_j u_j‖ / |σ_1|: the check of every solver (~1e-15 dense, <= 1e-10 block
+  // Krylov, Spectra's 1e-12 relative to each σ_j). Over σ_1..σ_{k+1}, except for the block method,
+  // which reports the k pairs of W and holds σ_{k+1}'s residual (a bound on its error) to 1e-7.
+  double maxResidual = 0.0;
 };
 
 struct Whitening {
@@ -39,15 +44,24 @@ struct Whitening {
 // d = k; +∞ when k = d = 1): the separation the sound whitening bounds need (docs/PRIVACY.md §3).
 double eigengap(const Eigen::VectorXd& sigmaDescending, int k);
 
-// Vocabularies up to this size use a dense eigensolver; above it the Lanczos solver.
+// Vocabularies up to this size use a dense eigensolver; above it a matrix-free solver.
 inline constexpr int kDenseEigenLimit = 1000;
+
+// Which solver topEigenpairs(operator) uses. Automatic: dense up to kDenseEigenLimit, else Spectra
+// (Lanczos, one pass over the counts per vector). Block: the block Krylov method
+// (block_eigensolver.h: one lane-parallel pass per block of k + 1 + p vectors). Measured in issue
+// 11 (docs/BENCHMARKS.md) the block method needs ~8x more vector products than Lanczos (21 blocks
+// of 31 against 77 at d = 5000, k = 20) and its block pass is only ~1.5x cheaper per vector, so it
+// lost (5.8 s against 1.5 s CPU) and is not the default. Dense: forms M̂2 (d² doubles).
+enum class EigenSolverChoice { Automatic, Dense, Spectra, Block };
 
 Status validateTopicCount(int k, int vocabSize, int docCount);
 
 // Top k+1 eigenpairs of a dense symmetric matrix.
 Result<EigenpairsTopK> topEigenpairs(const Eigen::MatrixXd& symmetric, int k);
-// Top k+1 eigenpairs from products with M̂2 (Spectra, deterministic start), O(nnz) per product.
-Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, int k, Feedback* feedback = nullptr);
+// Top k+1 eigenpairs from products with M̂2 (deterministic starts), O(nnz) per product.
+Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, int k, Feedback* feedback = nullptr,
+                                     EigenSolverChoice solver = EigenSolverChoice::Automatic);
 
 // Builds W and (Wᵀ)⁺ from eigenpairs. Fails with NumericalFailure when σ_k <= 0 (whitening is
 // undefined, which noise can cause), naming σ_k.

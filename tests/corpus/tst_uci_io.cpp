@@ -1,11 +1,17 @@
 // Tests of the UCI bag-of-words reader/writer: round trips, dropped documents, and a clear
 // status (code, line, value) for every kind of broken file.
+#include <omp.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <QtTest>
+#include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <string>
+#include <thread>
 
 #include "core/corpus/synthetic_generator.h"
 #include "core/corpus/uci_io.h"
@@ -23,6 +29,34 @@ void writeFile(const fs::path& path, const std::string& text) {
 bool sameCounts(const Corpus& a, const Corpus& b) {
   if (a.counts.rows() != b.counts.rows() || a.counts.cols() != b.counts.cols()) return false;
   return Eigen::MatrixXd(a.counts) == Eigen::MatrixXd(b.counts);
+}
+
+// The same CSR arrays byte for byte (for corpora too large for a dense comparison).
+bool identical(const Corpus& a, const Corpus& b) {
+  const auto& x = a.counts;
+  const auto& y = b.counts;
+  if (x.rows() != y.rows() || x.cols() != y.cols() || x.nonZeros() != y.nonZeros() || !x.isCompressed() ||
+      !y.isCompressed())
+    return false;
+  const std::size_t n = static_cast<std::size_t>(x.nonZeros());
+  return std::memcmp(x.outerIndexPtr(), y.outerIndexPtr(), sizeof(int) * (x.rows() + 1)) == 0 &&
+         std::memcmp(x.innerIndexPtr(), y.innerIndexPtr(), sizeof(int) * n) == 0 &&
+         std::memcmp(x.valuePtr(), y.valuePtr(), sizeof(double) * n) == 0 && a.lengths == b.lengths &&
+         a.vocab == b.vocab && a.droppedDocuments == b.droppedDocuments;
+}
+
+std::string readAll(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// Reads with a given number of OpenMP threads (the reader splits the body between them).
+Result<Corpus> readWithThreads(const std::string& path, int threads) {
+  const int before = omp_get_max_threads();
+  omp_set_num_threads(threads);
+  auto r = readUciCorpus(path);
+  omp_set_num_threads(before);
+  return r;
 }
 
 }  // namespace
@@ -337,6 +371,146 @@ class TestUciIo : public QObject {
     }
     const std::string spaced = "new york\ncaf\xc3\xa9\ngamma\n";
     QVERIFY(readUciCorpus(makeCorpus(docword, &spaced).string()).ok());
+  }
+
+  // Issue 11: the body of a large file is parsed by several threads (split at line ends). The
+  // corpus must be the same bit for bit whatever the thread count, including documents cut by a
+  // split, a shuffled file, and the first error's line number.
+  void largeFilesAgreeForAnyThreadCount() {
+    GeneratorParams p;
+    p.vocabSize = 3000;
+    p.docCount = 50000;
+    p.meanLength = 60;
+    p.seed = 7;
+    const auto gen = generateLdaCorpus(p);
+    QVERIFY(gen.ok());
+    const fs::path dir = fs::path(m_tmp.path().toStdString()) / "large";
+    QVERIFY(writeUciCorpus(gen->corpus, dir.string()).isOk());
+    QVERIFY2(fs::file_size(dir / "docword.txt") > (24u << 20), "the body must be large enough to be split");
+    const auto one = readWithThreads(dir.string(), 1);
+    QVERIFY2(one.ok(), one.status().toString().c_str());
+    QVERIFY(sameCounts(gen->corpus, one.value()));
+    for (int threads : {2, 3, 5}) {
+      const auto many = readWithThreads(dir.string(), threads);
+      QVERIFY2(many.ok(), many.status().toString().c_str());
+      QVERIFY2(identical(one.value(), many.value()), qPrintable(QString("%1 threads").arg(threads)));
+    }
+
+    // Shuffled lines (some documents then appear in both halves): the same corpus.
+    std::string text = readAll(dir / "docword.txt");
+    std::vector<std::string> lines;
+    std::size_t at = 0;
+    for (std::size_t nl; (nl = text.find('\n', at)) != std::string::npos; at = nl + 1) lines.push_back(text.substr(at, nl - at));
+    std::mt19937 rng(3);
+    std::shuffle(lines.begin() + 3, lines.end(), rng);
+    const fs::path shuffled = fs::path(m_tmp.path().toStdString()) / "large-shuffled";
+    fs::create_directories(shuffled);
+    fs::copy_file(dir / "vocab.txt", shuffled / "vocab.txt");
+    {
+      std::ofstream out(shuffled / "docword.txt", std::ios::binary);
+      for (const std::string& l : lines) out << l << '\n';
+    }
+    for (int threads : {1, 2}) {
+      const auto s = readWithThreads(shuffled.string(), threads);
+      QVERIFY2(s.ok(), s.status().toString().c_str());
+      QVERIFY2(identical(one.value(), s.value()), qPrintable(QString("shuffled, %1 threads").arg(threads)));
+    }
+
+    // An error late in the second half: the same message (true line number) for any thread count.
+    const std::size_t badLine = lines.size() - 10;  // 0-based index, line number badLine + 1
+    lines[badLine] = "1 x 3";
+    lines[badLine + 5] = "0 1 1";
+    {
+      std::ofstream out(shuffled / "docword.txt", std::ios::binary);
+      for (const std::string& l : lines) out << l << '\n';
+    }
+    const std::string want = "line " + std::to_string(badLine + 1) + ": word id 'x'";
+    for (int threads : {1, 2}) {
+      const auto bad = readWithThreads(shuffled.string(), threads);
+      QVERIFY(!bad.ok());
+      QVERIFY2(bad.status().message().find(want) != std::string::npos, bad.status().message().c_str());
+    }
+    // More entries than NNZ, with the surplus in the second half: the line of entry NNZ + 1.
+    lines[badLine] = "1 1 3";
+    lines[badLine + 5] = "1 2 3";
+    lines[2] = std::to_string(lines.size() - 3 - 4);
+    {
+      std::ofstream out(shuffled / "docword.txt", std::ios::binary);
+      for (const std::string& l : lines) out << l << '\n';
+    }
+    for (int threads : {1, 2}) {
+      const auto bad = readWithThreads(shuffled.string(), threads);
+      QVERIFY(!bad.ok());
+      const std::string more = "line " + std::to_string(lines.size() - 3) + ": more entries than NNZ";
+      QVERIFY2(bad.status().message().find(more) != std::string::npos, bad.status().message().c_str());
+    }
+  }
+
+  // Unsorted input with repeated (doc, word) pairs far apart: the same corpus as the triplet
+  // builder of corpus.h (the reference), including dropped documents.
+  void unsortedInputMatchesTheTripletBuilder() {
+    std::mt19937 rng(11);
+    std::vector<CountTriplet> triplets;
+    std::string body;
+    for (int i = 0; i < 5000; ++i) {
+      const int doc = static_cast<int>(rng() % 700), word = static_cast<int>(rng() % 90);
+      const int count = 1 + static_cast<int>(rng() % 3);
+      triplets.push_back({doc, word, static_cast<double>(count)});
+      body += std::to_string(doc + 1) + " " + std::to_string(word + 1) + " " + std::to_string(count) + "\n";
+    }
+    triplets.push_back({699, 89, 1.0});  // W and D are used
+    body += "700 90 1\n";
+    const auto reference = buildCorpus(700, 90, triplets);
+    QVERIFY(reference.ok());
+    const auto r = readUciCorpus(makeCorpus("700\n90\n" + std::to_string(triplets.size()) + "\n" + body).string());
+    QVERIFY2(r.ok(), r.status().toString().c_str());
+    QVERIFY(sameCounts(reference.value(), r.value()));
+    QVERIFY(reference->lengths == r->lengths);
+    QCOMPARE(r->droppedDocuments, reference->droppedDocuments);
+  }
+
+  // Counts up to 2^40 are valid; those above 2^32 - 1 take the reader's wide path.
+  void countsAboveThirtyTwoBits() {
+    const auto r = readUciCorpus(makeCorpus("2\n2\n4\n1 1 5000000000\n1 2 4294967295\n2 1 4294967296\n2 2 3\n").string());
+    QVERIFY2(r.ok(), r.status().toString().c_str());
+    QCOMPARE(r->counts.coeff(0, 0), 5000000000.0);
+    QCOMPARE(r->counts.coeff(0, 1), 4294967295.0);
+    QCOMPARE(r->counts.coeff(1, 0), 4294967296.0);
+    QCOMPARE(r->lengths[1], 4294967299.0);
+  }
+
+  // A docword.txt that cannot be memory-mapped (a pipe) is streamed: same corpus, same errors.
+  void pipesAreStreamed() {
+    const std::string docword = "3\n4\n5\n1 1 3\n1 4 1\n2 2 2\n3 3 4\n3 1 1\n";
+    const auto plain = readUciCorpus(makeCorpus(docword).string());
+    QVERIFY(plain.ok());
+    const fs::path dir = fs::path(m_tmp.path().toStdString()) / "fifo";
+    fs::create_directories(dir);
+    for (const std::string& text : {docword, docword.substr(0, docword.size() - 6)}) {
+      const fs::path fifo = dir / "docword.txt";
+      fs::remove(fifo);
+      QCOMPARE(mkfifo(fifo.c_str(), 0600), 0);
+      std::thread writer([&] {
+        std::ofstream out(fifo, std::ios::binary);
+        out << text;
+      });
+      const auto r = readUciCorpus(dir.string());
+      writer.join();
+      if (text == docword) {
+        QVERIFY2(r.ok(), r.status().toString().c_str());
+        QVERIFY(identical(plain.value(), r.value()));
+      } else {
+        QVERIFY(!r.ok());
+        QVERIFY2(r.status().message().find("truncated") != std::string::npos, r.status().message().c_str());
+        QVERIFY2(r.status().message().find("after 4 (at line 7)") != std::string::npos, r.status().message().c_str());
+      }
+    }
+  }
+
+  void longLinesAreRefused() {
+    expectError("1\n1\n1\n1 1 " + std::string(2u << 20, '7') + "\n", StatusCode::BadInput,
+                {"line 4", "longer than 1048576 bytes"});
+    expectError(std::string(2u << 20, ' ') + "\n", StatusCode::BadInput, {"line 1", "longer than"});
   }
 
   void cancel() {

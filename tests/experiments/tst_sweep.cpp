@@ -596,8 +596,8 @@ class TestSweep : public QObject {
     QCOMPARE(o.sweep.bounds, BoundSet::Printed);
     QCOMPARE(o.sweep.seeds.noise, SweepSeeds::fromSeed(9).noise);
     QCOMPARE(o.sweep.threads, 1);
-    QVERIFY(!makeExperimentPreset("figure3").ok());
-    QVERIFY(makeExperimentPreset("figure3").status().message().find("figure2") != std::string::npos);
+    QVERIFY(!makeExperimentPreset("figure9").ok());
+    QVERIFY(makeExperimentPreset("figure9").status().message().find("figure2") != std::string::npos);
     QVERIFY(!makeExperimentPreset("tpm-noise", ov).ok());  // no bounds there
     ov.bounds.reset();
     ov.trials = 0;

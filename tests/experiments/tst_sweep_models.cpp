@@ -187,7 +187,7 @@ class TestSweepModels : public QObject {
     QCOMPARE(p.value().sweep.delta, 1e-4);
     QCOMPARE(p.value().sweep.cases.size(), std::size_t(2));
     QCOMPARE(p.value().sweep.cases[0].alpha0, 0.01);
-    auto f2 = makeExperimentPreset("figure2");
+    auto f2 = makeExperimentPreset("figure2-vi");
     bool vi = false, dpvi = false;
     for (const auto& c : f2.value().sweep.configurations) {
       vi = vi || c.model == SweepModel::Vi;

@@ -165,11 +165,17 @@ class TestMoments : public QObject {
     omp_set_num_threads(1);
     const Eigen::MatrixXd m2One = secondMomentDense(c, 1.0).value();
     const Tensor3 tOne = whitenedThirdMoment(c, 1.0, W).value();
+    const SecondMomentOperator op(c, 1.0);
+    const Eigen::MatrixXd X = Eigen::MatrixXd::Random(40, 9);
+    const Eigen::MatrixXd blockOne = op.apply(X);  // the block eigensolver's product
     omp_set_num_threads(3);
     const Eigen::MatrixXd m2Three = secondMomentDense(c, 1.0).value();
     const Tensor3 tThree = whitenedThirdMoment(c, 1.0, W).value();
+    const Eigen::MatrixXd blockThree = op.apply(X);
     omp_set_num_threads(before);
     QVERIFY(m2One == m2Three);
+    QVERIFY(blockOne == blockThree);
+    QVERIFY(relativeError(blockOne, m2One * X) < 1e-12);
     QVERIFY(std::equal(tOne.data(), tOne.data() + tOne.size(), tThree.data()));
   }
 

@@ -3,6 +3,7 @@
 #include <QtTest>
 
 #include "core/moments/moments.h"
+#include "core/whitening/block_eigensolver.h"
 #include "core/whitening/whitening.h"
 #include "test_util.h"
 
@@ -36,8 +37,9 @@ class TestWhitening : public QObject {
     const LdaModel model = randomModel(d, 6, 1.0, 0.05, 4);
     const Corpus c = sampleCorpus(model, 3000, 30, 120, 5);
     const SecondMomentOperator op(c, 1.0);
-    const EigenpairsTopK lanczos = topEigenpairs(op, 6).value();
+    const EigenpairsTopK lanczos = topEigenpairs(op, 6, nullptr, EigenSolverChoice::Spectra).value();
     QVERIFY(lanczos.method.find("Spectra") != std::string::npos);
+    QVERIFY(lanczos.maxResidual < 1e-9);
     QVERIFY(lanczos.operatorProducts > 0);
     const Eigen::MatrixXd M2 = op.toDense().value();
     const EigenpairsTopK dense = topEigenpairs(M2, 6).value();  // d above the limit: dense products
@@ -48,6 +50,83 @@ class TestWhitening : public QObject {
     QVERIFY(relativeError(lanczos.values, dense.values) < 1e-9);
     const Eigen::MatrixXd residual = M2 * lanczos.vectors - lanczos.vectors * lanczos.values.head(6).asDiagonal();
     QVERIFY(residual.norm() < 1e-9 * M2.norm());
+  }
+
+  void blockMatchesDenseOnSmallD() {
+    // The block Krylov method forced on a small vocabulary: eigenvalues, eigenvectors (after the
+    // sign convention) and residuals against the full dense decomposition.
+    const LdaModel model = randomModel(300, 6, 1.0, 0.1, 21);
+    const Corpus c = sampleCorpus(model, 4000, 20, 80, 22);
+    const SecondMomentOperator op(c, 1.0);
+    const EigenpairsTopK block = topEigenpairs(op, 6, nullptr, EigenSolverChoice::Block).value();
+    QVERIFY(block.method.find("block Krylov") != std::string::npos);
+    QVERIFY(block.blockProducts > 0);
+    const Eigen::MatrixXd M2 = op.toDense().value();
+    const EigenpairsTopK dense = topEigenpairs(M2, 6).value();
+    QCOMPARE(block.values.size(), Eigen::Index(7));
+    QVERIFY(relativeError(block.values.head(6), dense.values.head(6)) < 1e-10);
+    QVERIFY(std::abs(block.values[6] - dense.values[6]) <= 1e-7 * dense.values[0]);
+    QVERIFY(relativeError(block.vectors, dense.vectors) < 1e-8);
+    QVERIFY(block.maxResidual < 1e-10);
+    QVERIFY(dense.maxResidual < 1e-12);
+    const Eigen::MatrixXd residual = M2 * block.vectors - block.vectors * block.values.head(6).asDiagonal();
+    QVERIFY(residual.norm() < 1e-9 * M2.norm());
+    // Deterministic: same input, same bits.
+    const EigenpairsTopK again = topEigenpairs(op, 6, nullptr, EigenSolverChoice::Block).value();
+    QVERIFY(again.values == block.values && again.vectors == block.vectors);
+  }
+
+  void blockMatchesSpectraOnMediumCorpus() {
+    // Above the dense limit: the block method against Spectra (the automatic choice).
+    const int d = kDenseEigenLimit + 500;
+    const LdaModel model = randomModel(d, 8, 1.0, 0.05, 31);
+    const Corpus c = sampleCorpus(model, 6000, 30, 150, 32);
+    const SecondMomentOperator op(c, 1.0);
+    const EigenpairsTopK block = topEigenpairs(op, 8, nullptr, EigenSolverChoice::Block).value();
+    const EigenpairsTopK lanczos = topEigenpairs(op, 8).value();
+    QVERIFY(lanczos.method.find("Spectra") != std::string::npos);
+    QVERIFY(block.method.find("block Krylov") != std::string::npos);
+    // σ_{k+1} is held to a residual of 1e-7·σ_1 by the block method, the others to 1e-10.
+    QVERIFY(relativeError(block.values.head(8), lanczos.values.head(8)) < 1e-9);
+    QVERIFY(std::abs(block.values[8] - lanczos.values[8]) <= 1e-7 * lanczos.values[0]);
+    QVERIFY(relativeError(block.vectors, lanczos.vectors) < 1e-7);
+    QVERIFY(block.maxResidual < 1e-10);
+    // Fewer passes over the counts than Lanczos' one per vector.
+    QVERIFY(block.blockProducts < lanczos.operatorProducts);
+    const Whitening wb = whitenFromEigenpairs(block, 8).value(), wl = whitenFromEigenpairs(lanczos, 8).value();
+    QVERIFY(relativeError(wb.W, wl.W) < 1e-6);
+  }
+
+  void blockTakesLargestAlgebraic() {
+    // Large negative eigenvalues must not crowd out the small positive ones asked for.
+    const int d = 400;
+    Eigen::VectorXd diag = Eigen::VectorXd::LinSpaced(d, -1e-3, 1e-3);
+    diag.head(5) << -50.0, -40.0, -30.0, -20.0, -10.0;
+    diag.tail(3) << 3.0, 2.0, 1.0;
+    const Eigen::MatrixXd Q = Eigen::HouseholderQR<Eigen::MatrixXd>(Eigen::MatrixXd::Random(d, d)).householderQ();
+    const Eigen::MatrixXd A = Q * diag.asDiagonal() * Q.transpose();
+    auto r = blockKrylovTopEigenpairs([&](const Eigen::MatrixXd& X) { return Eigen::MatrixXd(A * X); }, d, 4);
+    QVERIFY(r.ok());
+    QVERIFY(std::abs(r.value().values[0] - 3.0) < 1e-9);
+    QVERIFY(std::abs(r.value().values[2] - 1.0) < 1e-9);
+    std::vector<double> sorted(diag.data(), diag.data() + d);
+    std::sort(sorted.rbegin(), sorted.rend());
+    QVERIFY(std::abs(r.value().values[3] - sorted[3]) < 1e-9);
+    QVERIFY(r.value().residuals.maxCoeff() < 1e-10);
+    // A product that returns NaN, and a cancelled run, give statuses.
+    auto nan = blockKrylovTopEigenpairs(
+        [&](const Eigen::MatrixXd& X) { return Eigen::MatrixXd(Eigen::MatrixXd::Constant(d, X.cols(), std::nan(""))); }, d, 4);
+    QCOMPARE(nan.status().code(), StatusCode::NumericalFailure);
+    Feedback fb;
+    fb.cancel();
+    QCOMPARE(blockKrylovTopEigenpairs([&](const Eigen::MatrixXd& X) { return Eigen::MatrixXd(A * X); }, d, 4, {}, &fb)
+                 .status()
+                 .code(),
+             StatusCode::Cancelled);
+    QCOMPARE(blockKrylovTopEigenpairs([&](const Eigen::MatrixXd& X) { return Eigen::MatrixXd(A * X); }, d, 0)
+                 .status()
+                 .code(),
+             StatusCode::InvalidArgument);
   }
 
   void signsFollowOneConvention() {

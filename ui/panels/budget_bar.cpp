@@ -8,10 +8,12 @@
 #include <QLineEdit>
 #include <QSlider>
 #include <QStandardItemModel>
+#include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
 
 #include "core/pipeline/privacy_statement.h"
+#include "ui/common/compact_combo.h"
 #include "ui/common/palette.h"
 #include "ui/common/privacy_text.h"
 
@@ -47,15 +49,22 @@ double BudgetBar::sliderEpsilon(int position) {
 }
 
 BudgetBar::BudgetBar(QWidget* parent) : QWidget(parent) {
-  auto* grid = new QGridLayout(this);
+  // Two rows (budget and mechanism; releases, seed and the indicator): one row was 1,330 px
+  // wide at its minimum and kept the window off a 1280-px screen.
+  auto* grid = new QVBoxLayout(this);
   grid->setContentsMargins(6, 2, 6, 2);
-  grid->setHorizontalSpacing(6);
-  grid->setVerticalSpacing(2);
-  int col = 0;
-  auto label = [&](const QString& text, QWidget* buddy, int row = 0) {
+  grid->setSpacing(2);
+  QHBoxLayout* rows[2] = {new QHBoxLayout, new QHBoxLayout};
+  for (QHBoxLayout* r : rows) {
+    r->setSpacing(6);
+    grid->addLayout(r);
+  }
+  int row = 0;
+  auto place = [&](QWidget* w) { rows[row]->addWidget(w); };
+  auto label = [&](const QString& text, QWidget* buddy) {
     auto* l = new QLabel(text);
     l->setBuddy(buddy);
-    grid->addWidget(l, row, col++);
+    rows[row]->addWidget(l);
   };
 
   m_slider = new QSlider(Qt::Horizontal);
@@ -66,38 +75,47 @@ BudgetBar::BudgetBar(QWidget* parent) : QWidget(parent) {
                           "larger is more accurate"));
   m_epsilon = new QLineEdit;
   m_epsilon->setMaximumWidth(70);
+  // Wide enough for "0.00001" and "1e-05" whatever the window's width (it was squeezed to "e-05").
+  const int numberWidth = m_epsilon->fontMetrics().horizontalAdvance(QStringLiteral("0.000001")) + 14;
+  m_epsilon->setMinimumWidth(numberWidth);
   m_epsilon->setToolTip(tr("Type the total ε (> 0)"));
   label(tr("Total &ε"), m_epsilon);
-  grid->addWidget(m_slider, 0, col++);
-  grid->addWidget(m_epsilon, 0, col++);
+  place(m_slider);
+  place(m_epsilon);
   m_delta = new QLineEdit;
-  m_delta->setMaximumWidth(70);
+  m_delta->setMinimumWidth(numberWidth);
+  m_delta->setMaximumWidth(std::max(70, numberWidth));
   m_delta->setToolTip(tr("Total δ, in (0, 1)"));
   label(tr("&δ"), m_delta);
-  grid->addWidget(m_delta, 0, col++);
+  place(m_delta);
   m_preset = new QComboBox;
   for (Preset p : kPresets) m_preset->addItem(presetLabel(p), static_cast<int>(p));
   m_preset->addItem(tr("custom"), -1);
   qobject_cast<QStandardItemModel*>(m_preset->model())->item(m_preset->count() - 1)->setEnabled(false);
+  makeCompact(m_preset, 16);
   m_preset->setToolTip(tr("Noisy edge set: configurations 1–4 of seed 002 Table 1; clicks on the graph make it custom"));
   label(tr("&Edges"), m_preset);
-  grid->addWidget(m_preset, 0, col++);
+  place(m_preset);
   m_mechanism = new QComboBox;
   m_mechanism->addItem(tr("analytic Gaussian"), static_cast<int>(Mechanism::AnalyticGaussian));
   m_mechanism->addItem(tr("classic Gaussian (ε<1)"), static_cast<int>(Mechanism::ClassicGaussian));
   m_mechanism->addItem(tr("closed-form Gaussian"), static_cast<int>(Mechanism::ClosedFormGaussian));
   m_mechanism->addItem(tr("Laplace"), static_cast<int>(Mechanism::Laplace));
+  makeCompact(m_mechanism, 12);
   label(tr("&Mechanism"), m_mechanism);
-  grid->addWidget(m_mechanism, 0, col++);
+  place(m_mechanism);
   m_bounds = new QComboBox;
   m_bounds->addItem(tr("sound bounds"), static_cast<int>(BoundSet::Sound));
   m_bounds->addItem(tr("as printed"), static_cast<int>(BoundSet::Printed));
+  makeCompact(m_bounds, 10);
   m_bounds->setToolTip(tr("Sound: corrected sensitivities (default). As printed: the papers' formulas, to "
                           "reproduce their figures"));
-  grid->addWidget(m_bounds, 0, col++);
+  place(m_bounds);
+  rows[0]->addStretch(1);
+  row = 1;
   m_share = new QCheckBox(tr("share releases"));
   m_share->setToolTip(tr("Two noisy edges leaving one node use one release (one draw, one charge)"));
-  grid->addWidget(m_share, 0, col++);
+  place(m_share);
   m_split = new QLineEdit;
   m_split->setPlaceholderText(tr("uniform"));
   m_split->setMaximumWidth(90);
@@ -105,23 +123,26 @@ BudgetBar::BudgetBar(QWidget* parent) : QWidget(parent) {
                          "weights, one per release in ledger order: Procedure 1's σ_k, γ_s first, then the node "
                          "releases in edge order (see the ledger)"));
   label(tr("S&plit"), m_split);
-  grid->addWidget(m_split, 0, col++);
+  place(m_split);
   m_noiseSeed = new QLineEdit;
   m_noiseSeed->setPlaceholderText(tr("secure"));
   m_noiseSeed->setMaximumWidth(90);
   m_noiseSeed->setToolTip(tr("Empty: noise from the kernel's secure generator. A number: reproducible "
                              "(seeded) noise for teaching; outputs say so"));
   label(tr("&Noise seed"), m_noiseSeed);
-  grid->addWidget(m_noiseSeed, 0, col++);
+  place(m_noiseSeed);
   m_indicator = new QLabel;
   m_indicator->setTextFormat(Qt::RichText);
-  grid->addWidget(m_indicator, 0, col++);
-  grid->setColumnStretch(col, 1);
+  place(m_indicator);
+  m_indicator->setWordWrap(true);  // a long claim wraps instead of widening the window
+  rows[1]->addStretch(1);
   m_error = new QLabel;
   m_error->setStyleSheet(QString("color: %1;").arg(leakColor().name()));
   m_error->setWordWrap(true);
   m_error->hide();
-  grid->addWidget(m_error, 1, 0, 1, col + 1);
+  grid->addWidget(m_error);
+
+  for (QLineEdit* f : {m_epsilon, m_delta, m_noiseSeed, m_split}) m_tips.insert(f, f->toolTip());
 
   connect(m_slider, &QSlider::valueChanged, this, [this](int pos) {
     if (m_updating) return;
@@ -163,6 +184,12 @@ void BudgetBar::showError(QLineEdit* field, const QString& message) {
   if (field && !message.isEmpty()) field->setStyleSheet(QString("border: 2px solid %1;").arg(leakColor().name()));
   m_error->setText(message);
   m_error->setVisible(!message.isEmpty());
+  for (QLineEdit* f : {m_epsilon, m_delta, m_noiseSeed, m_split})
+    f->setToolTip(f == field && !message.isEmpty() ? message : m_tips.value(f));
+  if (message != m_reportedProblem) {  // the session keeps its last valid state meanwhile
+    m_reportedProblem = message;
+    emit inputProblem(message);
+  }
 }
 
 QString BudgetBar::errorText() const { return m_error->isHidden() ? QString() : m_error->text(); }

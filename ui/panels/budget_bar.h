@@ -5,6 +5,7 @@
 // indicator of what the configuration may claim (privacyStatement: "✔ private" only for a
 // proven cut; printed or heuristic bounds and uncovered releases say so; cautions counted,
 // listed in its tooltip).
+#include <QHash>
 #include <QWidget>
 #include <optional>
 
@@ -52,6 +53,9 @@ class BudgetBar : public QWidget {
  signals:
   // mergeKey >= 0 merges consecutive edits into one undo step (slider drags).
   void edited(const dplda::SessionState& next, const QString& what, int mergeKey);
+  // A typed value became invalid (the message) or every field is valid again (""): the
+  // session keeps its last valid state, so results on screen no longer match the fields.
+  void inputProblem(const QString& message);
 
  private:
   void showError(QLineEdit* field, const QString& message);
@@ -75,6 +79,8 @@ class BudgetBar : public QWidget {
   QLineEdit* m_split = nullptr;
   QLabel* m_indicator = nullptr;
   QLabel* m_error = nullptr;
+  QHash<QLineEdit*, QString> m_tips;  // the fields' own tooltips, while an error replaces them
+  QString m_reportedProblem;
 };
 
 }  // namespace dplda

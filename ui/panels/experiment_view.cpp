@@ -65,7 +65,7 @@ ExperimentView::ExperimentView(QWidget* parent) : QWidget(parent) {
     m_sourceCombo->addItem(QString("%1 — %2").arg(q(name), q(p->title)), q(name));
     m_sourceCombo->setItemData(m_sourceCombo->count() - 1, q(p->description), Qt::ToolTipRole);
   }
-  makeCompact(m_sourceCombo, 18);  // preset titles are long; the popup shows them whole
+  makeCompact(m_sourceCombo, 12);  // preset titles are long; the popup shows them whole
   m_trials = new QSpinBox;
   m_trials->setRange(1, 1000);
   m_trials->setValue(10);
@@ -73,7 +73,7 @@ ExperimentView::ExperimentView(QWidget* parent) : QWidget(parent) {
   m_trials->setToolTip(tr("Trials per point of a preset (the session's sweep uses the generator panel's value)"));
   m_run = new QPushButton(tr("Run"));
   m_figureCombo = new QComboBox;
-  makeCompact(m_figureCombo, 18);
+  makeCompact(m_figureCombo, 12);
   m_pin = new QPushButton(tr("Pin sweep"));
   m_pin->setToolTip(tr("Keep this sweep's curves on the error plots as dashed references (saved with the session)"));
   m_save = new QPushButton(tr("Save…"));

@@ -15,6 +15,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include "ui/common/compact_combo.h"
 #include "ui/common/palette.h"
 
 namespace dplda {
@@ -47,6 +48,7 @@ GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
   m_source->addItem(tr("Synthetic LDA"), "synthetic");
   m_source->addItem(tr("UCI folder"), "uci");
   m_source->addItem(tr("Plain text (file or folder)"), "text");
+  makeCompact(m_source, 14);
   addRow(cform, "source", tr("Source"), m_source, tr("Draw a synthetic corpus with known truth, or load one"));
   auto* pathRow = new QWidget;
   auto* pl = new QHBoxLayout(pathRow);
@@ -70,19 +72,21 @@ GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
   auto* genBox = new QGroupBox(tr("Generator (SPEC §2)"));
   m_syntheticBox = genBox;
   auto* gform = new QFormLayout(genBox);
-  m_vocab = spin(1, 1000000);
+  // Spin box minimums sit below the valid ranges: a typed 0 reaches validateSession, which says
+  // what is wrong next to the field, instead of the spin box silently restoring the old value.
+  m_vocab = spin(0, 1000000);
   addRow(gform, "vocab", tr("Vocabulary d"), m_vocab,
          tr("Number of distinct words; for plain text, the import keeps the d most frequent words"));
-  m_docs = spin(3, 100000000);
+  m_docs = spin(0, 100000000);
   m_docs->setSingleStep(1000);
   addRow(gform, "docs", tr("Documents N"), m_docs, tr("Number of documents; sensitivities shrink like 1/N"));
   m_prior = new QComboBox;
   m_prior->addItem(tr("random: α₀·Dir(1)"), "random");
   m_prior->addItem(tr("symmetric: α₀/k"), "symmetric");
   addRow(gform, "prior", tr("Prior shape"), m_prior, tr("How α₀ is spread over the k topics"));
-  m_beta = dspin(0.001, 1000, 3, 0.05);
+  m_beta = dspin(0, 1000, 3, 0.05);
   addRow(gform, "beta", tr("Topic concentration β"), m_beta, tr("μᵢ ~ Dirichlet(β·1): small β gives bursty topics"));
-  m_length = dspin(3, 100000, 1, 10);
+  m_length = dspin(0, 100000, 1, 10);
   addRow(gform, "length", tr("Mean length"), m_length, tr("Poisson mean of the document length (≥ 3)"));
   m_fixed = new QCheckBox(tr("every document has exactly this length"));
   addRow(gform, "fixed", tr("Fixed length"), m_fixed, QString());
@@ -92,18 +96,19 @@ GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
 
   auto* modelBox = new QGroupBox(tr("Model"));
   auto* mform = new QFormLayout(modelBox);
-  m_topics = spin(1, 10000);
+  m_topics = spin(0, 10000);
   addRow(mform, "topics", tr("Topics k"), m_topics, tr("Number of topics (k ≤ d)"));
-  m_alpha0 = dspin(0.001, 10000, 3, 0.1);
+  m_alpha0 = dspin(0, 10000, 3, 0.1);
   addRow(mform, "alpha0", tr("α₀"), m_alpha0, tr("Sum of the Dirichlet prior; public, known to the estimator"));
   m_decomposer = new QComboBox;
   m_decomposer->addItem(tr("robust tensor power"), "robust");
   m_decomposer->addItem(tr("simultaneous power"), "simultaneous");
   m_decomposer->addItem(tr("online power (seed 004 Alg. 2; non-private runs only)"), "online");
+  makeCompact(m_decomposer, 14);
   addRow(mform, "decomposer", tr("Decomposer"), m_decomposer, tr("Tensor decomposition method (SPEC §5)"));
   m_initSeed = new QLineEdit;
   addRow(mform, "init_seed", tr("Init seed"), m_initSeed, tr("Random starts of the decomposer"));
-  m_maxLength = dspin(3, 1e7, 0, 10);
+  m_maxLength = dspin(0, 1e7, 0, 10);
   addRow(mform, "max_length", tr("Clip length L_max"), m_maxLength,
          tr("Public clipping length for input perturbation (e0, e1)"));
   outer->addWidget(modelBox);
@@ -114,7 +119,7 @@ GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
   m_sweepEpsilons->setPlaceholderText(tr("lo:hi:count or a list, e.g. 0.1:10:7"));
   addRow(sform, "sweep_epsilons", tr("ε grid"), m_sweepEpsilons,
          tr("Total ε values of the sweep: lo:hi:count (log-spaced, ends included) or a list such as 0.5,1,2"));
-  m_trials = spin(1, 50);
+  m_trials = spin(0, 999);
   addRow(sform, "trials", tr("Trials per ε"), m_trials,
          tr("Noise draws per ε; curves show the median and the 10–90% band of the trials that released"));
   m_compare = new QCheckBox(tr("configurations 1–4"));
@@ -178,6 +183,28 @@ void GeneratorPanel::setFieldError(const QString& key, const QString& message) {
   if (!l) return;
   l->setText(message);
   l->setVisible(!message.isEmpty());
+  // The field itself shows it too (a red border, the message as its tooltip): the label under
+  // it may be scrolled out of view in a short window.
+  if (QWidget* w = m_fields.value(key)) {
+    if (!m_tips.contains(key)) m_tips.insert(key, w->toolTip());
+    w->setStyleSheet(message.isEmpty() ? QString()
+                                       : QString("%1 { border: 2px solid %2; }")
+                                             .arg(QString::fromLatin1(w->metaObject()->className()), leakColor().name()));
+    w->setToolTip(message.isEmpty() ? m_tips.value(key) : message);
+  }
+}
+
+QString GeneratorPanel::problem() const {
+  for (auto it = m_errors.begin(); it != m_errors.end(); ++it)
+    if (!it.value()->isHidden() && !it.value()->text().isEmpty()) return it.value()->text();
+  return QString();
+}
+
+void GeneratorPanel::reportProblem() {
+  const QString now = problem();
+  if (now == m_reportedProblem) return;
+  m_reportedProblem = now;
+  emit inputProblem(now);
 }
 
 QString GeneratorPanel::fieldError(const QString& key) const {
@@ -210,6 +237,7 @@ void GeneratorPanel::setState(const SessionState& s) {
   updateEnabled(s.source);
   for (const QString& key : m_errors.keys()) setFieldError(key, QString());
   m_updating = false;
+  reportProblem();
 }
 
 SessionState GeneratorPanel::fromWidgets(QString* seedError, QString* seedKey) const {
@@ -251,6 +279,7 @@ void GeneratorPanel::commit(const QString& key, const QString& what) {
   const QMap<QString, QString> errors = validateSession(next);
   for (const QString& k : m_errors.keys()) setFieldError(k, errors.value(k));
   if (!seedError.isEmpty()) setFieldError(seedKey, seedError);
+  reportProblem();
   if (!errors.isEmpty() || !seedError.isEmpty()) return;  // the session keeps its last valid state
   if (next == m_state) return;
   Q_UNUSED(key);

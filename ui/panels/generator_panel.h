@@ -29,6 +29,8 @@ class GeneratorPanel : public QWidget {
   // "seed" and "init_seed".
   void setFieldError(const QString& key, const QString& message);
   QString fieldError(const QString& key) const;
+  // The first field error shown ("" when every field is valid).
+  QString problem() const;
 
   // For tests and keyboard users: the widgets by field key ("vocab", "topics", "docs", "alpha0",
   // "beta", "length", "seed", "init_seed", "corpus", "separator", "source", "trials", "sweep_epsilons", "max_length").
@@ -38,6 +40,9 @@ class GeneratorPanel : public QWidget {
   // A valid edit of the session; `what` names the change for the undo stack.
   void edited(const dplda::SessionState& next, const QString& what);
   void loadCorpusRequested();
+  // The panel's input became invalid (the message) or valid again (""): the session keeps its
+  // last valid state, so results on screen no longer match the fields.
+  void inputProblem(const QString& message);
 
  private:
   void addRow(QFormLayout* form, const QString& key, const QString& label, QWidget* w, const QString& tip);
@@ -45,11 +50,14 @@ class GeneratorPanel : public QWidget {
   SessionState fromWidgets(QString* seedError, QString* seedKey) const;
   void updateEnabled(SessionState::Source source);  // which fields the corpus source uses
   void browseText();                                // Browse… for a plain-text file or folder
+  void reportProblem();                             // emits inputProblem when it changed
 
   SessionState m_state;
   bool m_updating = false;
   QMap<QString, QWidget*> m_fields;
   QMap<QString, QLabel*> m_errors;
+  QMap<QString, QString> m_tips;  // the fields' own tooltips, while an error replaces them
+  QString m_reportedProblem;
   QComboBox* m_source = nullptr;
   QLineEdit* m_path = nullptr;
   QLineEdit* m_separator = nullptr;

@@ -1,5 +1,8 @@
 #include "ui/panels/results_panel.h"
 
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -11,10 +14,12 @@
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "ui/common/last_folder.h"
 #include "ui/common/palette.h"
 #include "ui/common/privacy_text.h"
 #include "ui/plots/diagnostics_plot.h"
 #include "ui/panels/experiment_view.h"
+#include "ui/panels/table_export.h"
 #include "ui/plots/error_epsilon_plot.h"
 #include "ui/plots/topics_plot.h"
 #include "ui/worker/run_worker.h"
@@ -73,6 +78,7 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QTabWidget(parent) {
   diag->setStretchFactor(1, 3);
   diag->setSizes({400, 600});  // the table has a released and a teaching part
   addTab(diag, tr("Diagnostics"));
+  addTableExportMenu(m_diag, "diagnostics");
 
   // Topics
   auto* topicsTab = new QWidget;
@@ -107,6 +113,7 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QTabWidget(parent) {
   lv->addWidget(m_ledger, 1);
   lv->addWidget(m_ledgerNote);
   addTab(ledgerTab, tr("Ledger"));
+  addTableExportMenu(m_ledger, "ledger");
 
   // History
   auto* histTab = new QWidget;
@@ -141,6 +148,40 @@ PlotWidget* ResultsPanel::currentPlot() const {
     case 2: return m_topics;
     default: return nullptr;
   }
+}
+
+bool ResultsPanel::exportCurrent(const QString& path, QString* error) {
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  const QHash<QString, ExportFormat> formats = {{"png", ExportFormat::Png}, {"pdf", ExportFormat::Pdf},
+                                                {"svg", ExportFormat::Svg}, {"csv", ExportFormat::Csv}};
+  if (!formats.contains(suffix)) {
+    if (error) *error = tr("unknown export format '.%1' (use .png, .pdf, .svg or .csv)").arg(suffix);
+    return false;
+  }
+  if (PlotWidget* p = currentPlot()) return p->exportTo(path, formats.value(suffix), error);
+  if (currentWidget() == m_ledger->parentWidget()) {  // a table: its data as CSV
+    if (suffix == "csv") return exportTableCsv(m_ledger, path, error);
+    if (error) *error = tr("the ledger is a table: export it as .csv");
+    return false;
+  }
+  if (error) *error = tr("the visible results tab has no plot or table to export");
+  return false;
+}
+
+QString ResultsPanel::askExportPath(QString* problem) {
+  const bool table = !currentPlot();
+  if (table && currentWidget() != m_ledger->parentWidget()) {
+    *problem = tr("The visible tab has nothing to export; choose Sweeps, Diagnostics, Topics or Ledger.");
+    return QString();
+  }
+  const QString filters = table ? tr("CSV data (*.csv)") : tr("PNG (*.png);;PDF (*.pdf);;SVG (*.svg);;CSV data (*.csv)");
+  QString filter;
+  QString path = QFileDialog::getSaveFileName(
+      this, tr("Export"), QDir(lastFolder("export")).filePath(table ? "ledger.csv" : "plot.png"), filters, &filter);
+  if (path.isEmpty()) return path;
+  if (QFileInfo(path).suffix().isEmpty()) path += filter.section('*', 1, 1).section(')', 0, 0);  // e.g. ".pdf"
+  rememberFolder("export", path);
+  return path;
 }
 
 void ResultsPanel::setStale(bool stale) {

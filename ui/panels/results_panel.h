@@ -46,6 +46,13 @@ class ResultsPanel : public QTabWidget {
   QTableWidget* diagnosticsTable() const { return m_diag; }
   QListWidget* historyList() const { return m_history; }
   PlotWidget* currentPlot() const;  // the plot of the visible tab, or null
+  // Exports the visible tab by the file's suffix: its plot (.png/.pdf/.svg/.csv) or, on the
+  // Ledger tab, the table as .csv. False with a message naming the problem.
+  bool exportCurrent(const QString& path, QString* error = nullptr);
+  // Asks where to export the visible tab (its plot's formats, or CSV on the Ledger tab),
+  // starting in the folder remembered for exports; "" when cancelled, or when the tab has
+  // nothing to export (`problem` then says so).
+  QString askExportPath(QString* problem);
 
   // A summary of a run for the history and for pinning.
   static QJsonObject summarize(const RunOutcome& outcome);

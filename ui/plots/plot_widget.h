@@ -7,6 +7,7 @@
 #include <QHash>
 #include <QJsonObject>
 #include <QPointer>
+#include <QRect>
 #include <QSize>
 #include <QStringList>
 #include <QVector>
@@ -53,10 +54,25 @@ class PlotWidget : public QCustomPlot {
   void setMetadata(const QJsonObject& metadata) { m_metadata = metadata; }
   QJsonObject metadata() const { return m_metadata; }
 
-  // Logical size (1/96 inch per unit) used for PDF, SVG, the clipboard and the dialog's PNG.
-  // Default: the widget's size once shown, else 720×480.
+  // Logical size (1/96 inch per unit) used for PNG, PDF, SVG and the clipboard. A size set here
+  // wins (the command line's figures); otherwise the user's choice among exportSizeKeys(),
+  // remembered in QSettings, where "window" is the widget's size once shown (else 720×480).
   void setExportSize(const QSize& logicalSize) { m_exportSize = logicalSize; }
   QSize exportSize() const;
+  static QStringList exportSizeKeys();               // "window", "column", "wide", "slide", ...
+  static QString exportSizeLabel(const QString& key);  // for menus: "One column (3.5 × 2.6 in)"
+  static QSize exportSizeOf(const QString& key);     // logical size; invalid for "window"
+  static QString exportSizeChoice();
+  static void setExportSizeChoice(const QString& key);
+
+  // Exports put the legend beside (wide pages) or below (tall ones) the data area, never over
+  // the data; off keeps the on-screen placement inside the axis rect. Default on.
+  void setExportLegendOutside(bool outside) { m_exportLegendOutside = outside; }
+  bool exportLegendOutside() const { return m_exportLegendOutside; }
+  // Where the last export drew the data area and the legend (empty when no legend was drawn),
+  // in the export's logical units; also written to the side file.
+  QRect lastExportAxisRect() const { return m_lastExportAxisRect; }
+  QRect lastExportLegendRect() const { return m_lastExportLegendRect; }
 
   // Exports. Each returns false with a message naming the file and the reason (unwritable
   // path, empty plot, invalid size), and on success also writes "<path>.json".
@@ -78,6 +94,13 @@ class PlotWidget : public QCustomPlot {
   // The hover readout for a widget pixel: name and x, y of the nearest visible data point
   // within maxDistancePx, or an empty string. Shown as a tooltip while the mouse moves.
   QString readoutAt(const QPointF& pixel, double maxDistancePx = 24.0) const;
+
+  // Presentation: every text of the plot (ticks, labels, legend, title, notes) at `scale` times
+  // its normal point size (0.5..4) on screen; exports keep the normal size. Plots made later
+  // start at the default scale (PresentationMode sets both).
+  void setFontScale(double scale);
+  double fontScale() const { return m_fontScale; }
+  static void setDefaultFontScale(double scale);
 
   // A small grey note under the plot (e.g. "3 points ≤ 0 not shown"); empty removes it.
   void setFootnote(const QString& text);
@@ -113,12 +136,18 @@ class PlotWidget : public QCustomPlot {
 
  private:
   QJsonObject exportInfo(const QString& path, ExportFormat format) const;
+  // Draws the plot at `logical` size onto an active painter, with the legend outside the data
+  // when asked; restores the on-screen layout afterwards.
+  void paintForExport(QCPPainter* painter, const QSize& logical);
+  bool placeLegendOutside();  // lays the export page out with the legend outside the data; false: no legend
   bool checkExportable(const QString& path, QString* error) const;
   bool writeSideFile(const QString& path, const QJsonObject& info, QString* error) const;
   QString csvText(const QJsonObject& info) const;
   void onLegendClick(QCPLegend* legend, QCPAbstractLegendItem* item);
   void setPlottableShown(QCPAbstractPlottable* plottable, bool shown);
   void updateOverlays();
+  QFont plotFont(double points, bool bold = false) const;  // the widget's font at points × scale
+  void applyFonts();
   Qt::Alignment leastCrowdedCorner();
 
   QString m_title;
@@ -128,14 +157,17 @@ class PlotWidget : public QCustomPlot {
   Qt::Alignment m_fixedLegendCorner;
   bool m_legendWanted = true;  // the user's choice; an empty legend is hidden regardless
   bool m_stale = false;
+  double m_fontScale = 1.0;
   QString m_staleText;
   QCPItemRect* m_staleVeil = nullptr;
   QCPItemText* m_staleLabel = nullptr;
   QCPItemText* m_placeholder = nullptr;
   QJsonObject m_metadata;
   QSize m_exportSize;
+  bool m_exportLegendOutside = true;
+  bool m_exporting = false;  // updateLayout places the legend outside while set
+  QRect m_lastExportAxisRect, m_lastExportLegendRect;
   QMultiHash<QCPAbstractPlottable*, QPointer<QCPAbstractPlottable>> m_companions;
-  QString m_lastDir;
 };
 
 }  // namespace dplda

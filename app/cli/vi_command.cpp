@@ -1,0 +1,283 @@
+// dplda run --model vi|dp-vi: variational LDA (non-private) or DP-VI (Park et al. 2016) with its
+// ledger, and held-out perplexity for every model. docs/PRIVACY.md §10 has DP-VI's proof.
+#include "app/cli/vi_command.h"
+
+#include <QJsonArray>
+#include <cmath>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "app/cli/commands.h"
+#include "app/cli/json_output.h"
+#include "core/common/number_text.h"
+#include "core/corpus/corpus_cache.h"
+#include "core/corpus/truth_io.h"
+#include "core/corpus/uci_io.h"
+#include "core/eval/metrics.h"
+#include "core/eval/perplexity.h"
+#include "core/vi/dp_vi.h"
+#include "core/vi/variational_lda.h"
+
+namespace dplda::cli {
+
+namespace {
+
+const char* kEvaluationNote =
+    "held-out evaluation: post-processing of the released model on the public split's test documents, which "
+    "never enter the fit; the perplexity is a statistic of the test documents and NOT itself a private release";
+
+QJsonObject perplexityToJson(const PerplexityResult& p) {
+  return QJsonObject{{"perplexity", p.perplexity},
+                     {"elbo_bound_perplexity", p.elboBoundPerplexity},
+                     {"log_likelihood", p.logLikelihood},
+                     {"scored_tokens", static_cast<double>(p.scoredTokens)},
+                     {"observed_tokens", static_cast<double>(p.observedTokens)},
+                     {"bound_tokens", static_cast<double>(p.boundTokens)},
+                     {"documents", p.documents},
+                     {"estimator", QString::fromStdString(p.estimator)},
+                     {"smoothing", QString::fromStdString(p.smoothing)}};
+}
+
+LdaModel checkedModel(const LdaModel& m, const Corpus& corpus, const std::string& what) {
+  if (m.vocabSize() != corpus.vocabSize()) {
+    throw InputError(what + " has topics over " + std::to_string(m.vocabSize()) + " words but the corpus vocabulary has " +
+                     std::to_string(corpus.vocabSize()));
+  }
+  return m;
+}
+
+}  // namespace
+
+std::optional<HoldoutSplit> holdoutFrom(const Arguments& a, const Corpus& corpus) {
+  if (!a.has("holdout")) {
+    if (a.has("holdout-seed") || a.has("write-split") || a.has("score-model")) {
+      throw UsageError("--holdout-seed, --write-split and --score-model need --holdout FRACTION");
+    }
+    return std::nullopt;
+  }
+  const double f = a.number("holdout");
+  if (!(f > 0.0 && f < 1.0)) throw UsageError("--holdout must be a fraction in (0, 1) (e.g. 0.1), got " + shortNumber(f));
+  auto split = splitHoldout(corpus, f, a.seed("holdout-seed", 1));
+  if (!split.ok()) throw InputError(split.status().message());
+  if (a.has("write-split")) {
+    const std::string dir = a.text("write-split");
+    require(writeUciCorpus(split->train, dir + "/train"));
+    require(writeUciCorpus(split->test, dir + "/test"));
+  }
+  return std::move(split).value();
+}
+
+void reportHeldOut(const Arguments& a, const HoldoutSplit& split, const LdaModel* model, const LdaModel* truth,
+                   QJsonObject& json, std::ostream& out) {
+  const std::uint64_t seed = deriveSeed(split.seed, 1);  // the halves of each test document
+  json.insert("holdout", QJsonObject{{"fraction", split.fraction},
+                                     {"seed", QString::number(split.seed)},
+                                     {"train_docs", split.train.docCount()},
+                                     {"test_docs", split.test.docCount()},
+                                     {"note", kEvaluationNote}});
+  out << "held-out: " << split.test.docCount() << " of " << split.train.docCount() + split.test.docCount()
+      << " documents (fraction " << split.fraction << ", seed " << split.seed << "); the model saw only the other "
+      << split.train.docCount() << "\n";
+  auto score = [&](const LdaModel& m, const char* key, const std::string& label) {
+    auto p = heldOutPerplexity(m, split.test, seed);
+    if (!p.ok()) {
+      json.insert(key, QJsonObject{{"failure", QString::fromStdString(p.status().message())}});
+      out << "  " << label << ": perplexity not computed: " << p.status().message() << "\n";
+      return;
+    }
+    json.insert(key, perplexityToJson(p.value()));
+    out << "  " << label << ": perplexity " << p->perplexity << " (document completion), ELBO bound "
+        << p->elboBoundPerplexity << "\n";
+  };
+  if (model) score(*model, "perplexity", "model");
+  if (truth) score(*truth, "truth_perplexity", "truth");
+  if (a.has("score-model")) {
+    const LdaModel other = checkedModel(take(readTruthJson(a.text("score-model"))), split.test, "--score-model");
+    score(other, "score_model_perplexity", "--score-model " + a.text("score-model"));
+  }
+  if (model || truth) {
+    out << "  estimator: " << perplexityEstimatorText() << "\n  smoothing: "
+        << perplexitySmoothingText(kDefaultPerplexitySmoothing) << "\n";
+  }
+}
+
+int runViCommand(const Arguments& a, const std::string& modelName) {
+  const bool isPrivate = modelName == "dp-vi";
+  for (const char* o : {"config", "edges", "mechanism", "bounds", "split", "share-releases", "e6", "tpm-accountant",
+                        "accountant", "max-length", "decomposer", "online-iterations"}) {
+    if (a.has(o)) throw UsageError("--" + std::string(o) + " applies to --model spectral only");
+  }
+  if (!isPrivate) {
+    for (const char* o : {"clip", "epsilon", "delta", "noise-seed", "release-only"}) {
+      if (a.has(o)) throw UsageError("--" + std::string(o) + " needs --model dp-vi");
+    }
+  }
+  const int k = a.integer("topics");
+  ViOptions vi;
+  vi.alpha0 = a.number("alpha0", vi.alpha0);
+  vi.seed = a.seed("seed", vi.seed);
+  if (a.has("vi")) {
+    auto m = parseViMethod(a.text("vi"));
+    if (!m.ok()) throw UsageError("--vi must be batch or online, got '" + a.text("vi") + "'");
+    vi.method = m.value();
+  }
+  vi.iterations = a.count("iterations", 1, kMaxViIterations, vi.iterations);
+  if (a.has("batch-size") && vi.method != ViMethod::Online) throw UsageError("--batch-size needs --vi online");
+  vi.batchSize = a.count("batch-size", 1, 100000000, vi.batchSize);
+  vi.tau0 = a.number("tau0", vi.tau0);
+  vi.kappa = a.number("kappa", vi.kappa);
+  if (vi.method == ViMethod::Batch && (a.has("tau0") || a.has("kappa"))) throw UsageError("--tau0 and --kappa need --vi online");
+  const int nTop = a.integer("top-words", 10);
+  if (nTop < 1) throw UsageError("--top-words must be >= 1, got " + std::to_string(nTop));
+  DpViOptions dp;
+  if (isPrivate) {
+    dp.clip = a.number("clip", dp.clip);
+    dp.epsilon = a.number("epsilon", dp.epsilon);
+    dp.delta = a.number("delta", dp.delta);
+    if (!(dp.clip > 0 && dp.clip <= 1e12)) throw UsageError("--clip must be in (0, 1e12], got " + shortNumber(dp.clip));
+    if (!(dp.epsilon > 0)) throw UsageError("--epsilon must be > 0, got " + shortNumber(dp.epsilon));
+    if (!(dp.delta > 0 && dp.delta < 1)) throw UsageError("--delta must be in (0, 1), got " + shortNumber(dp.delta));
+  }
+  // Option ranges that do not need the corpus: usage errors before reading it.
+  if (!(vi.alpha0 > 0 && vi.alpha0 <= kMaxAlpha0)) throw UsageError("--alpha0 must be in (0, 1e6], got " + shortNumber(vi.alpha0));
+  if (!(vi.kappa > 0.5 && vi.kappa <= 1)) throw UsageError("--kappa must be in (0.5, 1], got " + shortNumber(vi.kappa));
+  if (!(vi.tau0 >= 1 && vi.tau0 <= 1e12)) throw UsageError("--tau0 must be in [1, 1e12], got " + shortNumber(vi.tau0));
+  if (k < 1) throw UsageError("--topics must be >= 1, got " + std::to_string(k));
+
+  const Corpus corpus = take(loadUciCorpus(a.text("corpus"), corpusCacheOptionsFromEnvironment(!a.flag("no-cache"))));
+  std::optional<LdaModel> truth;
+  if (a.has("truth")) {
+    truth = checkedModel(take(readTruthJson(a.text("truth"))), corpus, "the truth file");
+    if (truth->topicCount() > k) {
+      throw InputError("the truth file has " + std::to_string(truth->topicCount()) + " topics but --topics is " +
+                       std::to_string(k) + "; errors need at least as many fitted topics");
+    }
+  }
+  const std::optional<HoldoutSplit> split = holdoutFrom(a, corpus);
+  const Corpus& train = split ? split->train : corpus;
+  if (isPrivate) require(validateDpViOptions(dp, k, train));
+  else require(validateViOptions(vi, k, train));
+
+  ViFit fit;
+  std::optional<DpViLedger> ledger;
+  long long clipped = 0;
+  if (isPrivate) {
+    dp.vi = vi;
+    std::unique_ptr<RandomSource> noise;
+    if (a.has("noise-seed")) noise = std::make_unique<SeededRandom>(a.seed("noise-seed", 0));
+    else noise = std::make_unique<SecureRandom>();
+    DpViFit r = take(fitDpVi(train, k, dp, *noise));
+    fit = std::move(r.fit);
+    ledger = std::move(r.ledger);
+    clipped = r.clippedVisits;
+  } else {
+    fit = take(fitVi(train, k, vi));
+  }
+  const bool teaching = !a.flag("release-only");
+
+  QJsonObject json;
+  std::ostringstream out;
+  out.precision(4);
+  json.insert("status", "ok");
+  json.insert("released", true);
+  json.insert("model", QString::fromStdString(modelName));
+  json.insert("corpus", QJsonObject{{"docs", corpus.docCount()}, {"vocab", corpus.vocabSize()},
+                                    {"dropped_docs", corpus.droppedDocuments}});
+  json.insert("topics_k", k);
+  json.insert("alpha0", vi.alpha0);
+  json.insert("vi", QJsonObject{{"method", viMethodName(vi.method)},
+                                {"iterations", vi.iterations},
+                                {"batch_size", vi.method == ViMethod::Online ? std::min(vi.batchSize, train.docCount()) : train.docCount()},
+                                {"tau0", vi.tau0},
+                                {"kappa", vi.kappa},
+                                {"eta", fit.eta},
+                                {"estep_tolerance", vi.estepTolerance},
+                                {"estep_max_iterations", vi.estepMaxIterations},
+                                {"seed", QString::number(vi.seed)},
+                                {"updates", static_cast<double>(fit.updates)}});
+  out << "corpus: " << corpus.docCount() << " documents, vocabulary " << corpus.vocabSize() << "\n";
+  out << "model: " << (isPrivate ? "DP-VI (Park et al. 2016)" : "variational LDA") << ", " << viMethodName(vi.method)
+      << " VB, " << vi.iterations << " passes, " << fit.updates << " updates, alpha " << vi.alpha0 / k
+      << " each, eta " << fit.eta << "\n";
+  QJsonObject privacy;
+  if (ledger) {
+    const DpViLedger& L = *ledger;
+    QJsonArray notes;
+    for (const auto& n : L.notes) notes.append(QString::fromStdString(n));
+    const QJsonObject entry{{"release", "expected sufficient statistics (k x d) of every iteration"},
+                            {"mechanism", "gaussian"},
+                            {"releases", static_cast<double>(L.releases)},
+                            {"passes", L.passes},
+                            {"method", QString::fromStdString(L.method)},
+                            {"batch_size", L.batchSize},
+                            {"clip", L.clip},
+                            {"sensitivity", L.sensitivity},
+                            {"sensitivity_formula", "2C (Frobenius, replace one document; docs/PRIVACY.md §10)"},
+                            {"sigma", L.sigma},
+                            {"noise_multiplier", L.noiseMultiplier},
+                            {"rho", L.rho},
+                            {"epsilon", L.epsilon},
+                            {"delta", L.delta},
+                            {"sampler_excess_delta", L.samplerDelta},
+                            {"draws", L.draws},
+                            {"spent", true}};
+    privacy = QJsonObject{{"private", L.claim == "proven"},
+                          {"privacy_claim", QString::fromStdString(L.claim)},
+                          {"claim", QString::fromStdString(L.summary)},
+                          {"epsilon_total", dp.epsilon},
+                          {"delta_total", dp.delta},
+                          {"epsilon_spent", L.epsilon},
+                          {"delta_spent", L.delta},
+                          {"accountant", QString::fromStdString(L.accountant)},
+                          {"noise_source", QString::fromStdString(L.noiseSource)},
+                          {"ledger", QJsonArray{entry}},
+                          {"notes", notes}};
+    out << "privacy: " << L.claim << ": " << L.summary << "\n";
+    out << "  ledger: " << L.releases << " releases of the k x d statistics, C " << L.clip << ", sensitivity "
+        << L.sensitivity << ", sigma " << L.sigma << " (multiplier " << L.noiseMultiplier << "), accountant "
+        << L.accountant << ", rho " << L.rho << ", spent epsilon " << L.epsilon << ", delta " << L.delta
+        << " (noise " << L.noiseSource << ")\n";
+  } else {
+    privacy = QJsonObject{{"private", false},
+                          {"privacy_claim", "not-private"},
+                          {"claim", "non-private variational inference: no noise, not a private release"}};
+  }
+  json.insert("privacy", privacy);
+  json.insert("alpha", toJson(fit.model.alpha));
+  json.insert("topics", columnsToJson(fit.model.topics));
+  json.insert("top_words", topWords(corpus, fit.model.topics, nTop));
+  if (truth) {
+    const TopicErrors err = compareTopics(truth->topics, truth->alpha, fit.model.topics, fit.model.alpha);
+    json.insert("error", QJsonObject{{"l2_mean", err.l2Mean}, {"l1_mean", err.l1Mean}, {"alpha", err.alphaError}});
+    out << "error vs truth: l2 " << err.l2Mean << ", l1 " << err.l1Mean << ", alpha " << err.alphaError << "\n";
+  }
+  out << (isPrivate ? "released topics" : "topics") << " (alpha, top words):\n";
+  for (Eigen::Index c = 0; c < fit.model.topics.cols(); ++c) {
+    out << "  " << c + 1 << "  alpha " << fit.model.alpha[c] << ":";
+    for (int i : topIndices(fit.model.topics.col(c), nTop)) out << " " << corpus.wordName(i);
+    out << "\n";
+  }
+  if (split) reportHeldOut(a, *split, &fit.model, truth ? &*truth : nullptr, json, out);
+  if (teaching) {  // data-dependent run statistics: teaching output, left out with --release-only
+    json.insert("non_private_diagnostics",
+                QJsonObject{{"note", "statistics of the run, computed from the data: NOT part of any private release"},
+                            {"estep_iterations", static_cast<double>(fit.estepIterations)},
+                            {"estep_not_converged", static_cast<double>(fit.estepNotConverged)},
+                            {"clipped_document_visits", static_cast<double>(clipped)},
+                            {"milliseconds", fit.milliseconds}});
+    out << (isPrivate ? "non-private diagnostics (not part of the release): " : "")
+        << "mean E-step updates per document visit "
+        << static_cast<double>(fit.estepIterations) / std::max(1.0, static_cast<double>(train.docCount()) * fit.passes);
+    if (isPrivate) out << ", clipped document visits " << clipped;
+    out << "\ntime (ms): fit " << fit.milliseconds << "\n";
+  }
+  std::cout << out.str();
+  if (a.has("json")) {
+    std::string error;
+    if (!writeJsonFile(a.text("json"), json, &error)) throw InputError(error);
+  }
+  return kExitOk;
+}
+
+}  // namespace dplda::cli

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Issue 11 (compute part): the spectral fit at real-corpus scale, C++ and the numpy reference side
+# by side in one run, on three corpora:
+#   nyt      synthetic, NYTimes-sized: d = 20 000, k = 20, N = 300 000, length 230 (6.7e7 non-zeros)
+#   debian   the Debian package descriptions (bench/make_real_corpus.sh), d = 8 000, k = 50
+#   figure2  synthetic, d = 50, k = 5, N = 100 000, length 100 (the figure-2 corpus)
+#
+#   bench/bench_scale.sh BUILD_DIR [REPEATS] [DATA_DIR] [CORPORA]
+#
+# REPEATS (default 3) fits per process: bench_fit and numpy_spectral.py load the corpus once and
+# print the median fit time (wall), per-stage medians and the process's peak RSS. For figure2 the
+# whole `dplda run` is also timed REPEATS times (wall, median) against numpy's fit alone. Corpora
+# are generated once into DATA_DIR (default BUILD_DIR/bench-data) and reused. CORPORA: a
+# comma-separated subset (default nyt,debian,figure2). Raw JSON lines: DATA_DIR/scale.jsonl.
+#
+# C++ rows: the default fit (block Krylov eigen step, robust decomposer), the fit with the fast
+# decomposer, and (nyt, debian) the Spectra eigen step for comparison. numpy: the same estimators,
+# scipy eigsh (ARPACK) for d > 1000, numpy's BLAS (printed).
+set -euo pipefail
+
+BUILD=${1:?usage: bench_scale.sh BUILD_DIR [REPEATS] [DATA_DIR] [CORPORA]}
+REPEATS=${2:-3}
+DATA=${3:-$BUILD/bench-data}
+CORPORA=${4:-nyt,debian,figure2}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+DPLDA=$BUILD/app/dplda
+FIT=$BUILD/bench/bench_fit
+PY=/usr/bin/python3
+OUT=$DATA/scale.jsonl
+mkdir -p "$DATA"
+: > "$OUT"
+
+echo "# $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# numpy $($PY -c 'import numpy; print(numpy.__version__)'), BLAS (Debian alternative): $(readlink -f /etc/alternatives/libblas.so.3-x86_64-linux-gnu 2>/dev/null || echo unknown)"
+run() {  # label, command...: runs it, keeps its JSON line
+  local label=$1
+  shift
+  echo "## $label: $*" >&2
+  local line
+  line=$("$@" | tail -n 1)
+  echo "{\"label\":\"$label\",\"result\":$line}" >> "$OUT"
+  echo "$label $line"
+}
+
+corpus() {  # name -> corpus dir (generated on first use)
+  case $1 in
+    nyt)
+      [ -f "$DATA/nyt/docword.txt" ] ||
+        "$DPLDA" generate --vocab 20000 --topics 20 --docs 300000 --doc-length 230 --seed 1 --out "$DATA/nyt" >&2
+      echo "$DATA/nyt" ;;
+    figure2)
+      [ -f "$DATA/synthetic/docword.txt" ] ||
+        "$DPLDA" generate --vocab 50 --topics 5 --docs 100000 --doc-length 100 --seed 1 --out "$DATA/synthetic" >&2
+      echo "$DATA/synthetic" ;;
+    debian)
+      [ -f "$DATA/debian/corpus/docword.txt" ] || bash "$ROOT/bench/make_real_corpus.sh" "$DPLDA" "$DATA/debian" 8000 >&2
+      echo "$DATA/debian/corpus" ;;
+  esac
+}
+
+for name in ${CORPORA//,/ }; do
+  dir=$(corpus "$name")
+  case $name in
+    nyt) k=20 ;;
+    debian) k=50 ;;
+    figure2) k=5 ;;
+  esac
+  truth=()
+  [ -f "$dir/truth.json" ] && truth=(--truth "$dir/truth.json")
+  run "$name/cpp" "$FIT" --corpus "$dir" --topics "$k" "${truth[@]}" --repeats "$REPEATS" \
+    --save-model "$DATA/$name-cpp-model.json"
+  run "$name/cpp-fast" "$FIT" --corpus "$dir" --topics "$k" "${truth[@]}" --repeats "$REPEATS" --decomposer fast
+  if [ "$name" != figure2 ]; then
+    run "$name/cpp-spectra" "$FIT" --corpus "$dir" --topics "$k" "${truth[@]}" --repeats 1 --eigen spectra
+  fi
+  # numpy: against the truth when there is one, else against the C++ model (real text).
+  ref=("${truth[@]}")
+  [ ${#ref[@]} -eq 0 ] && ref=(--truth "$DATA/$name-cpp-model.json")
+  run "$name/numpy" "$PY" "$ROOT/bench/numpy_spectral.py" --corpus "$dir" --topics "$k" "${ref[@]}" --repeats "$REPEATS"
+  if [ "$name" = figure2 ]; then
+    # The whole command (read + fit + output), REPEATS times; the median wall time.
+    times=()
+    for _ in $(seq "$REPEATS"); do
+      s=$(date +%s.%N)
+      "$DPLDA" run --corpus "$dir" --topics "$k" >/dev/null
+      e=$(date +%s.%N)
+      times+=("$(echo "($e - $s) * 1000" | bc -l)")
+    done
+    med=$(printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}')
+    echo "{\"label\":\"figure2/dplda-run\",\"result\":{\"wall_ms_median\":$med,\"runs\":$REPEATS}}" >> "$OUT"
+    echo "figure2/dplda-run median wall ${med} ms over $REPEATS runs"
+  fi
+done
+echo "# raw: $OUT"

@@ -1,0 +1,67 @@
+#include "core/corpus/mapped_file.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+namespace dplda {
+
+MappedFile::~MappedFile() { close(); }
+
+MappedFile::MappedFile(MappedFile&& o) noexcept { *this = std::move(o); }
+
+MappedFile& MappedFile::operator=(MappedFile&& o) noexcept {
+  if (this != &o) {
+    close();
+    m_fd = std::exchange(o.m_fd, -1);
+    m_data = std::exchange(o.m_data, nullptr);
+    m_size = std::exchange(o.m_size, 0);
+    m_regular = o.m_regular;
+    m_mtimeNs = o.m_mtimeNs;
+    m_inode = o.m_inode;
+  }
+  return *this;
+}
+
+void MappedFile::close() {
+  if (m_data) munmap(m_data, m_size);
+  if (m_fd >= 0) ::close(m_fd);
+  m_data = nullptr;
+  m_fd = -1;
+}
+
+Result<MappedFile> MappedFile::open(const std::string& path, const std::string& shownName, bool tryMap) {
+  MappedFile f;
+  f.m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (f.m_fd < 0) return ioError("cannot open " + shownName + ": " + std::strerror(errno));
+  struct stat st {};
+  if (fstat(f.m_fd, &st) != 0) return ioError("cannot read " + shownName + ": " + std::strerror(errno));
+  f.m_regular = S_ISREG(st.st_mode);
+  f.m_mtimeNs = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  f.m_inode = static_cast<std::uint64_t>(st.st_ino);
+  if (!f.m_regular) return f;
+  f.m_size = static_cast<std::size_t>(st.st_size);
+  if (tryMap && f.m_size > 0) {
+    void* p = mmap(nullptr, f.m_size, PROT_READ, MAP_PRIVATE, f.m_fd, 0);
+    if (p != MAP_FAILED) {
+      f.m_data = p;
+      madvise(p, f.m_size, MADV_SEQUENTIAL);  // read ahead aggressively, drop behind
+    }
+  }
+  return f;
+}
+
+void MappedFile::dropPages(std::size_t from, std::size_t to) const {
+  if (!m_data || to > m_size) return;
+  const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  const std::size_t a = (from + page - 1) / page * page;  // whole pages inside [from, to) only
+  const std::size_t b = to / page * page;
+  if (b > a) madvise(static_cast<char*>(m_data) + a, b - a, MADV_DONTNEED);
+}
+
+}  // namespace dplda

@@ -1,0 +1,50 @@
+#pragma once
+// A read-only file for the corpus readers: memory-mapped when it is a regular file (the parser
+// and the binary cache then read the page cache directly, with no copy and no per-line buffer),
+// otherwise (a pipe, a character device, or when mmap fails, e.g. under an address-space limit)
+// open for plain read(2) streaming. Internal to core/corpus.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/common/status.h"
+
+namespace dplda {
+
+class MappedFile {
+ public:
+  MappedFile() = default;
+  ~MappedFile();
+  MappedFile(MappedFile&& other) noexcept;
+  MappedFile& operator=(MappedFile&& other) noexcept;
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+
+  // Opens `path`; `shownName` is the escaped name used in messages ("cannot open NAME: why").
+  // With `tryMap` false the file is only opened (streaming).
+  static Result<MappedFile> open(const std::string& path, const std::string& shownName, bool tryMap = true);
+
+  bool mapped() const { return m_data != nullptr; }
+  std::string_view view() const { return {static_cast<const char*>(m_data), m_size}; }
+  int fd() const { return m_fd; }
+  bool regular() const { return m_regular; }
+  std::uint64_t size() const { return m_size; }          // st_size (0 for non-regular files)
+  std::int64_t mtimeNs() const { return m_mtimeNs; }     // st_mtim in nanoseconds
+  std::uint64_t inode() const { return m_inode; }
+
+  // Hints that [from, to) of the mapping will not be read again: its pages leave this process's
+  // resident set (they stay in the page cache), so reading a file larger than RAM stays bounded.
+  void dropPages(std::size_t from, std::size_t to) const;
+  void close();
+
+ private:
+  int m_fd = -1;
+  void* m_data = nullptr;
+  std::size_t m_size = 0;
+  bool m_regular = false;
+  std::int64_t m_mtimeNs = 0;
+  std::uint64_t m_inode = 0;
+};
+
+}  // namespace dplda

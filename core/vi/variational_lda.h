@@ -1,0 +1,97 @@
+#pragma once
+// LDA by mean-field variational Bayes (Blei, Ng & Jordan 2003; Hoffman, Blei & Bach 2010), the
+// same model as the spectral side: k topics, θ_n ~ Dirichlet(α) with α fixed (symmetric α0/k by
+// default, or given), topics β_i ~ Dirichlet(η·1_d). q(β_i) = Dirichlet(λ_i), q(θ_n) =
+// Dirichlet(γ_n), q(z) = φ. The released model is E_q[β] (columns of λ normalised) and α.
+//
+// Determinism: λ starts from Gamma(100, 1/100) draws of SeededRandom(seed) (Hoffman's and
+// scikit-learn's initialisation); γ_n starts at α + l_n/k (Blei et al.), no randomness; online
+// VB visits the documents in a seeded permutation per epoch. Documents are processed in blocks:
+// the E-steps of a block run in parallel (OpenMP), each writing its own slot, and the block's
+// statistics are summed sequentially in document order, so the result is bit-identical for any
+// thread count.
+#include <Eigen/Dense>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/common/feedback.h"
+#include "core/common/status.h"
+#include "core/corpus/corpus.h"
+
+namespace dplda {
+
+enum class ViMethod {
+  Batch,   // Blei et al. 2003: every iteration = E-step on all documents, then λ = η + Σ_n s_n
+  Online,  // Hoffman et al. 2010: per minibatch B, λ ← (1 − ρ_t) λ + ρ_t (η + N/|B| Σ_{n∈B} s_n)
+};
+const char* viMethodName(ViMethod m);              // "batch", "online"
+Result<ViMethod> parseViMethod(const std::string& text);
+
+// Ranges accepted by validateViOptions (named in its messages).
+inline constexpr int kMaxViIterations = 100000;
+inline constexpr int kMaxViTopics = 10000;
+
+struct ViOptions {
+  ViMethod method = ViMethod::Online;
+  // Passes over the training documents: batch = iterations (E-step + M-step), online = epochs
+  // (each epoch ceil(N/S) minibatch updates). A fixed count, no data-dependent stopping (the
+  // private variant must not stop on the data either).
+  int iterations = 10;
+  int batchSize = 128;      // online minibatch size S (scikit-learn's default); clamped to N
+  double tau0 = 10.0;       // online learning offset τ0 >= 1 (scikit-learn's learning_offset; Hoffman used 1024)
+  double kappa = 0.7;       // online learning decay κ in (0.5, 1]: ρ_t = (τ0 + t)^(−κ), t = 0, 1, ...
+  double alpha0 = 1.0;      // α = α0/k each, unless `alpha` is given
+  Eigen::VectorXd alpha;    // optional: k positive Dirichlet parameters (overrides alpha0)
+  double eta = 0.0;         // topic prior η > 0; 0 means 1/k (scikit-learn's default topic_word_prior)
+  double estepTolerance = 1e-3;  // E-step stops when mean_i |γ_i − γ_i^prev| < this (scikit-learn)
+  int estepMaxIterations = 100;  // ... or after this many updates (scikit-learn's max_doc_update_iter)
+  std::uint64_t seed = 1;        // λ initialisation and the online visiting order
+  bool computeElbo = false;      // batch only: record the ELBO of every iteration (one extra pass at the end)
+  int threads = 0;               // OpenMP threads for the E-steps, 0 = OpenMP's default; never changes results
+};
+
+// The α a fit uses: options.alpha when given, else α0/k repeated.
+Eigen::VectorXd viAlpha(const ViOptions& options, int k);
+double viEta(const ViOptions& options, int k);
+
+// Checks k (1..min(d, kMaxViTopics)), the corpus (N >= 1) and every option; InvalidArgument
+// naming the option and its value.
+Status validateViOptions(const ViOptions& options, int k, const Corpus& corpus);
+
+struct ViFit {
+  LdaModel model;            // α (the fixed prior) and topics d x k = E_q[β], columns on the simplex
+  Eigen::MatrixXd lambda;    // k x d variational Dirichlet parameters of the topics
+  double eta = 0.0;          // the η used
+  ViMethod method = ViMethod::Online;
+  int passes = 0;            // passes over the corpus done
+  long long updates = 0;     // M-steps (batch: = passes; online: minibatch updates)
+  long long estepIterations = 0;      // E-step updates summed over every document visit
+  long long estepNotConverged = 0;    // document visits that hit estepMaxIterations
+  std::vector<double> elbo;  // batch with computeElbo: ELBO after each iteration (non-decreasing)
+  double milliseconds = 0.0;
+};
+
+// Fits LDA by VB on `train`. Cancelled (through feedback) returns StatusCode::Cancelled.
+Result<ViFit> fitVi(const Corpus& train, int k, const ViOptions& options, Feedback* feedback = nullptr);
+
+// ---- building blocks shared with DP-VI and held-out evaluation ----
+
+// ψ(x) for x > 0 (recurrence to x >= 6, then the asymptotic series; absolute error < 1e-13).
+double digamma(double x);
+
+// The per-document E-step with fixed word weights B (k x d, column w = the k weights of word w:
+// exp(E_q[log β_·w]) during VI, or point topics β_·w for held-out inference):
+//   φ_wi ∝ exp(E[log θ_i]) B_iw,  γ = α + Σ_w c_w φ_w·,
+// iterated from `gamma` (input: the start; output: the result) until the mean absolute change
+// of γ is below tolerance or maxIterations updates were done. `words`/`counts` are the
+// document's non-zeros. On return, expElogTheta = exp(E[log θ]) of the final γ and phiNorm_j =
+// Σ_i expElogTheta_i B_{i,words[j]} (+1e-100). Returns the number of updates done.
+int inferDocument(const Eigen::MatrixXd& wordWeights, const Eigen::VectorXd& alpha, const int* words,
+                  const double* counts, int nnz, double tolerance, int maxIterations, Eigen::VectorXd& gamma,
+                  Eigen::VectorXd& expElogTheta, Eigen::VectorXd& phiNorm);
+
+// exp(E[log β]) for λ (k x d): exp(ψ(λ_iw) − ψ(Σ_w λ_iw)).
+Eigen::MatrixXd expDirichletExpectation(const Eigen::MatrixXd& lambda);
+
+}  // namespace dplda

@@ -1,0 +1,284 @@
+// Tests of the binary corpus cache (issue 11): a cached load is bit-identical to the text parse;
+// a stale cache (the text changed) and a corrupt one (a flipped byte, a truncation, a forged
+// structure behind a valid checksum) are detected and rebuilt, never trusted.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <QtTest>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+
+#include "core/corpus/corpus_cache.h"
+#include "core/corpus/synthetic_generator.h"
+#include "core/corpus/uci_io.h"
+
+using namespace dplda;
+namespace fs = std::filesystem;
+
+namespace {
+
+bool identical(const Corpus& a, const Corpus& b) {
+  const auto& x = a.counts;
+  const auto& y = b.counts;
+  if (x.rows() != y.rows() || x.cols() != y.cols() || x.nonZeros() != y.nonZeros() || !y.isCompressed()) return false;
+  const std::size_t n = static_cast<std::size_t>(x.nonZeros());
+  return std::memcmp(x.outerIndexPtr(), y.outerIndexPtr(), sizeof(int) * (x.rows() + 1)) == 0 &&
+         std::memcmp(x.innerIndexPtr(), y.innerIndexPtr(), sizeof(int) * n) == 0 &&
+         std::memcmp(x.valuePtr(), y.valuePtr(), sizeof(double) * n) == 0 &&
+         std::memcmp(a.lengths.data(), b.lengths.data(), sizeof(double) * a.lengths.size()) == 0 &&
+         a.lengths.size() == b.lengths.size() && a.vocab == b.vocab && a.droppedDocuments == b.droppedDocuments;
+}
+
+std::string readAll(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void writeAll(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+}
+
+}  // namespace
+
+class TestCorpusCache : public QObject {
+  Q_OBJECT
+
+ private:
+  QTemporaryDir m_tmp;
+  int m_case = 0;
+
+  // A folder with a generated corpus (with vocab.txt unless `names` is false).
+  fs::path makeCorpus(int docs = 400, bool names = true) {
+    GeneratorParams p;
+    p.vocabSize = names ? 60 : 20;  // without vocab.txt every word id must be used: 20 of them are
+    p.docCount = docs;
+    p.meanLength = 20;
+    p.seed = 5 + m_case;
+    const auto gen = generateLdaCorpus(p);
+    const fs::path dir = fs::path(m_tmp.path().toStdString()) / ("c" + std::to_string(m_case++));
+    if (!gen.ok() || !writeUciCorpus(gen->corpus, dir.string()).isOk()) return {};
+    if (!names) fs::remove(dir / "vocab.txt");
+    return dir;
+  }
+
+  // Loads through the cache and checks the result against a plain text parse.
+  CorpusLoadReport loadAndCompare(const fs::path& dir, const CorpusCacheOptions& options = {}) {
+    CorpusLoadReport report;
+    const auto cached = loadUciCorpus(dir.string(), options, nullptr, &report);
+    const auto text = readUciCorpus(dir.string());
+    if (!cached.ok() || !text.ok()) {
+      const std::string why = "a load failed: " + (cached.ok() ? text.status() : cached.status()).toString();
+      QTest::qFail(why.c_str(), __FILE__, __LINE__);
+      return report;
+    }
+    if (!identical(text.value(), cached.value())) QTest::qFail("cached corpus differs from the text", __FILE__, __LINE__);
+    return report;
+  }
+
+ private slots:
+  void initTestCase() { QVERIFY(m_tmp.isValid()); }
+
+  void xxhashKnownValues() {
+    // Reference values of XXH64 (seed 0) from the xxHash project.
+    QCOMPARE(xxhash64("", 0), 0xEF46DB3751D8E999ULL);
+    QCOMPARE(xxhash64("a", 1), 0xD24EC4F1A98C6E5BULL);
+    QCOMPARE(xxhash64("abc", 3), 0x44BC2CF5AD770999ULL);
+  }
+
+  void roundTripIsBitIdentical() {
+    for (bool names : {true, false}) {
+      const fs::path dir = makeCorpus(400, names);
+      QVERIFY(!dir.empty());
+      const CorpusLoadReport first = loadAndCompare(dir);
+      QVERIFY(!first.fromCache);
+      QVERIFY2(first.cacheWritten, first.note.c_str());
+      QCOMPARE(QString::fromStdString(first.cachePath), QString::fromStdString((dir / "docword.txt.dplda-cache").string()));
+      const CorpusLoadReport second = loadAndCompare(dir);
+      QVERIFY2(second.fromCache, second.note.c_str());
+      QVERIFY(second.note.empty());
+      // The docword file named directly finds the same cache.
+      CorpusLoadReport direct;
+      QVERIFY(loadUciCorpus((dir / "docword.txt").string(), {}, nullptr, &direct).ok());
+      QVERIFY(direct.fromCache);
+    }
+  }
+
+  // Dropped documents, a repeated line, and counts that need the wide (double) layout.
+  void oddCorporaRoundTrip() {
+    const fs::path dir = fs::path(m_tmp.path().toStdString()) / "odd";
+    fs::create_directories(dir);
+    writeAll(dir / "docword.txt", "5\n3\n7\n1 1 2\n1 1 1\n2 2 1\n3 3 9000000000\n3 1 1\n5 2 4\n5 3 4\n");
+    writeAll(dir / "vocab.txt", "caf\xc3\xa9\nnew york\nz\n");
+    QVERIFY(loadAndCompare(dir).cacheWritten);
+    const CorpusLoadReport again = loadAndCompare(dir);
+    QVERIFY(again.fromCache);
+    const auto c = loadUciCorpus(dir.string());
+    QCOMPARE(c->droppedDocuments, 2);
+    QCOMPARE(c->counts.coeff(1, 2), 9000000000.0);
+    QCOMPARE(QString::fromStdString(c->vocab[0]), QString::fromUtf8("caf\xc3\xa9"));
+  }
+
+  void staleCachesAreRebuilt() {
+    const fs::path dir = makeCorpus();
+    QVERIFY(loadAndCompare(dir).cacheWritten);
+    const fs::path docword = dir / "docword.txt";
+    std::string text = readAll(docword);
+
+    // A different size.
+    writeAll(docword, text + "\n");
+    CorpusLoadReport r = loadAndCompare(dir);
+    QVERIFY(!r.fromCache);
+    QVERIFY2(r.note.find("stale") != std::string::npos, r.note.c_str());
+    QVERIFY(r.cacheWritten);
+    QVERIFY(loadAndCompare(dir).fromCache);
+
+    // Same size, the modification time put back: the hash of the first bytes tells.
+    const auto stamp = fs::last_write_time(docword);
+    const std::size_t at = text.find('\n', text.find('\n', text.find('\n') + 1) + 1) + 1;  // first entry line
+    std::string changed = text + "\n";
+    const std::size_t countAt = changed.find('\n', at) - 1;
+    changed[countAt] = changed[countAt] == '1' ? '2' : '1';
+    writeAll(docword, changed);
+    fs::last_write_time(docword, stamp);
+    r = loadAndCompare(dir);
+    QVERIFY(!r.fromCache);
+    QVERIFY2(r.note.find("stale") != std::string::npos, r.note.c_str());
+
+    // vocab.txt edited, then removed.
+    std::string vocab = readAll(dir / "vocab.txt");
+    vocab[0] = vocab[0] == 'x' ? 'y' : 'x';
+    writeAll(dir / "vocab.txt", vocab);
+    r = loadAndCompare(dir);
+    QVERIFY(!r.fromCache && r.note.find("stale") != std::string::npos);
+    QVERIFY(loadAndCompare(dir).fromCache);
+
+    // vocab.txt added beside a corpus cached without one.
+    const fs::path plain = makeCorpus(400, false);
+    QVERIFY(loadAndCompare(plain).cacheWritten);
+    const auto w = readUciCorpus(plain.string());
+    std::string names;
+    for (int i = 0; i < w->vocabSize(); ++i) names += "word" + std::to_string(i) + "\n";
+    writeAll(plain / "vocab.txt", names);
+    r = loadAndCompare(plain);
+    QVERIFY2(!r.fromCache && r.note.find("stale") != std::string::npos, r.note.c_str());
+    QVERIFY(loadAndCompare(plain).fromCache);
+  }
+
+  void corruptCachesAreRebuilt() {
+    const fs::path dir = makeCorpus(2000);
+    QVERIFY(loadAndCompare(dir).cacheWritten);
+    const fs::path cache = dir / "docword.txt.dplda-cache";
+    const std::string good = readAll(cache);
+    QVERIFY(good.size() > 4096);
+    struct Case {
+      const char* what;
+      std::string bytes;
+      const char* expect;
+    };
+    std::string payloadFlip = good, headerFlip = good, lastFlip = good;
+    payloadFlip[good.size() / 2] ^= 0x10;
+    headerFlip[40] ^= 0x01;
+    lastFlip[good.size() - 1] ^= 0x80;
+    const std::vector<Case> cases = {{"payload byte", payloadFlip, "payload checksum"},
+                                     {"header byte", headerFlip, "header checksum"},
+                                     {"last byte", lastFlip, "checksum"},
+                                     {"truncated", good.substr(0, good.size() - 8), "size"},
+                                     {"truncated header", good.substr(0, 100), "shorter than its header"},
+                                     {"empty", std::string(), "shorter than its header"},
+                                     {"appended", good + "x", "size"},
+                                     {"text", std::string(300, 'a'), "not a dplda corpus cache"}};
+    for (const Case& c : cases) {
+      writeAll(cache, c.bytes);
+      const CorpusLoadReport r = loadAndCompare(dir);
+      QVERIFY2(!r.fromCache, c.what);
+      QVERIFY2(r.note.find("corrupt") != std::string::npos && r.note.find(c.expect) != std::string::npos,
+               qPrintable(QString("%1: %2").arg(c.what, QString::fromStdString(r.note))));
+      QVERIFY2(r.cacheWritten, c.what);
+      QVERIFY2(readAll(cache) == good, c.what);  // rebuilt: the same bytes as the first time
+    }
+  }
+
+  // The checksum only says the bytes are those written; a cache made by anything else with a
+  // valid checksum but a word id outside the vocabulary must still be refused.
+  void forgedStructureIsRefused() {
+    const fs::path dir = makeCorpus();
+    const auto key = corpusSourceKey((dir / "docword.txt").string(), (dir / "vocab.txt").string());
+    QVERIFY(key.ok());
+    auto corpus = readUciCorpus(dir.string());
+    QVERIFY(corpus.ok());
+    const std::string path = corpusCachePath((dir / "docword.txt").string());
+    struct Forgery {
+      const char* expect;
+      std::function<void(Corpus&)> apply;
+    };
+    const std::vector<Forgery> forgeries = {
+        {"word ids", [](Corpus& c) { c.counts.innerIndexPtr()[0] = c.vocabSize() + 3; }},
+        {"word ids", [](Corpus& c) { c.counts.innerIndexPtr()[1] = c.counts.innerIndexPtr()[0]; }},
+        {"positive integer", [](Corpus& c) { c.counts.valuePtr()[2] = 0.5; }},
+        {"length of row", [](Corpus& c) { c.lengths[0] += 1; }},
+        {"printable", [](Corpus& c) { c.vocab[3] = "bad\x1b[2Jword"; }},
+    };
+    for (const Forgery& f : forgeries) {
+      Corpus forged = corpus.value();
+      f.apply(forged);
+      QVERIFY(writeCorpusCache(forged, key.value(), path).isOk());
+      const auto r = readCorpusCache(path, key.value());
+      QVERIFY2(!r.ok(), f.expect);
+      QVERIFY2(r.status().message().find(f.expect) != std::string::npos, r.status().message().c_str());
+      CorpusLoadReport report;
+      const auto loaded = loadUciCorpus(dir.string(), {}, nullptr, &report);
+      QVERIFY(loaded.ok() && !report.fromCache && report.cacheWritten);
+      QVERIFY(identical(corpus.value(), loaded.value()));
+    }
+  }
+
+  void disabledCacheWritesNothing() {
+    const fs::path dir = makeCorpus();
+    CorpusCacheOptions off;
+    off.enabled = false;
+    CorpusLoadReport r;
+    QVERIFY(loadUciCorpus(dir.string(), off, nullptr, &r).ok());
+    QVERIFY(!r.cacheWritten && !r.fromCache);
+    QVERIFY(!fs::exists(dir / "docword.txt.dplda-cache"));
+  }
+
+  // A read-only corpus folder: the fallback folder when one is given, else quietly no cache.
+  // (Root writes into read-only folders: there a folder in the cache's place blocks it.)
+  void readOnlyCorpusFolder() {
+    const fs::path dir = makeCorpus();
+    if (geteuid() == 0) fs::create_directories(dir / "docword.txt.dplda-cache" / "blocker");
+    fs::permissions(dir, fs::perms::owner_read | fs::perms::owner_exec);
+    CorpusLoadReport r = loadAndCompare(dir);
+    QVERIFY(!r.cacheWritten && !r.fromCache);
+    QVERIFY2(r.note.find("cannot") != std::string::npos, r.note.c_str());
+    CorpusCacheOptions options;
+    options.fallbackDir = (fs::path(m_tmp.path().toStdString()) / "fallback" / "cache").string();
+    r = loadAndCompare(dir, options);
+    QVERIFY2(r.cacheWritten, r.note.c_str());
+    QVERIFY(r.cachePath.rfind(options.fallbackDir, 0) == 0);
+    r = loadAndCompare(dir, options);
+    QVERIFY2(r.fromCache, r.note.c_str());
+    fs::permissions(dir, fs::perms::owner_all);
+  }
+
+  // Errors are the text reader's, and nothing is cached for a bad corpus.
+  void badInputIsNotCached() {
+    const fs::path dir = fs::path(m_tmp.path().toStdString()) / "bad";
+    fs::create_directories(dir);
+    writeAll(dir / "docword.txt", "3\n4\n3\n1 1 3\n1 x 3\n");
+    const auto a = loadUciCorpus(dir.string());
+    const auto b = readUciCorpus(dir.string());
+    QVERIFY(!a.ok());
+    QCOMPARE(QString::fromStdString(a.status().toString()), QString::fromStdString(b.status().toString()));
+    QVERIFY(!fs::exists(dir / "docword.txt.dplda-cache"));
+    const auto missing = loadUciCorpus((dir / "nope").string());
+    QCOMPARE(statusCodeName(missing.status().code()), statusCodeName(StatusCode::IoError));
+  }
+};
+
+QTEST_APPLESS_MAIN(TestCorpusCache)
+#include "tst_corpus_cache.moc"

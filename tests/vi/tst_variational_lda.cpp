@@ -1,0 +1,162 @@
+// Variational LDA (core/vi): digamma, topic recovery, monotone ELBO, batch vs online, and
+// results that do not depend on the thread count.
+#include <QtTest>
+#include <cmath>
+
+#include "core/corpus/synthetic_generator.h"
+#include "core/eval/metrics.h"
+#include "core/vi/variational_lda.h"
+
+using namespace dplda;
+
+namespace {
+
+SyntheticCorpus corpusOf(int docs, std::uint64_t seed = 3) {
+  GeneratorParams p;
+  p.vocabSize = 30;
+  p.topicCount = 3;
+  p.docCount = docs;
+  p.alpha0 = 1.0;
+  p.prior = GeneratorParams::Prior::Symmetric;
+  p.seed = seed;
+  auto r = generateLdaCorpus(p);
+  if (!r.ok()) qFatal("%s", r.status().message().c_str());
+  return std::move(r).value();
+}
+
+ViOptions optionsFor(const LdaModel& truth, ViMethod method, int iterations) {
+  ViOptions o;
+  o.method = method;
+  o.iterations = iterations;
+  o.alpha = truth.alpha;  // the model's prior, as the spectral side's α0 is public
+  return o;
+}
+
+}  // namespace
+
+class TestVariationalLda : public QObject {
+  Q_OBJECT
+ private slots:
+  void digammaMatchesReference() {
+    // mpmath.digamma at 30 digits.
+    const double x[] = {1e-3, 0.5, 1.0, 3.7, 10.0, 123.456};
+    const double ref[] = {-1000.5755719318103, -1.9635100260214235, -0.5772156649015329,
+                          1.1671535393615114, 2.2517525890667211, 4.8118293238289854};
+    for (int i = 0; i < 6; ++i) {
+      QVERIFY2(std::abs(digamma(x[i]) - ref[i]) <= 1e-13 * std::max(1.0, std::abs(ref[i])),
+               qPrintable(QString("psi(%1) = %2, expected %3").arg(x[i]).arg(digamma(x[i]), 0, 'g', 17).arg(ref[i], 0, 'g', 17)));
+    }
+  }
+
+  void recoversTopicsErrorFallsWithN() {
+    double previous = 1e9;
+    for (int docs : {300, 3000, 30000}) {
+      const SyntheticCorpus s = corpusOf(docs);
+      auto fit = fitVi(s.corpus, 3, optionsFor(s.truth, ViMethod::Online, 10));
+      QVERIFY2(fit.ok(), qPrintable(QString::fromStdString(fit.status().message())));
+      const TopicErrors e = compareTopics(s.truth.topics, s.truth.alpha, fit->model.topics, fit->model.alpha);
+      qInfo("N = %d: l1 error %.4f", docs, e.l1Mean);
+      QVERIFY(e.l1Mean < previous);
+      previous = e.l1Mean;
+      // Topics on the simplex.
+      for (int i = 0; i < 3; ++i) {
+        QVERIFY(std::abs(fit->model.topics.col(i).sum() - 1.0) < 1e-12);
+        QVERIFY(fit->model.topics.col(i).minCoeff() > 0);
+      }
+    }
+    QVERIFY2(previous < 0.05, qPrintable(QString("l1 error at N = 30000: %1").arg(previous)));
+  }
+
+  void elboNeverDecreasesOverBatchIterations() {
+    const SyntheticCorpus s = corpusOf(2000, 5);
+    ViOptions o = optionsFor(s.truth, ViMethod::Batch, 30);
+    o.computeElbo = true;
+    auto fit = fitVi(s.corpus, 3, o);
+    QVERIFY(fit.ok());
+    QCOMPARE(static_cast<int>(fit->elbo.size()), 30);
+    for (std::size_t t = 1; t < fit->elbo.size(); ++t) {
+      QVERIFY2(fit->elbo[t] >= fit->elbo[t - 1] - 1e-10 * std::abs(fit->elbo[t - 1]),
+               qPrintable(QString("ELBO fell at iteration %1: %2 -> %3").arg(t).arg(fit->elbo[t - 1], 0, 'g', 17).arg(fit->elbo[t], 0, 'g', 17)));
+    }
+    QVERIFY(fit->elbo.back() > fit->elbo.front());  // and it did move
+  }
+
+  void batchAndOnlineAgreeInTheLimit() {
+    const SyntheticCorpus s = corpusOf(4000, 7);
+    auto batch = fitVi(s.corpus, 3, optionsFor(s.truth, ViMethod::Batch, 200));
+    ViOptions on = optionsFor(s.truth, ViMethod::Online, 100);
+    on.batchSize = 200;
+    auto online = fitVi(s.corpus, 3, on);
+    QVERIFY(batch.ok() && online.ok());
+    const TopicErrors e = compareTopics(batch->model.topics, batch->model.alpha, online->model.topics, online->model.alpha);
+    qInfo("batch vs online: l1 %.5f, l2 %.5f", e.l1Mean, e.l2Mean);
+    QVERIFY2(e.l1Mean < 0.02, qPrintable(QString("batch and online differ by l1 %1").arg(e.l1Mean)));
+  }
+
+  void resultsDoNotDependOnTheThreadCount() {
+    const SyntheticCorpus s = corpusOf(6000, 11);  // large enough for the parallel path in batch mode
+    for (ViMethod m : {ViMethod::Batch, ViMethod::Online}) {
+      ViOptions o = optionsFor(s.truth, m, 3);
+      o.batchSize = 3000;
+      o.threads = 1;
+      auto one = fitVi(s.corpus, 3, o);
+      o.threads = 2;
+      auto two = fitVi(s.corpus, 3, o);
+      o.threads = 3;
+      auto three = fitVi(s.corpus, 3, o);
+      QVERIFY(one.ok() && two.ok() && three.ok());
+      QVERIFY(one->lambda == two->lambda);  // bit for bit
+      QVERIFY(one->lambda == three->lambda);
+      QCOMPARE(one->estepIterations, two->estepIterations);
+    }
+  }
+
+  void sameSeedSameFitOtherSeedOtherFit() {
+    const SyntheticCorpus s = corpusOf(500, 2);
+    ViOptions o = optionsFor(s.truth, ViMethod::Online, 2);
+    auto a = fitVi(s.corpus, 3, o);
+    auto b = fitVi(s.corpus, 3, o);
+    o.seed = 99;
+    auto c = fitVi(s.corpus, 3, o);
+    QVERIFY(a->lambda == b->lambda);
+    QVERIFY(a->lambda != c->lambda);
+  }
+
+  void refusesBadOptions() {
+    const SyntheticCorpus s = corpusOf(100);
+    auto check = [&](ViOptions o, int k, const char* needle) {
+      auto r = fitVi(s.corpus, k, o);
+      QVERIFY(!r.ok());
+      QCOMPARE(r.status().code(), StatusCode::InvalidArgument);
+      QVERIFY2(r.status().message().find(needle) != std::string::npos, r.status().message().c_str());
+    };
+    ViOptions o;
+    check(o, 31, "topic count");
+    check(o, 0, "topic count");
+    o.iterations = 0;
+    check(o, 3, "iterations");
+    o = {};
+    o.kappa = 0.5;
+    check(o, 3, "kappa");
+    o = {};
+    o.tau0 = 0.5;
+    check(o, 3, "tau0");
+    o = {};
+    o.batchSize = 0;
+    check(o, 3, "batch size");
+    o = {};
+    o.alpha = Eigen::VectorXd::Constant(2, 0.5);
+    check(o, 3, "alpha has 2");
+    o.alpha = Eigen::Vector3d(0.5, -1, 0.5);
+    check(o, 3, "alpha[1]");
+    o = {};
+    o.alpha0 = std::nan("");
+    check(o, 3, "alpha0");
+    o = {};
+    o.estepTolerance = 0;
+    check(o, 3, "tolerance");
+  }
+};
+
+QTEST_GUILESS_MAIN(TestVariationalLda)
+#include "tst_variational_lda.moc"
