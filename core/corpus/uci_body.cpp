@@ -7,13 +7,6 @@
 
 namespace dplda::uci {
 
-namespace {
-
-constexpr long long kMaxCount = 1LL << 40;
-constexpr long long kCancelPollLines = 1 << 20;
-constexpr std::size_t kMaxLineBytes = 1 << 20;  // as the line reader of vocab.txt
-constexpr std::size_t kDropBytes = 64u << 20;   // pages are released in steps of this
-
 bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
 std::string_view trim(std::string_view s) {
@@ -34,6 +27,12 @@ bool parseUnsigned(std::string_view token, long long& value) {
   value = v;
   return true;
 }
+
+namespace {
+
+constexpr long long kMaxCount = 1LL << 40;
+constexpr long long kCancelPollLines = 1 << 20;
+constexpr std::size_t kDropBytes = 64u << 20;   // pages are released in steps of this
 
 int splitTokens(std::string_view line, std::string_view* tokens, int maxTokens) {
   int count = 0;

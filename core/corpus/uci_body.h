@@ -8,6 +8,7 @@
 // run per document and is copied into the CSR as it is; any other order is grouped by document,
 // sorted by word and merged. Chunks of one file can be parsed in parallel: the result does not
 // depend on how the body was split.
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -19,6 +20,15 @@
 #include "core/corpus/corpus.h"
 
 namespace dplda::uci {
+
+// Token helpers shared by the header, vocabulary and body readers (one definition, the same
+// messages everywhere).
+inline constexpr std::size_t kMaxLineBytes = 1 << 20;  // no sane docword/vocab line is this long
+bool isBlank(char c);
+std::string_view trim(std::string_view s);
+std::string quoteToken(std::string_view s);  // quoted and escaped, at most 40 characters
+// A whole token as a non-negative decimal integer (digits only, at most 18 of them).
+bool parseUnsigned(std::string_view token, long long& value);
 
 struct Header {
   long long docs = 0, words = 0, nnz = 0;

@@ -27,8 +27,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using uci::kMaxLineBytes;
+using uci::parseUnsigned;
+using uci::quoteToken;
+using uci::trim;
+
 constexpr std::size_t kChunkBytes = 1 << 20;
-constexpr std::size_t kMaxLineBytes = 1 << 20;  // no sane docword/vocab line is this long
 
 struct FileCloser {
   void operator()(std::FILE* f) const {
@@ -37,17 +41,7 @@ struct FileCloser {
 };
 using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
 
-std::string quoteToken(std::string_view s) { return quoteText(s, 40); }
-
 constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
-
-bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && isBlank(s.front())) s.remove_prefix(1);
-  while (!s.empty() && isBlank(s.back())) s.remove_suffix(1);
-  return s;
-}
 
 // Reads a file line by line through a fixed buffer: no per-token iostream work, and memory
 // stays bounded however large the file is. A UTF-8 byte order mark at the start of the file
@@ -134,20 +128,6 @@ Result<FilePtr> openForReading(const fs::path& path) {
   if (!f) return ioError("cannot open " + escapeText(path.string()) + ": " + std::strerror(errno));
   return f;
 }
-
-// Parses a whole token as a non-negative decimal integer (digits only, at most 18 of them).
-bool parseUnsigned(std::string_view token, long long& value) {
-  if (token.empty() || token.size() > 18) return false;
-  long long v = 0;
-  for (char c : token) {
-    if (c < '0' || c > '9') return false;
-    v = v * 10 + (c - '0');
-  }
-  value = v;
-  return true;
-}
-
-// Splits at blanks into at most `maxTokens` tokens; returns the number found (maxTokens + 1 if more).
 
 Result<std::vector<std::string>> readVocab(const fs::path& path, long long expectedWords) {
   auto file = openForReading(path);
