@@ -8,25 +8,14 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "cli_runner.h"
+
 namespace {
 
-struct Outcome {
-  int code;
-  QString out, err;
-};
+using cli_test::Outcome;
+using cli_test::readJson;
 
-Outcome dplda(const QStringList& args) {
-  QProcess p;
-  p.start(qEnvironmentVariable("DPLDA_CLI"), args);
-  if (!p.waitForFinished(120000)) return {-1, {}, "timeout"};
-  return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
-}
-
-QJsonObject readJson(const QString& path) {
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly)) return {};
-  return QJsonDocument::fromJson(f.readAll()).object();
-}
+Outcome dplda(const QStringList& args) { return cli_test::dplda(args, 120000); }
 
 void writeFile(const QString& path, const QByteArray& text) {
   QFile f(path);

@@ -1,0 +1,30 @@
+#pragma once
+// Runs the dplda binary (DPLDA_CLI, set by ctest) as a user would, for the CLI tests.
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+
+namespace cli_test {
+
+struct Outcome {
+  int code;
+  QString out, err;
+};
+
+inline Outcome dplda(const QStringList& args, int timeoutMs = 300000) {
+  QProcess p;
+  p.start(qEnvironmentVariable("DPLDA_CLI"), args);
+  if (!p.waitForFinished(timeoutMs)) return {-1, {}, "timeout"};
+  return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+}
+
+inline QJsonObject readJson(const QString& path) {
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) return {};
+  return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+}  // namespace cli_test
