@@ -35,23 +35,12 @@
 #include "core/pipeline/spectral_pipeline.h"
 #include "core/privacy/budget.h"
 
+#include "small_session.h"
+
 using namespace dplda;
 
 namespace {
-// A corpus small enough for a run plus sweep in a second or two.
-SessionState smallSession() {
-  SessionState s;
-  s.generator.vocabSize = 30;
-  s.generator.topicCount = 3;
-  s.generator.docCount = 3000;
-  s.generator.meanLength = 60;
-  s.generator.seed = 5;
-  s.edges = presetEdges(Preset::Config2);
-  s.noiseSeed = 11;
-  s.trials = 2;
-  s.sweepEpsilons = "0.5:50:3";
-  return s;
-}
+SessionState smallSession() { return test::smallSession(Preset::Config2); }
 
 // Picks `folder` in Qt's own directory chooser (no native dialogs offscreen) and accepts it.
 void chooseFolder(QFileDialog* chooser, const QString& folder) {

@@ -21,23 +21,13 @@
 #include "ui/plots/topics_plot.h"
 #include "ui/worker/run_worker.h"
 
+#include "small_session.h"
+
 using namespace dplda;
 
 namespace {
 
-SessionState smallSession() {
-  SessionState s;
-  s.generator.vocabSize = 30;
-  s.generator.topicCount = 3;
-  s.generator.docCount = 3000;
-  s.generator.meanLength = 60;
-  s.generator.seed = 5;
-  s.edges = presetEdges(Preset::Config1);
-  s.noiseSeed = 11;
-  s.trials = 2;
-  s.sweepEpsilons = "0.5:50:3";
-  return s;
-}
+SessionState smallSession() { return test::smallSession(Preset::Config1); }
 
 void commitLine(QLineEdit* edit, const QString& text) {
   edit->setText(text);
