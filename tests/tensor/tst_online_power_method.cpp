@@ -246,11 +246,18 @@ class TestOnlinePowerMethod : public QObject {
     o.restarts = 10;
     o.iterations = 2;
     o.batchSize = 1500;
+    // The largest peak of three runs: whether the second OpenMP thread takes part in a region
+    // (and allocates its ~120 kB of lane scratch) varies from run to run on a busy machine,
+    // which made single measurements differ by that much for the same N.
     auto run = [&](const Corpus& c) {
-      return peakHeapDuring([&] {
-        SeededRandom init(1);
-        QVERIFY(onlineRobustPowerMethod(c, 1.0, W, o, init).ok());
-      });
+      long long peak = 0;
+      for (int repeat = 0; repeat < 3; ++repeat) {
+        peak = std::max(peak, peakHeapDuring([&] {
+                          SeededRandom init(1);
+                          QVERIFY(onlineRobustPowerMethod(c, 1.0, W, o, init).ok());
+                        }));
+      }
+      return peak;
     };
     const long long smallPeak = run(small), largePeak = run(large);
     const long long cube = 8LL * k * k * k;
