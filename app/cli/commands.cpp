@@ -51,11 +51,12 @@ Commands:
   dplda run --corpus DIR --topics K [--alpha0 A] [--truth FILE] [--decomposer robust|simultaneous|fast|online]
                  [--batch-size N] [--online-iterations R]
                  [--seed S] [--top-words N] [--json FILE]
-                 [--config 1|2|3|4|input|none | --edges e5,e6] [--epsilon E] [--delta D]
+                 [--config 1|2|3|4|whitened|input|none | --edges e5,e6] [--epsilon E] [--delta D]
                  [--mechanism analytic|classic|closed-form|laplace] [--bounds sound|printed]
                  [--split uniform|w1,w2,...] [--share-releases] [--noise-seed S] [--max-length L] [--no-cache]
                  [--release-only] [--accountant basic|gdp]
-                 [--e6 noise|decomposition] [--tpm-accountant gaussian|advanced|printed]
+                 [--e6 noise|decomposition|whitened] [--tpm-accountant gaussian|advanced|printed]
+                 [--clip-m1 C1] [--clip-m2 C2] [--clip-whitened C]
                  [--model spectral|vi|dp-vi] [--holdout F] [--holdout-seed S] [--write-split DIR]
                  [--score-model FILE] [--vi online|batch] [--iterations P] [--tau0 T] [--kappa K] [--clip C]
       --model vi: variational LDA; dp-vi: DP-VI (clip C, zCDP over all iterations; PRIVACY.md §10).
@@ -66,7 +67,11 @@ Commands:
       exact (non-private) statistics of the corpus for teaching; --release-only leaves them
       out of the output and the JSON (do this for a real release). --e6 decomposition releases
       TD on edge e6 by seed 004's private tensor power method instead of noise on T.
-  dplda sweep --preset figure2|figure2-vi|figure2-small-corpus|figure2-alpha|figure3|figure4|tpm-noise|online-tpm|dp-tpm|dp-tpm-lda --out DIR
+      --config whitened: the whitened release (PRIVACY.md §11): the clipped M2 released once for
+      e2 and e5 (each document's M1 and M2 terms clipped to --clip-m1 0.5, --clip-m2 0.3), then
+      M3(W~,W~,W~) of documents clipped in whitened space to C (default 2 sqrt(k + alpha0))
+      released given the public W~; no Procedure 1. Use --accountant gdp with it.
+  dplda sweep --preset figure2|figure2-vi|figure2-small-corpus|figure2-alpha|figure3|figure4|tpm-noise|online-tpm|dp-tpm|dp-tpm-lda|sound-utility --out DIR
                  [--trials T] [--formats png,pdf,svg|none] [--bounds sound|printed] [--threads N] [--seed S]
   dplda sweep --corpus DIR --topics K[,K2..] --out DIR [--truth FILE] [--alpha0 A[,A2..]]
                  [--configs none,1,2,3,4,vi,dp-vi|e5+e6,...] [--epsilons LO:HI:COUNT|E1,E2,..] [--delta D]

@@ -113,7 +113,10 @@ QJsonObject releasedDiagnosticsToJson(const PrivacyDiagnostics& d) {
 PrivacyOptions privacyOptionsFrom(const Arguments& a) {
   PrivacyOptions o;
   if (a.has("config") && a.has("edges")) throw UsageError("give either --config or --edges, not both");
-  if (a.has("config")) {
+  if (a.has("config") && a.text("config") == "whitened") {
+    o.edges = (1u << 2) | (1u << 5) | (1u << 6);
+    o.whitened.enabled = true;
+  } else if (a.has("config")) {
     auto preset = parsePreset(a.text("config"));
     if (!preset.ok()) throw UsageError(preset.status().message());
     o.edges = presetEdges(preset.value());
@@ -142,10 +145,12 @@ PrivacyOptions privacyOptionsFrom(const Arguments& a) {
   o.shareReleases = a.flag("share-releases");
   if (a.has("e6")) {
     const std::string m = a.text("e6");
-    if (m != "noise" && m != "decomposition") {
-      throw UsageError("--e6 must be noise (Gaussian noise on T) or decomposition (seed 004 Algorithm 3), got '" + m + "'");
+    if (m != "noise" && m != "decomposition" && m != "whitened") {
+      throw UsageError("--e6 must be noise (Gaussian noise on T), decomposition (seed 004 Algorithm 3) or whitened "
+                       "(the whitened release, with e2 and e5), got '" + m + "'");
     }
     o.privateDecomposition = m == "decomposition";
+    o.whitened.enabled = o.whitened.enabled || m == "whitened";
   }
   if (a.has("tpm-accountant")) {
     auto acc = parseTpmAccountant(a.text("tpm-accountant"));
@@ -158,6 +163,13 @@ PrivacyOptions privacyOptionsFrom(const Arguments& a) {
     o.accountant = acc.value();
   }
   o.maxLength = a.number("max-length", o.maxLength);
+  o.whitened.m2Clip.m1 = a.number("clip-m1", o.whitened.m2Clip.m1);
+  o.whitened.m2Clip.m2 = a.number("clip-m2", o.whitened.m2Clip.m2);
+  o.whitened.whitenedClip = a.number("clip-whitened", o.whitened.whitenedClip);
+  if (!o.whitened.enabled && (a.has("clip-m1") || a.has("clip-m2") || a.has("clip-whitened"))) {
+    throw UsageError("--clip-m1, --clip-m2 and --clip-whitened bound the documents of the whitened release; "
+                     "give --config whitened with them");
+  }
   return o;
 }
 
@@ -171,7 +183,7 @@ int runCommand(const std::vector<std::string>& args) {
   const Arguments a(args,
                     {"corpus", "topics", "alpha0", "truth", "decomposer", "seed", "json", "top-words", "config",
                      "edges", "epsilon", "delta", "mechanism", "bounds", "split", "noise-seed", "max-length",
-                     "accountant", "e6", "tpm-accountant", "batch-size", "online-iterations", "model", "holdout",
+                     "accountant", "e6", "tpm-accountant", "clip-m1", "clip-m2", "clip-whitened", "batch-size", "online-iterations", "model", "holdout",
                      "holdout-seed", "write-split", "score-model", "iterations", "vi", "clip", "tau0", "kappa"},
                     {"share-releases", "release-only", "no-cache"});
   const std::string modelName = a.text("model", "spectral");
@@ -350,6 +362,14 @@ int runCommand(const std::vector<std::string>& args) {
       out << "the non-private model could not be computed: " << modelFailure << "\n";
     }
     if (isPrivateRun) exact.insert("checks", preconditionsToJson(np.checks));
+    if (std::isfinite(np.clipped.whitenedBound)) {
+      const auto& c = np.clipped;
+      exact.insert("clipped_fractions", QJsonObject{{"m1", c.m1}, {"m2", c.m2}, {"whitened_y", c.y},
+                                                    {"whitened_p", c.p}, {"whitened_t", c.t},
+                                                    {"whitened_bound", c.whitenedBound}});
+      out << "documents clipped (whitened release): M1 " << c.m1 << ", M2 " << c.m2 << "; whitened y " << c.y
+          << ", p " << c.p << ", t " << c.t << " (C = " << c.whitenedBound << ")\n";
+    }
     json.insert("non_private_diagnostics", exact);
   }
   // Timings depend on the data (e.g. power iterations): teaching output only.

@@ -166,14 +166,15 @@ int sweepCommand(const std::vector<std::string>& args) {
   ExperimentPreset preset;
   if (a.has("preset")) {
     const bool figure3 = a.text("preset") == "figure3";
+    const bool soundUtility = a.text("preset") == "sound-utility";  // a real corpus only when given
     for (const char* custom : {"corpus", "truth", "topics", "alpha0", "configs", "epsilons", "delta",
                                "mechanism", "decomposer", "max-length", "share-releases", "accountant", "holdout",
                                "clip", "iterations"}) {
-      if (figure3 && std::string(custom) == "corpus") continue;  // figure3 runs on any real corpus
+      if ((figure3 || soundUtility) && std::string(custom) == "corpus") continue;  // runs on any real corpus
       if (a.has(custom)) throw UsageError(std::string("--") + custom + " cannot be combined with --preset");
     }
     PresetOverrides ov;
-    if (figure3) {
+    if (figure3 || (soundUtility && a.has("corpus"))) {
       const std::string dir = a.has("corpus") ? a.text("corpus") : defaultFigure3Corpus();
       ov.corpus = std::make_shared<const Corpus>(takeValue(readUciCorpus(dir)));
       ov.corpusDescription = dir + " (" + std::to_string(ov.corpus->docCount()) + " documents, d = " +

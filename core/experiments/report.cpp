@@ -143,8 +143,8 @@ std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
     << " (epsilon_i each) |\n|---|---|---|---|\n";
   for (std::size_t g = 0; g < s.configurations.size(); ++g) {
     const SweepConfiguration& cfg = s.configurations[g];
-    StatementInputs in{cfg.edges, s.shareReleases, s.bounds, s.epsilons.front(), s.delta, s.noiseMultiplier,
-                       r.cases.empty() ? 0 : r.cases.front().docCount};
+    const StatementInputs in =
+        statementInputs(privacyOptionsFor(s, cfg, s.epsilons.front()), r.cases.empty() ? 0 : r.cases.front().docCount);
     std::string releases;
     const SweepRow& row0 = r.row(0, static_cast<int>(g), 0, 0);
     for (const NoiseScale& n : row0.noiseScales) {

@@ -23,23 +23,6 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// The privacy options of one (configuration, ε) point of a sweep.
-PrivacyOptions privacyOptionsFor(const SweepSpec& spec, const SweepConfiguration& config, double epsilon) {
-  PrivacyOptions po;
-  po.edges = config.edges;
-  po.splitWeights = config.splitWeights;
-  po.shareReleases = spec.shareReleases;
-  po.epsilon = epsilon;
-  po.delta = spec.delta;
-  po.mechanism = spec.mechanism;
-  po.accountant = spec.accountant;
-  po.bounds = spec.bounds;
-  po.maxLength = spec.maxLength;
-  po.noiseMultiplier = spec.noiseMultiplier;
-  po.privateDecomposition = config.privateDecomposition;
-  po.nonPrivateDiagnostics = false;  // the case's own baseline run gives them, once
-  return po;
-}
 constexpr long long kMaxTrialRuns = 10'000'000;
 
 using Clock = std::chrono::steady_clock;
@@ -289,11 +272,54 @@ Result<std::vector<double>> parseEpsilons(const std::string& text) {
   return out;
 }
 
+PrivacyOptions privacyOptionsFor(const SweepSpec& spec, const SweepConfiguration& config, double epsilon) {
+  PrivacyOptions po;
+  po.edges = config.edges;
+  po.splitWeights = config.splitWeights;
+  po.shareReleases = spec.shareReleases || config.shareReleases;
+  po.epsilon = epsilon;
+  po.delta = spec.delta;
+  po.mechanism = spec.mechanism;
+  po.accountant = config.accountant.value_or(spec.accountant);
+  po.bounds = spec.bounds;
+  po.maxLength = spec.maxLength;
+  po.noiseMultiplier = spec.noiseMultiplier;
+  po.privateDecomposition = config.privateDecomposition;
+  po.whitened = config.whitened;
+  po.nonPrivateDiagnostics = false;  // the case's own baseline run gives them, once
+  return po;
+}
+
 Result<std::vector<SweepConfiguration>> parseConfigurations(const std::string& text) {
   std::vector<SweepConfiguration> out;
   for (const std::string& entry : split(text, ',')) {
     if (entry.empty()) return invalidArgument("configurations: \"" + text + "\" has an empty entry");
-    const bool tpm = entry.size() > 4 && entry.compare(entry.size() - 4, 4, "/tpm") == 0;
+    const auto endsWith = [&](const char* suffix) {
+      const std::size_t n = std::char_traits<char>::length(suffix);
+      return entry.size() > n && entry.compare(entry.size() - n, n, suffix) == 0;
+    };
+    if (endsWith("/gdp")) {
+      auto base = parseConfigurations(entry.substr(0, entry.size() - 4));
+      if (!base.ok()) return base.status();
+      SweepConfiguration c = base.value().front();
+      if (c.model != SweepModel::Spectral || c.edges == 0) {
+        return invalidArgument("configurations: \"" + entry + "\": /gdp sets the accountant of a private spectral "
+                               "configuration");
+      }
+      c.label = entry;
+      c.accountant = Accountant::GaussianDp;
+      c.shareReleases = true;
+      out.push_back(c);
+      continue;
+    }
+    if (entry == "whitened" || entry == "whitened/raw") {
+      SweepConfiguration c{entry, (1u << 2) | (1u << 5) | (1u << 6), {}};
+      c.whitened.enabled = true;
+      c.whitened.clipToRowBound = entry == "whitened/raw";
+      out.push_back(c);
+      continue;
+    }
+    const bool tpm = endsWith("/tpm");
     const std::string item = tpm ? entry.substr(0, entry.size() - 4) : entry;
     if (tpm) {
       auto base = parseConfigurations(item);
@@ -328,8 +354,9 @@ Result<std::vector<SweepConfiguration>> parseConfigurations(const std::string& t
     if (!set.ok()) {
       return invalidArgument(
           "configurations: \"" + item +
-          "\" is neither a preset (none, 1, 2, 3, 4, input), a variational baseline (vi, dp-vi) nor an edge "
-          "set such as e5+e6");
+          "\" is neither a preset (none, 1, 2, 3, 4, input, whitened, whitened/raw), a variational baseline "
+          "(vi, dp-vi) nor an edge set such as e5+e6 (append /gdp for the exact accountant, /tpm for e6 by the "
+          "private power method)");
     }
     out.push_back({item, set.value(), {}});
   }

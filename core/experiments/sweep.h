@@ -27,6 +27,7 @@
 #include "core/graph/computation_graph.h"
 #include "core/privacy/budget.h"
 #include "core/privacy/mechanisms.h"
+#include "core/pipeline/private_run.h"
 #include "core/pipeline/spectral_pipeline.h"
 #include "core/privacy/sensitivity.h"
 #include "core/tensor/decomposer.h"
@@ -69,6 +70,13 @@ struct SweepConfiguration {
   // e6 released by seed 004's private tensor power method (Algorithm 3, exact Gaussian
   // accounting) instead of Gaussian noise on T̂; written "2/tpm" (SPEC §14).
   bool privateDecomposition = false;
+  // The whitened release of {e2, e5, e6} (docs/PRIVACY.md §11): "whitened" (the default
+  // clipping rule) or "whitened/raw" (nothing clipped: C = ρ_W of the released W̃).
+  WhitenedRelease whitened;
+  // "/gdp" after a configuration: the Gaussian-DP accountant with shared releases (exact
+  // accounting, issue 13 item 1), whatever the sweep's own accountant.
+  std::optional<Accountant> accountant;
+  bool shareReleases = false;
 };
 
 struct SweepSeeds {
@@ -111,6 +119,8 @@ struct SweepSpec {
 
 // Checks the spec before anything is computed; messages name the field and value.
 Status validateSweepSpec(const SweepSpec& spec);
+// The privacy options of one (configuration, ε) point of a sweep.
+PrivacyOptions privacyOptionsFor(const SweepSpec& spec, const SweepConfiguration& config, double epsilon);
 
 // `count` values from lo to hi, equally spaced on a log scale (lo and hi included).
 std::vector<double> logSpaced(double lo, double hi, int count);
@@ -118,7 +128,8 @@ std::vector<double> logSpaced(double lo, double hi, int count);
 Result<std::vector<double>> parseEpsilons(const std::string& text);
 // "none,1,2,3,4" (preset names), "vi" / "dp-vi" (the variational baselines) or custom edge sets
 // joined with '+', e.g. "none,e5+e6,dp-vi"; a "/tpm" suffix ("2/tpm") releases e6 by the private
-// tensor power method.
+// tensor power method; "whitened" and "whitened/raw" the whitened release (docs/PRIVACY.md §11);
+// a "/gdp" suffix ("1/gdp") the Gaussian-DP accountant with shared releases.
 Result<std::vector<SweepConfiguration>> parseConfigurations(const std::string& text);
 
 // A grid over N, k and α0 around a base case (empty lists keep the base value). N applies

@@ -21,7 +21,11 @@ std::string formatPercent(double q) {
 std::string configurationText(const SweepConfiguration& c) {
   if (c.model != SweepModel::Spectral) return sweepModelName(c.model);
   const std::string edges = c.edges ? edgeSetToString(c.edges) : std::string("none");
-  return c.privateDecomposition ? edges + " (e6 by the private power method)" : edges;
+  if (c.whitened.enabled) {
+    return edges + (c.whitened.clipToRowBound ? " (whitened release, nothing clipped)" : " (whitened release, clipped)");
+  }
+  const std::string accounted = c.accountant == Accountant::GaussianDp ? edges + " (gdp, shared)" : edges;
+  return c.privateDecomposition ? accounted + " (e6 by the private power method)" : accounted;
 }
 
 void caseColumns(std::ostringstream& o, const SweepCaseInfo& info) {

@@ -33,6 +33,13 @@ PrivacyStatement privacyStatement(const StatementInputs& in) {
     st.claim = PrivacyClaim::NotPrivate;
     st.summary = "Not private: the noise scales are multiplied by " + shortNumber(in.noiseMultiplier) +
                  " (a teaching or test setting), not the calibrated release.";
+  } else if (in.whitenedRelease) {
+    // T depends on the data through e4 (the released W̃) and e1; Lemma C3 bounds it for any
+    // fixed W̃, which is what the mixed-release rule of §5 asks for.
+    st.claim = PrivacyClaim::Proven;
+    st.summary = "Private: (epsilon, delta)-DP for replacing one document by the whitened release (clipped M2, "
+                 "then the clipped whitened tensor given the released W), every sensitivity proven in "
+                 "docs/PRIVACY.md §11.";
   } else if (!d.coveredByProvenBounds()) {
     st.claim = PrivacyClaim::NotCovered;
     st.summary = d.explanation;

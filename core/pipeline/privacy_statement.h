@@ -34,6 +34,7 @@ struct StatementInputs {
   double delta = 1e-5;
   double noiseMultiplier = 1.0;
   int docCount = 0;  // N (public); 0 when unknown (no δ >= 1/N check)
+  bool whitenedRelease = false;  // {e2, e5, e6} by the whitened release (docs/PRIVACY.md §11)
 };
 PrivacyStatement privacyStatement(const StatementInputs& in);
 

@@ -5,6 +5,7 @@
 //
 // The noise-free stages come from a SpectralPipeline (cached), so repeated trials of one
 // configuration recompute only what lies downstream of its noise.
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -13,6 +14,7 @@
 #include "core/common/feedback.h"
 #include "core/common/random.h"
 #include "core/graph/computation_graph.h"
+#include "core/moments/clipped_moments.h"
 #include "core/pipeline/privacy_statement.h"
 #include "core/pipeline/spectral_pipeline.h"
 #include "core/privacy/budget.h"
@@ -21,6 +23,28 @@
 #include "core/tensor/private_power_method.h"
 
 namespace dplda {
+
+inline constexpr double kDefaultClipM1 = 0.5;
+inline constexpr double kDefaultClipM2 = 0.3;
+
+// The whitened release (docs/PRIVACY.md §11): a mechanism of its own for the cut {e2, e5, e6}.
+// One Gaussian release of the clipped M̂2, shared by e2 and e5, gives the public W̃ and W̃⁺; then
+// T̂ = M̂3(W̃, W̃, W̃) of the documents clipped in whitened space is released given W̃. No
+// Procedure 1: both sensitivities are public functions of N, α0 and the clipping bounds.
+struct WhitenedRelease {
+  bool enabled = false;
+  // C1 on ‖M̃1ⁿ‖₂, C2 on ‖M̃2ⁿ‖_F: public defaults that clip the short and repetitive documents
+  // (1, 1 clips nothing; docs/PRIVACY.md §11.4 says how these were chosen).
+  SecondMomentClip m2Clip{kDefaultClipM1, kDefaultClipM2};
+  double whitenedClip = 0.0;   // C on ‖ȳ_n‖ (C², C³ on p_n, t_n); 0 = the public default rule
+  // Nothing clipped: C1 = C2 = 1 and C = ρ_W, the largest row norm of the released W̃ (the T
+  // release is then calibrated after the M2 release; docs/PRIVACY.md §11.2).
+  bool clipToRowBound = false;
+};
+// The default whitened bound C = kWhitenedClipFactor·√(k + α0): E‖W̃ᵀM̃1ⁿ‖² ≈ k + α0 for an LDA
+// corpus when W̃ whitens M2 (docs/PRIVACY.md §11.4), so the rule is public and scale-free.
+inline constexpr double kWhitenedClipFactor = 2.0;
+double whitenedClipBound(const WhitenedRelease& w, int topicCount, double alpha0);
 
 struct PrivacyOptions {
   EdgeSet edges = 0;
@@ -34,6 +58,7 @@ struct PrivacyOptions {
   // e6 released as TD by seed 004's Algorithm 3 on T̂ instead of noise on T̂ (docs/TENSOR_METHODS.md §2.5).
   bool privateDecomposition = false;
   TpmAccountant decompositionAccountant = TpmAccountant::GaussianExact;
+  WhitenedRelease whitened;            // replaces the edge-by-edge releases when enabled
   double maxLength = 200.0;            // public clipping length L_max for input perturbation
   // Multiplies every noise scale. 1 for real releases; 0 only in tests of the noise-free path
   // (the result then says it is NOT private).
@@ -59,6 +84,12 @@ struct NonPrivateDiagnostics {
   double eigengap = 0.0;       // min_{i<=k} (σ_i − σ_{i+1})
   double gammaS = 0.0;         // γ_s(T̂)
   std::vector<Precondition> checks;  // the bounds' preconditions evaluated on the exact values
+  // The whitened release's clipping (fractions of documents whose term was scaled down); NaN
+  // when the run did not clip. Computed from the data: part of no release.
+  struct Clipping {
+    double m1 = std::nan(""), m2 = std::nan(""), y = std::nan(""), p = std::nan(""), t = std::nan("");
+    double whitenedBound = std::nan("");  // the C used (public)
+  } clipped;
 };
 
 struct PrivacyDiagnostics {

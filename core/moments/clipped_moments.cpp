@@ -1,0 +1,213 @@
+#include "core/moments/clipped_moments.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "core/common/number_text.h"
+#include "core/moments/moments.h"
+
+namespace dplda {
+
+namespace {
+
+// Documents are summed in fixed lanes of fixed blocks and the lanes added in order, so the
+// result is bit-identical for any thread count (as in moments.cpp).
+constexpr int kLanes = 4;
+constexpr Eigen::Index kBlock = 512;
+
+// The factor that scales a term of norm `norm` down to `bound` (1 when it is within it).
+double clipFactor(double norm, double bound) { return norm > bound ? bound / norm : 1.0; }
+
+Status validateClip(double c, const char* what) {
+  if (!std::isfinite(c) || c <= 0.0) {
+    return invalidArgument(std::string("the clipping bound ") + what + " must be a finite number > 0, got " +
+                           shortNumber(c));
+  }
+  return Status::ok();
+}
+
+// X_ij z_l + X_il z_j + X_jl z_i: the three placements of a vector beside a symmetric matrix.
+void addPlacements(Tensor3& t, double w, const Eigen::MatrixXd& X, const Eigen::VectorXd& z) {
+  const int k = t.dim();
+  for (int i = 0; i < k; ++i)
+    for (int j = 0; j < k; ++j)
+      for (int l = 0; l < k; ++l) t(i, j, l) += w * (X(i, j) * z[l] + X(i, l) * z[j] + X(j, l) * z[i]);
+}
+
+}  // namespace
+
+Status validateSecondMomentClip(const SecondMomentClip& clip) {
+  DPLDA_RETURN_IF_ERROR(validateClip(clip.m1, "C1 (on each document's M1 term)"));
+  return validateClip(clip.m2, "C2 (on each document's M2 term)");
+}
+
+Result<ClippedSecondMoment> clippedSecondMoment(const Corpus& corpus, double alpha0, const SecondMomentClip& clip,
+                                                Feedback* feedback) {
+  DPLDA_RETURN_IF_ERROR(validateMomentInputs(corpus, alpha0));
+  DPLDA_RETURN_IF_ERROR(validateSecondMomentClip(clip));
+  const SparseCounts& C = corpus.counts;
+  const Eigen::Index N = C.rows(), d = C.cols();
+  // Per document: s1 scales M̃1ⁿ = c/l, s2 scales M̃2ⁿ = (ccᵀ − diag c)/(l(l−1)), whose squared
+  // Frobenius norm is ((Σc²)² − 2Σc³ + Σc²)/(l(l−1))².
+  Eigen::VectorXd pairWeight(N), m1Weight(N);
+  Eigen::Index clipped1 = 0, clipped2 = 0;
+  for (Eigen::Index n = 0; n < N; ++n) {
+    double s2 = 0.0, s3 = 0.0;
+    for (SparseCounts::InnerIterator it(C, n); it; ++it) {
+      s2 += it.value() * it.value();
+      s3 += it.value() * it.value() * it.value();
+    }
+    const double l = corpus.lengths[n], pairs = l * (l - 1.0);
+    const double f1 = clipFactor(std::sqrt(s2) / l, clip.m1);
+    const double f2 = clipFactor(std::sqrt(std::max(0.0, s2 * s2 - 2.0 * s3 + s2)) / pairs, clip.m2);
+    clipped1 += f1 < 1.0;
+    clipped2 += f2 < 1.0;
+    pairWeight[n] = f2 / pairs;
+    m1Weight[n] = f1 / l;
+  }
+  if (isCanceled(feedback)) return Status(StatusCode::Cancelled, "cancelled");
+  // Σ s2 M̃2ⁿ = Cᵀ diag(w) C − diag(Cᵀw) and Σ m mᵀ = Cᵀ diag(v²) C, S1 = Cᵀ v.
+  const SparseCounts X = pairWeight.cwiseSqrt().asDiagonal() * C;
+  const SparseCounts Z = m1Weight.asDiagonal() * C;
+  Eigen::MatrixXd pairSum = Eigen::MatrixXd(X.transpose() * X);
+  pairSum.diagonal() -= C.transpose() * pairWeight;
+  const Eigen::VectorXd s1 = Z.transpose() * Eigen::VectorXd::Ones(N);
+  const Eigen::MatrixXd sameDoc = Eigen::MatrixXd(Z.transpose() * Z);
+  const double Nd = static_cast<double>(N);
+  const double a = MomentConstants::fromAlpha0(alpha0).a;
+  ClippedSecondMoment out;
+  out.m2 = pairSum / Nd - (a / (Nd * (Nd - 1.0))) * (s1 * s1.transpose() - sameDoc);
+  out.m2 = 0.5 * (out.m2 + out.m2.transpose());
+  out.fractionClippedM1 = static_cast<double>(clipped1) / Nd;
+  out.fractionClippedM2 = static_cast<double>(clipped2) / Nd;
+  (void)d;
+  return out;
+}
+
+double clippedSecondMomentSensitivity(int docCount, double alpha0, const SecondMomentClip& clip) {
+  const double a = MomentConstants::fromAlpha0(alpha0).a;
+  return (2.0 * clip.m2 + 4.0 * a * clip.m1 * clip.m1) / static_cast<double>(docCount);
+}
+
+Result<ClippedWhitenedTensor> clippedWhitenedThirdMoment(const Corpus& corpus, double alpha0,
+                                                         const Eigen::MatrixXd& W, double clip,
+                                                         Feedback* feedback) {
+  DPLDA_RETURN_IF_ERROR(validateMomentInputs(corpus, alpha0));
+  DPLDA_RETURN_IF_ERROR(validateClip(clip, "C (on each document's whitened terms)"));
+  if (W.rows() != corpus.vocabSize() || W.cols() < 1) {
+    return invalidArgument("the whitening matrix must be " + std::to_string(corpus.vocabSize()) + " x k, got " +
+                           std::to_string(W.rows()) + " x " + std::to_string(W.cols()));
+  }
+  if (!W.allFinite()) return numericalFailure("the whitening matrix contains NaN or infinite entries");
+  const SparseCounts& C = corpus.counts;
+  const Eigen::Index N = C.rows();
+  const int k = static_cast<int>(W.cols());
+  const Eigen::MatrixXd Wt = W.transpose();  // column i is w_i
+  const double bound1 = clip, bound2 = clip * clip, bound3 = clip * clip * clip;
+
+  // Per lane: Σ t̄_n, Σ p̄_n, Σ ȳ_n, Σ p̄_n⊗ȳ_n, Σ ȳ_nȳ_nᵀ, Σ ȳ_n^⊗3 (bars: clipped) and counts.
+  struct Lane {
+    Tensor3 t3, q, r3;
+    Eigen::MatrixXd p, r2;
+    Eigen::VectorXd y;
+    Eigen::Index clippedY = 0, clippedP = 0, clippedT = 0;
+  };
+  std::vector<Lane> lanes(kLanes);
+  const Eigen::Index blocks = (N + kBlock - 1) / kBlock;
+  const double work = static_cast<double>(C.nonZeros()) * k * k * k;
+#pragma omp parallel for schedule(static, 1) if (work > 1e6)
+  for (int laneIndex = 0; laneIndex < kLanes; ++laneIndex) {
+    Lane& lane = lanes[laneIndex];
+    lane.t3 = lane.q = lane.r3 = Tensor3(k);
+    lane.p = lane.r2 = Eigen::MatrixXd::Zero(k, k);
+    lane.y = Eigen::VectorXd::Zero(k);
+    Tensor3 t(k);
+    Eigen::MatrixXd D(k, k);
+    Eigen::VectorXd y(k);
+    for (Eigen::Index b = laneIndex; b < blocks; b += kLanes) {
+      if (isCanceled(feedback)) break;
+      for (Eigen::Index n = b * kBlock; n < std::min(N, (b + 1) * kBlock); ++n) {
+        // y = Wᵀc, D = Σ c_i w_i w_iᵀ, t ← 2 Σ c_i w_i^⊗3.
+        y.setZero();
+        D.setZero();
+        std::fill(t.data(), t.data() + t.size(), 0.0);
+        for (SparseCounts::InnerIterator it(C, n); it; ++it) {
+          const auto w = Wt.col(it.col());
+          y.noalias() += it.value() * w;
+          D.noalias() += it.value() * w * w.transpose();
+          t.addOuter(2.0 * it.value(), w, w, w);
+        }
+        const double l = corpus.lengths[n];
+        // t_n = [y^⊗3 − (D⊗y + placements) + 2 Σ c_i w_i^⊗3] / (l(l−1)(l−2)).
+        t.addOuter(1.0, y, y, y);
+        addPlacements(t, -1.0, D, y);
+        t *= 1.0 / (l * (l - 1.0) * (l - 2.0));
+        const Eigen::VectorXd m = y / l;
+        const Eigen::MatrixXd p = (y * y.transpose() - D) / (l * (l - 1.0));
+        const double f1 = clipFactor(m.norm(), bound1);
+        const double f2 = clipFactor(p.norm(), bound2);
+        const double f3 = clipFactor(t.frobeniusNorm(), bound3);
+        lane.clippedY += f1 < 1.0;
+        lane.clippedP += f2 < 1.0;
+        lane.clippedT += f3 < 1.0;
+        const Eigen::VectorXd mc = f1 * m;
+        const Eigen::MatrixXd pc = f2 * p;
+        t *= f3;
+        lane.t3 += t;
+        lane.p += pc;
+        lane.y += mc;
+        lane.r2.noalias() += mc * mc.transpose();
+        lane.r3.addOuter(1.0, mc, mc, mc);
+        for (int i = 0; i < k; ++i)
+          for (int j = 0; j < k; ++j)
+            for (int l3 = 0; l3 < k; ++l3) lane.q(i, j, l3) += pc(i, j) * mc[l3];
+      }
+    }
+  }
+  if (isCanceled(feedback)) return Status(StatusCode::Cancelled, "cancelled");
+  Lane& sum = lanes[0];
+  for (int i = 1; i < kLanes; ++i) {
+    sum.t3 += lanes[i].t3;
+    sum.q += lanes[i].q;
+    sum.r3 += lanes[i].r3;
+    sum.p += lanes[i].p;
+    sum.r2 += lanes[i].r2;
+    sum.y += lanes[i].y;
+    sum.clippedY += lanes[i].clippedY;
+    sum.clippedP += lanes[i].clippedP;
+    sum.clippedT += lanes[i].clippedT;
+  }
+  // T̂ = (1/N) Σ t̄ + β2 [placements of (S_p⊗S_y − Σ p̄⊗ȳ)] + γ3 P3,
+  // P3 = S_y^⊗3 − (placements of Σ ȳȳᵀ beside S_y) + 2 Σ ȳ^⊗3 (SPEC §3 through W).
+  const double Nd = static_cast<double>(N);
+  const MomentConstants mc = MomentConstants::fromAlpha0(alpha0);
+  const double beta2 = mc.b / (Nd * (Nd - 1.0));
+  const double gamma3 = mc.c / (Nd * (Nd - 1.0) * (Nd - 2.0));
+  ClippedWhitenedTensor out;
+  Tensor3& T = out.tensor;
+  T = sum.t3;
+  T *= 1.0 / Nd;
+  addPlacements(T, beta2, sum.p, sum.y);
+  for (int i = 0; i < k; ++i)
+    for (int j = 0; j < k; ++j)
+      for (int l = 0; l < k; ++l) {
+        T(i, j, l) -= beta2 * (sum.q(i, j, l) + sum.q(i, l, j) + sum.q(j, l, i));
+        T(i, j, l) += gamma3 * (sum.y[i] * sum.y[j] * sum.y[l] + 2.0 * sum.r3(i, j, l));
+      }
+  addPlacements(T, -gamma3, sum.r2, sum.y);
+  out.fractionClippedY = static_cast<double>(sum.clippedY) / Nd;
+  out.fractionClippedP = static_cast<double>(sum.clippedP) / Nd;
+  out.fractionClippedT = static_cast<double>(sum.clippedT) / Nd;
+  if (!T.allFinite()) return numericalFailure("the clipped whitened tensor has NaN or infinite entries");
+  return out;
+}
+
+double clippedWhitenedTensorSensitivity(int docCount, double alpha0, double clip) {
+  const MomentConstants mc = MomentConstants::fromAlpha0(alpha0);
+  return (2.0 + 12.0 * std::abs(mc.b) + 6.0 * mc.c) * clip * clip * clip / static_cast<double>(docCount);
+}
+
+double whitenedRowBound(const Eigen::MatrixXd& W) { return W.rowwise().norm().maxCoeff(); }
+
+}  // namespace dplda

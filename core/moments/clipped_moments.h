@@ -1,0 +1,61 @@
+#pragma once
+// Moment estimators of documents clipped to public norm bounds (docs/PRIVACY.md §11): the
+// inputs of the whitened release. Clipping scales one document's contribution down to its
+// bound, never up, so the estimator is biased for the documents it touches; the fractions
+// clipped are NON-PRIVATE diagnostics (computed from the data, part of no release), reported
+// for teaching and labelled so.
+#include <Eigen/Dense>
+
+#include "core/common/feedback.h"
+#include "core/common/status.h"
+#include "core/corpus/corpus.h"
+#include "core/tensor/tensor3.h"
+
+namespace dplda {
+
+// Public bounds on one document's contributions to M̂2: ‖M̃1ⁿ‖₂ ≤ m1 and ‖M̃2ⁿ‖_F ≤ m2. A
+// probability vector or matrix has norm at most 1, so bounds of 1 clip nothing and give the
+// SPEC §9 sensitivity Δ2 = (2 + 4a)/N back.
+struct SecondMomentClip {
+  double m1 = 1.0;
+  double m2 = 1.0;
+};
+Status validateSecondMomentClip(const SecondMomentClip& clip);
+
+struct ClippedSecondMoment {
+  Eigen::MatrixXd m2;              // d x d, symmetric
+  double fractionClippedM1 = 0.0;  // non-private diagnostics
+  double fractionClippedM2 = 0.0;
+};
+
+// M̂2 of SPEC §3 with every M̃1ⁿ and M̃2ⁿ scaled down to its bound.
+Result<ClippedSecondMoment> clippedSecondMoment(const Corpus& corpus, double alpha0, const SecondMomentClip& clip,
+                                                Feedback* feedback = nullptr);
+
+// Its Frobenius sensitivity when one document is replaced (Lemma C2): (2 m2 + 4 a m1²)/N.
+double clippedSecondMomentSensitivity(int docCount, double alpha0, const SecondMomentClip& clip);
+
+struct ClippedWhitenedTensor {
+  Tensor3 tensor;                 // k x k x k, symmetric
+  double fractionClippedY = 0.0;  // non-private diagnostics: documents whose term was scaled
+  double fractionClippedP = 0.0;
+  double fractionClippedT = 0.0;
+};
+
+// T̂ = M̂3(W, W, W) of SPEC §3 computed from the whitened per-document terms
+//   y_n = Wᵀc_n/l_n,  p_n = M̃2ⁿ(W, W),  t_n = M̃3ⁿ(W, W, W),
+// each scaled down to the Euclidean / Frobenius norm C, C², C³ (C = clip). W must be public
+// (released) for the result to have the sensitivity below.
+Result<ClippedWhitenedTensor> clippedWhitenedThirdMoment(const Corpus& corpus, double alpha0,
+                                                         const Eigen::MatrixXd& W, double clip,
+                                                         Feedback* feedback = nullptr);
+
+// Its Frobenius sensitivity when one document is replaced, for a fixed W (Lemma C3):
+// (2 + 12|b| + 6c)·C³/N.
+double clippedWhitenedTensorSensitivity(int docCount, double alpha0, double clip);
+
+// ρ_W, the largest row norm of W: every document's y_n, p_n, t_n have norms at most ρ_W, ρ_W²,
+// ρ_W³ (convex combinations of w_i, w_i w_jᵀ, w_i⊗w_j⊗w_l), so C = ρ_W clips nothing.
+double whitenedRowBound(const Eigen::MatrixXd& W);
+
+}  // namespace dplda

@@ -1,0 +1,133 @@
+// The whitened release (docs/PRIVACY.md §11): the clipped M̂2 released once for e2 and e5, then
+// the clipped whitened tensor released given the public W̃ on e6.
+#include <cmath>
+
+#include "core/common/number_text.h"
+#include "core/pipeline/private_run_detail.h"
+#include "core/privacy/noise.h"
+
+namespace dplda {
+
+double whitenedClipBound(const WhitenedRelease& w, int topicCount, double alpha0) {
+  if (w.whitenedClip > 0.0) return w.whitenedClip;
+  return kWhitenedClipFactor * std::sqrt(static_cast<double>(topicCount) + alpha0);
+}
+
+namespace detail {
+
+EdgeSet whitenedReleaseEdges() { return (1u << 2) | (1u << 5) | (1u << 6); }
+
+std::vector<PlannedRelease> whitenedReleasePlan() {
+  return {{ReleaseKind::Node, Node::M2, {2, 5}, "M2 -> W, W+ (e2, e5, shared; clipped documents)"},
+          {ReleaseKind::Node, Node::T, {6}, "T -> TD (e6; whitened release given the released W)"}};
+}
+
+Status validateWhitenedRelease(const PrivacyOptions& o) {
+  if (o.edges != whitenedReleaseEdges()) {
+    return invalidArgument("the whitened release is a mechanism for the cut {e2, e5, e6}; the edge set is " +
+                           edgeSetToString(o.edges));
+  }
+  if (o.mechanism != Mechanism::AnalyticGaussian && o.mechanism != Mechanism::ClassicGaussian) {
+    return invalidArgument(std::string("the whitened release has l2 / Frobenius sensitivities only; use a Gaussian "
+                                       "mechanism, not ") + mechanismName(o.mechanism));
+  }
+  if (o.privateDecomposition) {
+    return invalidArgument("e6 is either the whitened release or the private decomposition, not both");
+  }
+  if (o.bounds == BoundSet::Printed) {
+    return invalidArgument("the whitened release has its own proven bounds (docs/PRIVACY.md §11) and no printed "
+                           "form; use the sound bound set");
+  }
+  DPLDA_RETURN_IF_ERROR(validateSecondMomentClip(o.whitened.m2Clip));
+  const double c = o.whitened.whitenedClip;
+  if (!std::isfinite(c) || c < 0.0) {
+    return invalidArgument("the whitened clipping bound C must be a finite number > 0 (or 0 for the default rule), "
+                           "got " + shortNumber(c));
+  }
+  return Status::ok();
+}
+
+SensitivityBound whitenedReleaseBound(Node node, const SensitivityInputs& in, const WhitenedRelease& w) {
+  SensitivityBound b;
+  b.node = node;
+  b.usable = in.docCount >= 3;
+  if (node == Node::M2) {
+    b.value = clippedSecondMomentSensitivity(in.docCount, in.alpha0, w.clipToRowBound ? SecondMomentClip{} : w.m2Clip);
+    b.formula = "Delta2 = (2 C2 + 4 a C1^2)/N with C1 = " + shortNumber(w.m2Clip.m1) + ", C2 = " +
+                shortNumber(w.m2Clip.m2) + " (documents clipped; docs/PRIVACY.md §11, Lemma C2)";
+  } else if (w.clipToRowBound) {
+    // Δ_T is linear in C³: calibrated for 1 here, scaled by Δ_T(ρ_W) once W̃ is released.
+    b.value = 1.0;
+    b.formula = "Delta_Tw = (2 + 12|b| + 6c) rho_W^3/N, rho_W = the largest row norm of the released W "
+                "(nothing clipped; docs/PRIVACY.md §11.2)";
+  } else {
+    const double c = whitenedClipBound(w, in.topicCount, in.alpha0);
+    b.value = clippedWhitenedTensorSensitivity(in.docCount, in.alpha0, c);
+    b.formula = "Delta_Tw = (2 + 12|b| + 6c) C^3/N with C = " + shortNumber(c) +
+                " (whitened documents clipped, given the released W; docs/PRIVACY.md §11, Lemma C3)";
+  }
+  if (!b.usable) b.note = "needs N >= 3 documents";
+  return b;
+}
+
+// Both releases are drawn from the exact corpus; everything after the M2 noise is computed from
+// released values (W̃, W̃⁺) or from the second release, so a failure there is post-processing.
+Result<PrivateRunResult> PrivateRun::releaseWhitened() {
+  const double d = m_corpus.vocabSize();
+  if (d * d > kMaxDenseEntries) {
+    return fail(StatusCode::ResourceLimit,
+                "the whitened release needs a dense " + shortNumber(d) + " x " + shortNumber(d) +
+                    " second moment; reduce the vocabulary");
+  }
+  const WhitenedRelease& w = m_o.whitened;
+  auto m2 = clippedSecondMoment(m_corpus, m_so.alpha0, w.clipToRowBound ? SecondMomentClip{} : w.m2Clip, m_feedback);
+  if (!m2.ok()) return m2.status().code() == StatusCode::Cancelled ? fail(StatusCode::Cancelled, "cancelled")
+                                                                    : exactStageFailed(m2.status());
+  Eigen::MatrixXd released = std::move(m2.value().m2);
+  if (Status s = addReleaseNoise(released, true, m_o.mechanism, scaleOf(2), m_noise); !s.isOk()) return failAfterNoise(s);
+  auto whitening = whitenMatrix(released, m_k, &m_res.diagnostics.releasedEigenvalues);
+  if (!whitening.ok()) return failAfterNoise(whitening.status());
+  const Whitening& wt = whitening.value();
+
+  const double clip = w.clipToRowBound ? whitenedRowBound(wt.W) : whitenedClipBound(w, m_k, m_so.alpha0);
+  if (w.clipToRowBound) {  // the T release's scale, now that ρ_W is public (calibrated for Δ = 1)
+    LedgerEntry& e = m_res.ledger[m_releaseOfEdge.at(6)];
+    e.sensitivity = clippedWhitenedTensorSensitivity(m_corpus.docCount(), m_so.alpha0, clip);
+    e.sigma *= e.sensitivity;
+    e.sensitivityFormula += ", rho_W = " + shortNumber(clip);
+  }
+  auto t = clippedWhitenedThirdMoment(m_corpus, m_so.alpha0, wt.W, clip, m_feedback);
+  if (!t.ok()) return failAfterNoise(t.status());
+  Tensor3 T = std::move(t.value().tensor);
+  if (Status s = addSymmetricTensorNoise(T, scaleOf(6), m_noise); !s.isOk()) return failAfterNoise(s);
+  if (m_o.nonPrivateDiagnostics) {
+    auto& c = m_res.diagnostics.nonPrivate.clipped;
+    c.m1 = m2.value().fractionClippedM1;
+    c.m2 = m2.value().fractionClippedM2;
+    c.y = t.value().fractionClippedY;
+    c.p = t.value().fractionClippedP;
+    c.t = t.value().fractionClippedT;
+    c.whitenedBound = clip;
+  }
+
+  // T̃ and W̃⁺ share the released eigenbasis of M̃2: no frames to reconcile.
+  auto decomposer = makeDecomposer(m_so.decomposer, m_so.power);
+  if (!decomposer.ok()) return decomposer.status();
+  SeededRandom init(m_so.initSeed);
+  auto td = decomposer.value()->decompose(T, init, m_feedback);
+  if (!td.ok()) return failAfterNoise(td.status());
+  m_res.eigenpairs = td.value();
+  auto u = unwhiten(td.value(), wt.unwhitening, m_so.alpha0);
+  if (!u.ok()) return failAfterNoise(u.status());
+  UnwhitenedTopics topics = std::move(u).value();
+  topics.alpha = topics.alpha.cwiseMax(0.0);
+  auto out = projectTopicsToSimplex(topics);
+  if (!out.ok()) return failAfterNoise(out.status());
+  m_res.output = std::move(out).value();
+  m_res.released = true;
+  return std::move(m_res);
+}
+
+}  // namespace detail
+
+}  // namespace dplda
