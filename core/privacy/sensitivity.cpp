@@ -162,20 +162,45 @@ double eigenvectorDrift(const SensitivityInputs& in) {
 
 }  // namespace
 
+// Lemmas A′, W′ and W⁺′ (docs/PRIVACY.md §3.6): the k columns share one budget ‖E‖_F <= Δ2
+// (Σ_i ‖E u_i‖² <= ‖E‖_F², and Mirsky's Σ_i (σ_i − σ'_i)² <= ‖E‖_F²), so no √k factor.
 double whiteningSensitivity(const SensitivityInputs& in) {
   if (!soundWhiteningDomain(in)) return kNaN;
   const double d2 = secondMomentSensitivity(in.docCount, in.alpha0);
   const double s = in.sigmaKTilde;
-  const double column = eigenvectorDrift(in) / std::sqrt(s) + d2 / (2.0 * std::pow(s - d2, 1.5));
-  return std::sqrt(static_cast<double>(in.topicCount)) * column;
+  return eigenvectorDrift(in) / std::sqrt(s) + d2 / (2.0 * std::pow(s - d2, 1.5));
 }
 
 double unwhiteningSensitivity(const SensitivityInputs& in) {
   if (!soundWhiteningDomain(in)) return kNaN;
   const double d2 = secondMomentSensitivity(in.docCount, in.alpha0);
-  const double column =
-      std::sqrt(sigma1M2Bound(in.alpha0)) * eigenvectorDrift(in) + d2 / (2.0 * std::sqrt(in.sigmaKTilde - d2));
-  return std::sqrt(static_cast<double>(in.topicCount)) * column;
+  return std::sqrt(sigma1M2Bound(in.alpha0)) * eigenvectorDrift(in) + d2 / (2.0 * std::sqrt(in.sigmaKTilde - d2));
+}
+
+std::vector<BoundComparison> boundComparisons(Node node, const SensitivityInputs& in) {
+  if (node != Node::W && node != Node::Wplus && node != Node::T && node != Node::TD && node != Node::U) return {};
+  const double sqrtK = std::sqrt(static_cast<double>(std::max(in.topicCount, 0)));
+  // Issue 9's sound forms summed the k columns' bounds: √k times Lemma W′ / W⁺′, and Δ_T with that Δ_W.
+  auto earlierT = [&] {
+    const double d2 = secondMomentSensitivity(in.docCount, in.alpha0), s = in.sigmaKTilde;
+    return thirdMomentSensitivity(in.docCount, in.alpha0, BoundSet::Sound) / std::pow(s - d2, 1.5) +
+           3.0 * m3Constant(in.docCount, in.alpha0) * sqrtK * whiteningSensitivity(in) / (s - d2);
+  };
+  const double printed = sensitivityOf(node, in, BoundSet::Printed).value;
+  const double current = sensitivityOf(node, in, BoundSet::Sound).value;
+  double earlier = kNaN;
+  if (node == Node::W) earlier = sqrtK * whiteningSensitivity(in);
+  if (node == Node::Wplus) earlier = sqrtK * unwhiteningSensitivity(in);
+  if (node == Node::T) earlier = earlierT();
+  // TD and U are linear in Δ_T (and U's W⁺ term in Δ_W⁺): scale the current value term by term.
+  if (node == Node::TD) earlier = current * earlierT() / whitenedTensorSensitivity(in, BoundSet::Sound);
+  if (node == Node::U) {
+    const double d2 = secondMomentSensitivity(in.docCount, in.alpha0);
+    earlier = std::sqrt(2.0 * in.topicCount) * perComponentU(in, earlierT(), d2, sqrtK * unwhiteningSensitivity(in));
+  }
+  return {{"printed (the papers' formula)", printed},
+          {"sound, per-column sum (issue 9: sqrt(k) x the column bound)", earlier},
+          {"sound, shared Frobenius budget (current: docs/PRIVACY.md §3.6)", current}};
 }
 
 double whitenedTensorSensitivity(const SensitivityInputs& in, BoundSet bounds) {
@@ -284,8 +309,8 @@ SensitivityBound sensitivityOf(Node node, const SensitivityInputs& in, BoundSet 
         finish(b, printedUnwhiteningSensitivity(in, d2));
         appendNote(b, std::string(kPrintedNote) + "; item (iv) bounds an aligned W+, not the matrix computed");
       } else {
-        b.formula = "Delta_W+ = sqrt(k) [sqrt(1 + a) rho + Delta2 / (2 sqrt(sigma_k~ - Delta2))], rho = sqrt(2) "
-                    "Delta2/(gap~ - Delta2); released up to the signs of its columns (docs/PRIVACY.md §3)";
+        b.formula = "Delta_W+ = sqrt(1 + a) rho + Delta2 / (2 sqrt(sigma_k~ - Delta2)), rho = sqrt(2) "
+                    "Delta2/(gap~ - Delta2); released up to the signs of its columns (docs/PRIVACY.md §3.6)";
         addGapAboveTwoDelta2(b, in, d2);
         finish(b, unwhiteningSensitivity(in));
       }
@@ -327,9 +352,9 @@ SensitivityBound sensitivityOf(Node node, const SensitivityInputs& in, BoundSet 
         finish(b, std::sqrt(2.0 * in.topicCount) * d2 / (s * std::sqrt(s - d2)));
         appendNote(b, std::string(kPrintedNote) + "; Lemma 32 bounds an aligned W, not the matrix computed");
       } else {
-        b.formula = "Delta_W = sqrt(k) [rho/sqrt(sigma_k~) + Delta2/(2 (sigma_k~ - Delta2)^{3/2})], rho = sqrt(2) "
-                    "Delta2/(gap~ - Delta2) (Davis-Kahan + Weyl); released up to the signs of its columns "
-                    "(docs/PRIVACY.md §3)";
+        b.formula = "Delta_W = rho/sqrt(sigma_k~) + Delta2/(2 (sigma_k~ - Delta2)^{3/2}), rho = sqrt(2) "
+                    "Delta2/(gap~ - Delta2) (Davis-Kahan + Weyl + Mirsky, one Frobenius budget for the k "
+                    "columns); released up to the signs of its columns (docs/PRIVACY.md §3.6)";
         addGapAboveTwoDelta2(b, in, d2);
         finish(b, whiteningSensitivity(in));
       }

@@ -62,6 +62,15 @@ double whitenedTensorSensitivity(const SensitivityInputs& in, BoundSet bounds);
 double whiteningSensitivity(const SensitivityInputs& in);
 double unwhiteningSensitivity(const SensitivityInputs& in);
 
+// The three forms of a local bound side by side, for the inspector and reports: the printed
+// formula, issue 9's sound form (√k × the column bound) and the current sound form. Empty for
+// nodes whose bound has one form; NaN where a form's preconditions fail.
+struct BoundComparison {
+  std::string label;
+  double value = 0.0;
+};
+std::vector<BoundComparison> boundComparisons(Node node, const SensitivityInputs& in);
+
 // The bound for releasing `node` (D, M2, M3, W, T, W+, TD, U). OUT has none.
 SensitivityBound sensitivityOf(Node node, const SensitivityInputs& in, BoundSet bounds);
 
