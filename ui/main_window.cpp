@@ -35,6 +35,7 @@
 #include "ui/plots/plot_widget.h"
 #include "ui/common/last_folder.h"
 #include "ui/window/presentation_mode.h"
+#include "ui/window/run_summary.h"
 #include "ui/window/unsaved_changes_guard.h"
 #include "ui/window/window_fit.h"
 
@@ -433,6 +434,7 @@ void MainWindow::onStateChanged(const SessionState& previous, const SessionState
     QSignalBlocker block(m_canvas);  // the model already holds these edges
     m_canvas->setNoisyEdges(s.edges);
   }
+  m_canvas->setModelNotice(graphNoticeFor(s));  // VI / DP-VI: the graph is not the model being run
   if (!sameRunInputs(previous, s)) {  // a shown run's statement no longer applies
     m_canvas->setRunStatement(std::nullopt);
     m_budget->setRunStatement(std::nullopt);
@@ -452,12 +454,13 @@ void MainWindow::onStateChanged(const SessionState& previous, const SessionState
 void MainWindow::runNow() {
   m_debounce.stop();
   const SessionState& s = m_model.state();
-  const QMap<QString, QString> problems = validateSession(s);
+  QMap<QString, QString> problems = validateSession(s);
+  if (!m_inputProblems.isEmpty()) problems.insert("input", m_inputProblems.first());  // typed, not in the session
   if (!problems.isEmpty()) {
     setStatus(tr("Cannot run: %1").arg(problems.first()), true);
     return;
   }
-  m_canvas->setAllNodeStates(NodeState::Running);
+  if (!s.isVariational()) m_canvas->setAllNodeStates(NodeState::Running);  // VI does not run the graph
   m_results->setStale(true);
   const quint64 id = m_runner->start(s, true);
   setStatus(tr("Run %1 started…").arg(id));
@@ -470,8 +473,9 @@ void MainWindow::cancelRun() {
 }
 
 int MainWindow::publicDocCount(const SessionState& s) const {
-  if (m_loadedDocCount > 0 && corpusKey(s) == m_loadedCorpusKey) return m_loadedDocCount;
-  return s.source == SessionState::Source::Synthetic ? s.generator.docCount : 0;
+  // The fit sees the training part only: N public is its size.
+  if (m_loadedDocCount > 0 && corpusKey(s) == m_loadedCorpusKey) return trainingDocCount(s, m_loadedDocCount);
+  return s.source == SessionState::Source::Synthetic ? trainingDocCount(s, s.generator.docCount) : 0;
 }
 
 void MainWindow::updatePrivacyStatement(const SessionState& s) {
@@ -491,6 +495,26 @@ QJsonObject MainWindow::plotMetadata(quint64 runId, const QString& noise, const 
   return meta;
 }
 
+void MainWindow::showSpectralOnCanvas(const RunOutcome& o) {
+  // The run's statement may say more than its inputs (e.g. "not private as drawn").
+  if (o.priv && sameRunInputs(o.session, m_model.state())) {
+    m_canvas->setRunStatement(o.priv->statement);
+    m_budget->setRunStatement(o.priv->statement);
+  }
+  m_canvas->setAllNodeStates(NodeState::UpToDate);
+  m_canvas->clearEdgeCaptions();
+  if (o.priv) {
+    for (const LedgerEntry& e : o.priv->ledger) {
+      for (int edge : e.edges) {
+        const QString sigma = std::isfinite(e.sigma) && e.spent ? tr("σ %1").arg(QString::number(e.sigma, 'g', 2))
+                                                                : tr("not released");
+        m_canvas->setEdgeCaption(edge, QString("ε %1 · %2").arg(QString::number(e.epsilon, 'g', 2), sigma));
+      }
+    }
+    if (!o.priv->released) m_canvas->setNodeState(Node::OUT, NodeState::Failed);
+  }
+}
+
 void MainWindow::onRunReady(std::shared_ptr<const RunOutcome> o) {
   if (o->status.isOk() || o->failedStage != "corpus") {  // the corpus was loaded: N is known
     m_loadedCorpusKey = corpusKey(o->session);
@@ -504,6 +528,10 @@ void MainWindow::onRunReady(std::shared_ptr<const RunOutcome> o) {
       m_generator->setFieldError(o->session.source == SessionState::Source::Synthetic ? "docs" : "corpus", msg);
       m_canvas->setAllNodeStates(NodeState::Stale);
       m_canvas->setNodeState(Node::D, NodeState::Failed);
+    } else if (o->failedStage == "holdout") {
+      m_generator->setFieldError("holdout", msg);
+    } else if (o->session.isVariational()) {
+      m_generator->setFieldError("model", msg);
     } else {
       m_canvas->setAllNodeStates(NodeState::Stale);
       m_canvas->setNodeState(o->failedStage == "model" ? Node::M2 : Node::OUT, NodeState::Failed);
@@ -513,44 +541,13 @@ void MainWindow::onRunReady(std::shared_ptr<const RunOutcome> o) {
     return;
   }
   m_shownRun = o->id;
-  // The run's statement may say more than its inputs (e.g. "not private as drawn").
-  if (o->priv && sameRunInputs(o->session, m_model.state())) {
-    m_canvas->setRunStatement(o->priv->statement);
-    m_budget->setRunStatement(o->priv->statement);
-  }
-  m_canvas->setAllNodeStates(NodeState::UpToDate);
-  m_canvas->clearEdgeCaptions();
-  if (o->priv) {
-    for (const LedgerEntry& e : o->priv->ledger) {
-      for (int edge : e.edges) {
-        const QString sigma = std::isfinite(e.sigma) && e.spent ? tr("σ %1").arg(QString::number(e.sigma, 'g', 2))
-                                                                : tr("not released");
-        m_canvas->setEdgeCaption(edge, QString("ε %1 · %2").arg(QString::number(e.epsilon, 'g', 2), sigma));
-      }
-    }
-    if (!o->priv->released) m_canvas->setNodeState(Node::OUT, NodeState::Failed);
-  }
+  if (!o->variational) showSpectralOnCanvas(*o);
   m_results->showOutcome(*o);
-  m_results->setMetadata(plotMetadata(o->id, o->priv ? QString::fromStdString(o->priv->noiseSource) : QString(),
-                                      o->priv ? QString::fromLatin1(privacyClaimName(o->priv->statement.claim))
-                                              : QString()));
+  m_results->setMetadata(plotMetadata(o->id, runNoiseSource(*o), runClaimName(*o)));
   m_inspector->setOutcome(o);
-  QString summary;
-  if (o->priv && !o->priv->released) {
-    summary = tr("Run %1: %2").arg(o->id).arg(QString::fromStdString(o->priv->status.message()));
-  } else {
-    QString label = edgeSetLabel(o->session.edges);
-    if (o->priv && o->session.edges && o->priv->statement.claim != PrivacyClaim::Proven)
-      label += QStringLiteral(", ") + QString::fromLatin1(privacyClaimName(o->priv->statement.claim));
-    summary = tr("Run %1 (%2): %3 docs").arg(o->id).arg(label).arg(o->docCount);
-    if (o->error) summary += tr(", ℓ₂ error %1").arg(o->error->l2Mean, 0, 'g', 3);
-    if (o->baselineError) summary += tr(" (non-private %1)").arg(o->baselineError->l2Mean, 0, 'g', 3);
-    if (!o->nonPrivateFailure.isEmpty()) summary += tr("; non-private model not computed (see Diagnostics)");
-    summary += tr(" in %1 ms; sweeping ε…").arg(o->milliseconds, 0, 'f', 0);
-  }
-  m_summary = summary;
-  m_summaryIsError = o->priv && !o->priv->released;
-  setStatus(summary, m_summaryIsError);
+  m_summary = runSummaryText(*o);
+  m_summaryIsError = runSummaryIsError(*o);
+  setStatus(m_summary, m_summaryIsError);
   emit runShown(o->id);
 }
 

@@ -79,6 +79,7 @@ class MainWindow : public QMainWindow {
   void buildActions();
   void onStateChanged(const SessionState& previous, const SessionState& current);
   void onRunReady(std::shared_ptr<const RunOutcome> outcome);
+  void showSpectralOnCanvas(const RunOutcome& outcome);  // statement, node states, edge captions
   void onSessionSweep(std::shared_ptr<const ExperimentUpdate> update);
   void startExperiment(const QString& preset, int trials);
   void setStatus(const QString& text, bool error = false);

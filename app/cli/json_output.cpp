@@ -27,17 +27,6 @@ QJsonObject corpusSummary(const Corpus& corpus) {
                      {"max_length", corpus.maxLength()}};
 }
 
-std::vector<int> topIndices(const Eigen::VectorXd& v, int n) {
-  std::vector<int> idx(v.size());
-  std::iota(idx.begin(), idx.end(), 0);
-  n = std::min<int>(n, static_cast<int>(idx.size()));
-  std::partial_sort(idx.begin(), idx.begin() + n, idx.end(), [&](int a, int b) {
-    return v[a] > v[b] || (v[a] == v[b] && a < b);
-  });
-  idx.resize(n);
-  return idx;
-}
-
 QJsonArray topWords(const Corpus& corpus, const Eigen::MatrixXd& topics, int n) {
   QJsonArray out;
   for (Eigen::Index c = 0; c < topics.cols(); ++c) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/corpus/corpus.h"
+#include "core/eval/metrics.h"
 #include "core/pipeline/spectral_pipeline.h"
 
 namespace dplda::cli {
@@ -15,8 +16,7 @@ namespace dplda::cli {
 QJsonArray toJson(const Eigen::VectorXd& v);
 QJsonArray columnsToJson(const Eigen::MatrixXd& m);  // one array per column
 QJsonObject corpusSummary(const Corpus& corpus);
-// Indices of the n largest entries of v, largest first.
-std::vector<int> topIndices(const Eigen::VectorXd& v, int n);
+using dplda::topIndices;  // core/eval/metrics.h, shared with the app's topics table
 QJsonArray topWords(const Corpus& corpus, const Eigen::MatrixXd& topics, int n);
 QJsonObject timingsToJson(const std::vector<StageTiming>& timings);
 bool writeJsonFile(const std::string& path, const QJsonObject& object, std::string* error);

@@ -18,6 +18,7 @@
 #include "core/eval/perplexity.h"
 #include "core/vi/dp_vi.h"
 #include "core/vi/variational_lda.h"
+#include "core/vi/vi_parameters.h"
 
 namespace dplda::cli {
 
@@ -57,7 +58,7 @@ std::optional<HoldoutSplit> holdoutFrom(const Arguments& a, const Corpus& corpus
     return std::nullopt;
   }
   const double f = a.number("holdout");
-  if (!(f > 0.0 && f < 1.0)) throw UsageError("--holdout must be a fraction in (0, 1) (e.g. 0.1), got " + shortNumber(f));
+  if (const std::string problem = holdoutFractionProblem(f); !problem.empty()) throw UsageError(problem);
   auto split = splitHoldout(corpus, f, a.seed("holdout-seed", 1));
   if (!split.ok()) throw InputError(split.status().message());
   if (a.has("write-split")) {
@@ -114,35 +115,36 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
     }
   }
   const int k = a.integer("topics");
-  ViOptions vi;
-  vi.alpha0 = a.number("alpha0", vi.alpha0);
-  vi.seed = a.seed("seed", vi.seed);
+  // The VI parameters' ranges and messages are shared with the app (core/vi/vi_parameters.h).
+  ViRunParameters params;
   if (a.has("vi")) {
     auto m = parseViMethod(a.text("vi"));
     if (!m.ok()) throw UsageError("--vi must be batch or online, got '" + a.text("vi") + "'");
-    vi.method = m.value();
+    params.method = m.value();
   }
-  vi.iterations = a.count("iterations", 1, kMaxViIterations, vi.iterations);
-  if (a.has("batch-size") && vi.method != ViMethod::Online) throw UsageError("--batch-size needs --vi online");
-  vi.batchSize = a.count("batch-size", 1, 100000000, vi.batchSize);
-  vi.tau0 = a.number("tau0", vi.tau0);
-  vi.kappa = a.number("kappa", vi.kappa);
-  if (vi.method == ViMethod::Batch && (a.has("tau0") || a.has("kappa"))) throw UsageError("--tau0 and --kappa need --vi online");
+  params.iterations = a.integer("iterations", params.iterations);
+  if (a.has("batch-size") && params.method != ViMethod::Online) throw UsageError("--batch-size needs --vi online");
+  params.batchSize = a.integer("batch-size", params.batchSize);
+  params.tau0 = a.number("tau0", params.tau0);
+  params.kappa = a.number("kappa", params.kappa);
+  if (params.method == ViMethod::Batch && (a.has("tau0") || a.has("kappa"))) throw UsageError("--tau0 and --kappa need --vi online");
   const int nTop = a.integer("top-words", 10);
   if (nTop < 1) throw UsageError("--top-words must be >= 1, got " + std::to_string(nTop));
   DpViOptions dp;
   if (isPrivate) {
-    dp.clip = a.number("clip", dp.clip);
+    params.clip = a.number("clip", params.clip);
     dp.epsilon = a.number("epsilon", dp.epsilon);
     dp.delta = a.number("delta", dp.delta);
-    if (!(dp.clip > 0 && dp.clip <= 1e12)) throw UsageError("--clip must be in (0, 1e12], got " + shortNumber(dp.clip));
+  }
+  // Option ranges that do not need the corpus: usage errors before reading it.
+  for (const ViParameterProblem& p : checkViRunParameters(params, isPrivate)) throw UsageError(p.message);
+  if (isPrivate) {
+    dp.clip = params.clip;
     if (!(dp.epsilon > 0)) throw UsageError("--epsilon must be > 0, got " + shortNumber(dp.epsilon));
     if (!(dp.delta > 0 && dp.delta < 1)) throw UsageError("--delta must be in (0, 1), got " + shortNumber(dp.delta));
   }
-  // Option ranges that do not need the corpus: usage errors before reading it.
+  ViOptions vi = toViOptions(params, a.number("alpha0", ViOptions{}.alpha0), a.seed("seed", ViOptions{}.seed));
   if (!(vi.alpha0 > 0 && vi.alpha0 <= kMaxAlpha0)) throw UsageError("--alpha0 must be in (0, 1e6], got " + shortNumber(vi.alpha0));
-  if (!(vi.kappa > 0.5 && vi.kappa <= 1)) throw UsageError("--kappa must be in (0.5, 1], got " + shortNumber(vi.kappa));
-  if (!(vi.tau0 >= 1 && vi.tau0 <= 1e12)) throw UsageError("--tau0 must be in [1, 1e12], got " + shortNumber(vi.tau0));
   if (k < 1) throw UsageError("--topics must be >= 1, got " + std::to_string(k));
 
   const Corpus corpus = take(loadUciCorpus(a.text("corpus"), corpusCacheOptionsFromEnvironment(!a.flag("no-cache"))));

@@ -1,7 +1,9 @@
 #include "core/eval/metrics.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 #include "core/eval/matching.h"
 
@@ -63,6 +65,17 @@ TopicErrors compareTopics(const Eigen::MatrixXd& refTopics, const Eigen::VectorX
   out.alphaError = a / k;
   out.frobenius = std::sqrt(squares);
   return out;
+}
+
+std::vector<int> topIndices(const Eigen::VectorXd& v, int n) {
+  std::vector<int> idx(v.size());
+  std::iota(idx.begin(), idx.end(), 0);
+  n = std::max(0, std::min<int>(n, static_cast<int>(idx.size())));
+  std::partial_sort(idx.begin(), idx.begin() + n, idx.end(), [&](int a, int b) {
+    return v[a] > v[b] || (v[a] == v[b] && a < b);
+  });
+  idx.resize(n);
+  return idx;
 }
 
 }  // namespace dplda

@@ -31,4 +31,7 @@ Status validateTopicComparison(const Eigen::MatrixXd& refTopics, const Eigen::Ve
 TopicErrors compareTopics(const Eigen::MatrixXd& refTopics, const Eigen::VectorXd& refAlpha,
                           const Eigen::MatrixXd& estTopics, const Eigen::VectorXd& estAlpha);
 
+// Indices of the n largest entries of v (n clamped to its size), largest first; ties by index.
+std::vector<int> topIndices(const Eigen::VectorXd& v, int n);
+
 }  // namespace dplda

@@ -646,7 +646,8 @@ class TstMainWindow : public QObject {
     QVERIFY(w.canvas()->bannerText().startsWith("✓ Private"));
     QVERIFY(w.canvas()->cautionText().isEmpty());
     QVERIFY(w.budgetBar()->indicatorText().contains("✔ private"));
-    QCOMPARE(w.canvas()->statementInputs().docCount, 3000);
+    // N of the fit: the training part, 3000 − round(0.1 · 3000) with the default held-out split.
+    QCOMPARE(w.canvas()->statementInputs().docCount, 2700);
 
     commitLine(w.budgetBar()->deltaEdit(), "0.5");
     QCOMPARE(w.model()->state().delta, 0.5);
@@ -740,6 +741,7 @@ class TstMainWindow : public QObject {
     s.epsilon = po.epsilon;
     s.delta = po.delta;  // ≥ 1/N once the corpus is loaded (N = 177)
     s.noiseSeed = *seed;
+    s.holdout = 0;  // the seed search above ran on the whole corpus
     s.trials = 1;
     s.sweepEpsilons = "10";
     w.model()->reset(s);
@@ -762,7 +764,7 @@ class TstMainWindow : public QObject {
     ResultsPanel* r = w.results();
     QVERIFY(r->topicsPlot()->hasData());
     QCOMPARE(r->topicsPlot()->topicCount(), 5);
-    QCOMPARE(r->topicsPlot()->title(), QString("True vs private topic"));
+    QCOMPARE(r->topicsPlot()->title(), QString("private spectral topic — no truth for this corpus"));
     QCOMPARE(w.canvas()->nodeState(Node::OUT), NodeState::UpToDate);
     QVERIFY2(!w.statusText().contains("failed"), qPrintable(w.statusText()));
     QVERIFY2(w.statusText().contains("non-private model not computed"), qPrintable(w.statusText()));
@@ -817,8 +819,10 @@ class TstMainWindow : public QObject {
       QVERIFY2(r > teaching, qPrintable(name));
       QVERIFY2(cell(t, r, 2).startsWith("non-private (teaching): "), qPrintable(name));
     }
-    // Every row after the teaching header is labelled so.
-    for (int r = teaching + 1; r < t->rowCount(); ++r)
+    // Every row after the teaching header is labelled so, up to the held-out evaluation's section.
+    const int heldOut = diagnosticsRowStarting(t, "Held-out evaluation");
+    QVERIFY(heldOut > teaching);
+    for (int r = teaching + 1; r < heldOut; ++r)
       QVERIFY2(cell(t, r, 2).startsWith("non-private (teaching): "), qPrintable(cell(t, r, 0)));
     QVERIFY(w.results()->spectrumPlot()->title().contains("non-private (teaching)"));
     // The inspector: released first, the exact spectrum in a teaching paragraph.

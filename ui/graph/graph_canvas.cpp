@@ -103,6 +103,14 @@ GraphCanvas::GraphCanvas(QWidget* parent) : QGraphicsView(parent) {
           .arg(kCautionPadY)
           .arg(kBannerPadX));
   m_cautions->hide();
+  m_notice = new QLabel(this);
+  m_notice->setObjectName("modelNotice");
+  m_notice->setWordWrap(true);
+  m_notice->setTextFormat(Qt::PlainText);
+  m_notice->setStyleSheet(QStringLiteral("QLabel { background: #37474f; color: white; padding: %1px %2px; }")
+                              .arg(kCautionPadY)
+                              .arg(kBannerPadX));
+  m_notice->hide();
 
   buildScene();
   refresh();
@@ -194,6 +202,20 @@ QPointF GraphCanvas::edgeMidpoint(int edge) const {
 QPointF GraphCanvas::nodeCenter(Node node) const { return m_nodes[static_cast<int>(node)]->pos(); }
 
 QString GraphCanvas::bannerText() const { return m_banner->text(); }
+
+QString GraphCanvas::modelNotice() const { return m_noticeText; }
+
+void GraphCanvas::setModelNotice(const QString& text) {
+  if (text == m_noticeText) return;
+  m_noticeText = text;
+  m_notice->setText(text);
+  m_notice->setAccessibleName(text);
+  m_notice->setVisible(!text.isEmpty());
+  const qreal opacity = text.isEmpty() ? 1.0 : 0.35;  // dimmed: not the model being run
+  for (QGraphicsItem* item : m_scene->items())
+    if (!item->parentItem()) item->setOpacity(opacity);
+  layoutBanner();
+}
 QString GraphCanvas::cautionText() const { return m_cautions->text(); }
 
 void GraphCanvas::setStatementInputs(const StatementInputs& inputs) {
@@ -264,8 +286,14 @@ void GraphCanvas::layoutBanner() {
                                                       Qt::TextWordWrap, label->text());
     return r.height() + 2 * padY;
   };
-  int h = heightOf(m_banner, kBannerPadX, kBannerPadY);
-  m_banner->setGeometry(0, 0, w, h);
+  int h = 0;
+  if (!m_notice->isHidden()) {
+    h = heightOf(m_notice, kBannerPadX, kCautionPadY);
+    m_notice->setGeometry(0, 0, w, h);
+  }
+  const int b = heightOf(m_banner, kBannerPadX, kBannerPadY);
+  m_banner->setGeometry(0, h, w, b);
+  h += b;
   if (!m_cautions->isHidden()) {
     const int c = heightOf(m_cautions, kBannerPadX, kCautionPadY) + 1;  // + the rule
     m_cautions->setGeometry(0, h, w, c);

@@ -70,6 +70,12 @@ class GraphCanvas : public QGraphicsView {
   const PrivacyStatement& statement() const { return m_statement; }
   QString bannerText() const;
   QString cautionText() const;
+
+  // When the session's model is not the spectral pipeline (VI, DP-VI), a line above the banner
+  // says so and the graph is drawn dimmed; "" restores it.
+  void setModelNotice(const QString& text);
+  QString modelNotice() const;
+  bool isDimmed() const { return !m_noticeText.isEmpty(); }
   // The edges drawn as the leaking path (empty when private).
   std::vector<int> highlightedEdges() const { return m_decision.isPrivate ? std::vector<int>{} : m_decision.leakEdges; }
 
@@ -114,6 +120,8 @@ class GraphCanvas : public QGraphicsView {
   QGraphicsScene* m_scene = nullptr;
   QLabel* m_banner = nullptr;
   QLabel* m_cautions = nullptr;
+  QLabel* m_notice = nullptr;  // the model notice (hidden when empty)
+  QString m_noticeText;
   std::array<GraphNodeItem*, kNodeCount> m_nodes{};
   std::array<GraphEdgeItem*, kEdgeCount> m_edges{};
   std::array<GraphEdgeLabelItem*, kEdgeCount> m_labels{};

@@ -96,10 +96,37 @@ GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
 
   auto* modelBox = new QGroupBox(tr("Model"));
   auto* mform = new QFormLayout(modelBox);
+  m_modelForm = mform;
+  m_model = new QComboBox;
+  m_model->addItem(tr("spectral (the graph)"), "spectral");
+  m_model->addItem(tr("VI (variational LDA)"), "vi");
+  m_model->addItem(tr("DP-VI (Park et al. 2016)"), "dp-vi");
+  makeCompact(m_model, 14);
+  addRow(mform, "model", tr("Model"), m_model,
+         tr("Spectral: the computation graph with noise on its edges. VI: variational Bayes, non-private. "
+            "DP-VI: VI with clipped, noisy statistics every iteration, accounted by zCDP (docs/PRIVACY.md §10)"));
   m_topics = spin(0, 10000);
   addRow(mform, "topics", tr("Topics k"), m_topics, tr("Number of topics (k ≤ d)"));
   m_alpha0 = dspin(0, 10000, 3, 0.1);
   addRow(mform, "alpha0", tr("α₀"), m_alpha0, tr("Sum of the Dirichlet prior; public, known to the estimator"));
+  // VI's parameters: the command line's (`dplda run --model vi|dp-vi`) with its ranges and messages.
+  m_viMethod = new QComboBox;
+  m_viMethod->addItem(tr("online (minibatches)"), "online");
+  m_viMethod->addItem(tr("batch (full passes)"), "batch");
+  addRow(mform, "vi_method", tr("VI method"), m_viMethod,
+         tr("--vi: online VB (Hoffman et al. 2010) or batch VB (Blei et al. 2003); for DP-VI batch needs far "
+            "less noise (every minibatch is accounted as a full release)"));
+  m_viIterations = spin(0, 1000000);
+  addRow(mform, "vi_iterations", tr("Passes"), m_viIterations, tr("--iterations: passes over the training documents"));
+  m_viBatch = spin(0, 100000000);
+  addRow(mform, "vi_batch_size", tr("Batch size S"), m_viBatch, tr("--batch-size: online minibatch size"));
+  m_viTau0 = dspin(0, 1e7, 1, 1);  // 1e7 (as L_max's field) keeps the dock narrow; useful τ₀ and C are far below
+  addRow(mform, "vi_tau0", tr("τ₀"), m_viTau0, tr("--tau0: learning offset, ρ_t = (τ₀ + t)^−κ"));
+  m_viKappa = dspin(0, 2, 3, 0.05);
+  addRow(mform, "vi_kappa", tr("κ"), m_viKappa, tr("--kappa: learning decay in (0.5, 1]"));
+  m_viClip = dspin(0, 1e7, 3, 1);
+  addRow(mform, "vi_clip", tr("Clip C"), m_viClip,
+         tr("--clip: public bound on the Frobenius norm of one document's statistics; sensitivity 2C"));
   m_decomposer = new QComboBox;
   m_decomposer->addItem(tr("robust tensor power"), "robust");
   m_decomposer->addItem(tr("simultaneous power"), "simultaneous");
@@ -113,7 +140,18 @@ GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
          tr("Public clipping length for input perturbation (e0, e1)"));
   outer->addWidget(modelBox);
 
+  auto* evalBox = new QGroupBox(tr("Held-out evaluation"));
+  auto* eform = new QFormLayout(evalBox);
+  m_holdout = dspin(0, 1, 3, 0.05);
+  addRow(eform, "holdout", tr("Held-out fraction"), m_holdout,
+         tr("--holdout: this fraction of the documents (a seeded, public split) never enters a fit and scores "
+            "every model by perplexity (post-processing); 0: fit on every document, no score"));
+  m_holdoutSeed = new QLineEdit;
+  addRow(eform, "holdout_seed", tr("Split seed"), m_holdoutSeed, tr("--holdout-seed: the split's seed"));
+  outer->addWidget(evalBox);
+
   auto* sweepBox = new QGroupBox(tr("The session's ε sweep"));
+  m_sweepBox = sweepBox;
   auto* sform = new QFormLayout(sweepBox);
   m_sweepEpsilons = new QLineEdit;
   m_sweepEpsilons->setPlaceholderText(tr("lo:hi:count or a list, e.g. 0.1:10:7"));
@@ -144,6 +182,15 @@ GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
   onInt(m_topics, "topics", tr("change k"));
   onInt(m_docs, "docs", tr("change N"));
   onInt(m_trials, "trials", tr("change trials"));
+  onInt(m_viIterations, "vi_iterations", tr("change VI passes"));
+  onInt(m_viBatch, "vi_batch_size", tr("change VI batch size"));
+  onDouble(m_viTau0, "vi_tau0", tr("change τ₀"));
+  onDouble(m_viKappa, "vi_kappa", tr("change κ"));
+  onDouble(m_viClip, "vi_clip", tr("change clip C"));
+  onDouble(m_holdout, "holdout", tr("change held-out fraction"));
+  connect(m_model, &QComboBox::currentIndexChanged, this, [this] { commit("model", tr("choose the model")); });
+  connect(m_viMethod, &QComboBox::currentIndexChanged, this, [this] { commit("vi_method", tr("change VI method")); });
+  connect(m_holdoutSeed, &QLineEdit::editingFinished, this, [this] { commit("holdout_seed", tr("change split seed")); });
   onDouble(m_alpha0, "alpha0", tr("change α₀"));
   onDouble(m_beta, "beta", tr("change β"));
   onDouble(m_length, "length", tr("change document length"));
@@ -174,6 +221,7 @@ void GeneratorPanel::addRow(QFormLayout* form, const QString& key, const QString
   if (!tip.isEmpty()) w->setToolTip(tip);
   w->setObjectName(key);
   form->addRow(label, box);
+  m_rows[key] = box;
   if (!m_fields.contains(key)) m_fields[key] = w;
   m_errors[key] = err;
 }
@@ -234,7 +282,16 @@ void GeneratorPanel::setState(const SessionState& s) {
   m_trials->setValue(s.trials);
   m_sweepEpsilons->setText(s.sweepEpsilons);
   m_compare->setChecked(s.comparePresets);
-  updateEnabled(s.source);
+  m_model->setCurrentIndex(std::max(0, m_model->findData(QString::fromLatin1(modelName(s.model)))));
+  m_viMethod->setCurrentIndex(s.vi.method == ViMethod::Batch ? 1 : 0);
+  m_viIterations->setValue(s.vi.iterations);
+  m_viBatch->setValue(s.vi.batchSize);
+  m_viTau0->setValue(s.vi.tau0);
+  m_viKappa->setValue(s.vi.kappa);
+  m_viClip->setValue(s.vi.clip);
+  m_holdout->setValue(s.holdout);
+  m_holdoutSeed->setText(seedToText(s.holdoutSeed));
+  updateEnabled(s);
   for (const QString& key : m_errors.keys()) setFieldError(key, QString());
   m_updating = false;
   reportProblem();
@@ -262,12 +319,25 @@ SessionState GeneratorPanel::fromWidgets(QString* seedError, QString* seedKey) c
   s.trials = m_trials->value();
   s.sweepEpsilons = m_sweepEpsilons->text().trimmed();
   s.comparePresets = m_compare->isChecked();
+  const QString model = m_model->currentData().toString();
+  s.model = model == "vi" ? SessionState::Model::Vi : model == "dp-vi" ? SessionState::Model::DpVi
+                                                                        : SessionState::Model::Spectral;
+  s.vi.method = m_viMethod->currentData().toString() == "batch" ? ViMethod::Batch : ViMethod::Online;
+  s.vi.iterations = m_viIterations->value();
+  s.vi.batchSize = m_viBatch->value();
+  s.vi.tau0 = m_viTau0->value();
+  s.vi.kappa = m_viKappa->value();
+  s.vi.clip = m_viClip->value();
+  s.holdout = m_holdout->value();
   auto seed = parseSeed(m_seed->text(), tr("data seed"));
   if (seed.ok()) g.seed = seed.value();
   else { *seedError = QString::fromStdString(seed.status().message()); *seedKey = "seed"; }
   auto init = parseSeed(m_initSeed->text(), tr("init seed"));
   if (init.ok()) s.initSeed = init.value();
   else if (seedError->isEmpty()) { *seedError = QString::fromStdString(init.status().message()); *seedKey = "init_seed"; }
+  auto split = parseSeed(m_holdoutSeed->text(), tr("split seed"));
+  if (split.ok()) s.holdoutSeed = split.value();
+  else if (seedError->isEmpty()) { *seedError = QString::fromStdString(split.status().message()); *seedKey = "holdout_seed"; }
   return s;
 }
 
@@ -275,7 +345,7 @@ void GeneratorPanel::commit(const QString& key, const QString& what) {
   if (m_updating) return;
   QString seedError, seedKey;
   const SessionState next = fromWidgets(&seedError, &seedKey);
-  updateEnabled(next.source);
+  updateEnabled(next);
   const QMap<QString, QString> errors = validateSession(next);
   for (const QString& k : m_errors.keys()) setFieldError(k, errors.value(k));
   if (!seedError.isEmpty()) setFieldError(seedKey, seedError);
@@ -287,7 +357,18 @@ void GeneratorPanel::commit(const QString& key, const QString& what) {
   emit edited(next, what);
 }
 
-void GeneratorPanel::updateEnabled(SessionState::Source source) {
+void GeneratorPanel::updateEnabled(const SessionState& s) {
+  // Rows of the chosen model only: the spectral options, or VI's (online ones, DP-VI's clip).
+  const bool variational = s.isVariational(), online = s.vi.method == ViMethod::Online;
+  const QMap<QString, bool> rows{{"decomposer", !variational},      {"max_length", !variational},
+                                 {"vi_method", variational},        {"vi_iterations", variational},
+                                 {"vi_batch_size", variational && online}, {"vi_tau0", variational && online},
+                                 {"vi_kappa", variational && online},
+                                 {"vi_clip", s.model == SessionState::Model::DpVi}};
+  for (auto it = rows.begin(); it != rows.end(); ++it) m_modelForm->setRowVisible(m_rows.value(it.key()), it.value());
+  m_sweepBox->setEnabled(!variational);  // the session's ε sweep is of the spectral model
+  m_sweepBox->setToolTip(variational ? tr("The session's ε sweep runs with the spectral model only") : QString());
+  const SessionState::Source source = s.source;
   const bool synthetic = source == SessionState::Source::Synthetic;
   const bool text = source == SessionState::Source::Text;
   // Plain text uses d from the generator box (the vocabulary cap) and nothing else of it.

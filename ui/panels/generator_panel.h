@@ -33,7 +33,9 @@ class GeneratorPanel : public QWidget {
   QString problem() const;
 
   // For tests and keyboard users: the widgets by field key ("vocab", "topics", "docs", "alpha0",
-  // "beta", "length", "seed", "init_seed", "corpus", "separator", "source", "trials", "sweep_epsilons", "max_length").
+  // "beta", "length", "seed", "init_seed", "corpus", "separator", "source", "trials", "sweep_epsilons", "max_length",
+  // "model", "vi_method", "vi_iterations", "vi_batch_size", "vi_tau0", "vi_kappa", "vi_clip", "holdout",
+  // "holdout_seed").
   QWidget* field(const QString& key) const { return m_fields.value(key); }
 
  signals:
@@ -48,7 +50,7 @@ class GeneratorPanel : public QWidget {
   void addRow(QFormLayout* form, const QString& key, const QString& label, QWidget* w, const QString& tip);
   void commit(const QString& key, const QString& what);  // reads the widgets, validates, emits
   SessionState fromWidgets(QString* seedError, QString* seedKey) const;
-  void updateEnabled(SessionState::Source source);  // which fields the corpus source uses
+  void updateEnabled(const SessionState& s);  // which fields the corpus source and the model use
   void browseText();                                // Browse… for a plain-text file or folder
   void reportProblem();                             // emits inputProblem when it changed
 
@@ -56,6 +58,7 @@ class GeneratorPanel : public QWidget {
   bool m_updating = false;
   QMap<QString, QWidget*> m_fields;
   QMap<QString, QLabel*> m_errors;
+  QMap<QString, QWidget*> m_rows;  // the form row (field + error label) of each key
   QMap<QString, QString> m_tips;  // the fields' own tooltips, while an error replaces them
   QString m_reportedProblem;
   QComboBox* m_source = nullptr;
@@ -78,6 +81,18 @@ class GeneratorPanel : public QWidget {
   QCheckBox* m_compare = nullptr;
   QDoubleSpinBox* m_maxLength = nullptr;
   QWidget* m_syntheticBox = nullptr;
+  QWidget* m_sweepBox = nullptr;
+  QFormLayout* m_modelForm = nullptr;
+  // The model choice and VI's parameters (issue 10), held-out evaluation.
+  QComboBox* m_model = nullptr;
+  QComboBox* m_viMethod = nullptr;
+  QSpinBox* m_viIterations = nullptr;
+  QSpinBox* m_viBatch = nullptr;
+  QDoubleSpinBox* m_viTau0 = nullptr;
+  QDoubleSpinBox* m_viKappa = nullptr;
+  QDoubleSpinBox* m_viClip = nullptr;
+  QDoubleSpinBox* m_holdout = nullptr;
+  QLineEdit* m_holdoutSeed = nullptr;
 };
 
 }  // namespace dplda

@@ -118,7 +118,8 @@ QString InspectorPanel::edgeHtml(int e) const {
   } else if (hasSensitivityBound(info.from)) {
     // Before a run: the formula, evaluated where it needs only public values.
     SensitivityInputs in;
-    in.docCount = m_outcome ? m_outcome->docCount : m_state.generator.docCount;
+    in.docCount = m_outcome ? (m_outcome->trainDocCount > 0 ? m_outcome->trainDocCount : m_outcome->docCount)
+                            : m_state.generator.docCount;  // N of the fit: the training part
     in.topicCount = m_state.topicCount();
     in.alpha0 = m_state.alpha0();
     in.maxLength = m_state.maxLength;
@@ -139,6 +140,8 @@ QString InspectorPanel::nodeHtml(Node n) const {
                   .arg(QString::fromLatin1(info.name), QString(info.description).toHtmlEscaped(), nodeDetail(n));
   if (!m_outcome || !m_outcome->status.isOk()) return h;
   const RunOutcome& o = *m_outcome;
+  if (o.variational)  // VI / DP-VI: the graph's nodes were not computed
+    return h + tr("<p><i>The last run fitted %1, not this graph's pipeline.</i></p>").arg(modelLabel(o.variational->model));
   switch (n) {
     case Node::D:
       h += tr("<p>%1 documents, vocabulary %2, %3 non-zeros, longest %4 tokens%5.</p>")

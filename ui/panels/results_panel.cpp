@@ -19,9 +19,12 @@
 #include "ui/common/privacy_text.h"
 #include "ui/plots/diagnostics_plot.h"
 #include "ui/panels/experiment_view.h"
+#include "ui/panels/model_rows.h"
+#include "ui/panels/topics_view.h"
 #include "ui/panels/table_export.h"
 #include "ui/plots/error_epsilon_plot.h"
 #include "ui/plots/topics_plot.h"
+#include "ui/window/run_summary.h"
 #include "ui/worker/run_worker.h"
 
 namespace dplda {
@@ -29,22 +32,10 @@ namespace dplda {
 namespace {
 QString g(double v) { return std::isfinite(v) ? QString::number(v, 'g', 4) : QString("—"); }
 
-QTableWidget* makeTable(const QStringList& header) {
-  auto* t = new QTableWidget(0, header.size());
-  t->setHorizontalHeaderLabels(header);
-  t->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  t->setSelectionBehavior(QAbstractItemView::SelectRows);
-  t->verticalHeader()->hide();
-  t->horizontalHeader()->setStretchLastSection(true);
-  t->setWordWrap(false);
-  return t;
-}
+QTableWidget* makeTable(const QStringList& header) { return makeResultsTable(header); }
 
 void setCell(QTableWidget* t, int row, int col, const QString& text, const QColor& color = QColor()) {
-  auto* item = new QTableWidgetItem(text);
-  item->setToolTip(text);
-  if (color.isValid()) item->setForeground(color);
-  t->setItem(row, col, item);
+  setResultsCell(t, row, col, text, color);
 }
 
 QString historyText(const QJsonObject& s) {
@@ -80,27 +71,18 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QTabWidget(parent) {
   addTab(diag, tr("Diagnostics"));
   addTableExportMenu(m_diag, "diagnostics");
 
-  // Topics
-  auto* topicsTab = new QWidget;
-  auto* tv = new QVBoxLayout(topicsTab);
-  tv->setContentsMargins(2, 2, 2, 2);
-  auto* row = new QHBoxLayout;
-  m_topicSpin = new QSpinBox;
-  m_topicSpin->setRange(1, 1);
-  m_topicSpin->setPrefix(tr("topic "));
-  m_topicNote = new QLabel;
-  m_topicNote->setStyleSheet("color: gray;");
-  row->addWidget(m_topicSpin);
-  row->addWidget(m_topicNote, 1);
-  tv->addLayout(row);
-  m_topics = new TopicsPlot;
-  tv->addWidget(m_topics, 1);
-  addTab(topicsTab, tr("Topics"));
-  connect(m_topicSpin, &QSpinBox::valueChanged, this, [this](int v) { m_topics->setCurrentTopic(v - 1); });
-  connect(m_topics, &TopicsPlot::currentTopicChanged, this, [this](int t) {
-    QSignalBlocker b(m_topicSpin);
-    m_topicSpin->setValue(t + 1);
-  });
+  // Topics: one topic at a time, and two models' topics side by side
+  m_topicsView = new TopicsView;
+  addTab(m_topicsView, tr("Topics"));
+
+  // The held-out perplexity, prominent beside the tabs (for real text the only quality number).
+  m_headline = new QLabel;
+  m_headline->setObjectName("perplexityHeadline");
+  QFont bold = m_headline->font();
+  bold.setBold(true);
+  m_headline->setFont(bold);
+  m_headline->setContentsMargins(8, 0, 8, 0);
+  setCornerWidget(m_headline, Qt::TopRightCorner);
 
   // Ledger
   auto* ledgerTab = new QWidget;
@@ -141,11 +123,17 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QTabWidget(parent) {
 
 ErrorVsEpsilonPlot* ResultsPanel::errorPlot() const { return m_experiments->errorPlot(); }
 
+TopicsPlot* ResultsPanel::topicsPlot() const { return m_topicsView->plot(); }
+
+QString ResultsPanel::headlineText() const { return m_headline->text(); }
+
+QString ResultsPanel::ledgerNote() const { return m_ledgerNote->text(); }
+
 PlotWidget* ResultsPanel::currentPlot() const {
   switch (currentIndex()) {
     case 0: return m_experiments->currentPlot();
     case 1: return m_spectrum;
-    case 2: return m_topics;
+    case 2: return m_topicsView->plot();
     default: return nullptr;
   }
 }
@@ -186,7 +174,9 @@ QString ResultsPanel::askExportPath(QString* problem) {
 
 void ResultsPanel::setStale(bool stale) {
   m_experiments->setStale(stale);
-  for (PlotWidget* p : {static_cast<PlotWidget*>(m_spectrum), static_cast<PlotWidget*>(m_topics)}) p->setStale(stale);
+  m_spectrum->setStale(stale);
+  m_topicsView->setStale(stale);
+  m_headline->setStyleSheet(stale ? "color: gray;" : QString());
   const QString style = stale ? "color: gray;" : QString();
   m_ledger->setStyleSheet(style);
   m_diag->setStyleSheet(style);
@@ -195,7 +185,7 @@ void ResultsPanel::setStale(bool stale) {
 void ResultsPanel::setMetadata(const QJsonObject& metadata) {
   m_experiments->setSessionMetadata(metadata);
   m_spectrum->setMetadata(metadata);
-  m_topics->setMetadata(metadata);
+  m_topicsView->plot()->setMetadata(metadata);
 }
 
 QJsonObject ResultsPanel::summarize(const RunOutcome& o) {
@@ -204,17 +194,21 @@ QJsonObject ResultsPanel::summarize(const RunOutcome& o) {
   QString kind;
   if (o.error) { err = o.error->l2Mean; kind = "ℓ₂ error"; }
   else if (o.utilityLoss) { err = o.utilityLoss->l2Mean; kind = "utility loss"; }
-  return QJsonObject{{"run", static_cast<qint64>(o.id)},
-                     {"label", edgeSetLabel(s.edges)},
-                     {"edges", QString::fromStdString(edgeSetToString(s.edges))},
-                     {"epsilon", s.epsilon},
-                     {"delta", s.delta},
-                     {"error", std::isfinite(err) ? QJsonValue(err) : QJsonValue()},
-                     {"error_kind", kind},
-                     {"released", o.priv && o.priv->released},
-                     {"privacy_claim", o.priv ? QString::fromLatin1(privacyClaimName(o.priv->statement.claim))
-                                              : QString()},
-                     {"noise", o.priv ? QString::fromStdString(o.priv->noiseSource) : QString()}};
+  // VI / DP-VI runs are labelled by their model; their edges are not used.
+  const bool vi = o.variational.has_value();
+  QJsonObject summary{{"run", static_cast<qint64>(o.id)},
+                      {"label", vi ? modelLabel(s.model) : edgeSetLabel(s.edges)},
+                      {"edges", vi ? QString() : QString::fromStdString(edgeSetToString(s.edges))},
+                      {"epsilon", s.epsilon},
+                      {"delta", s.delta},
+                      {"error", std::isfinite(err) ? QJsonValue(err) : QJsonValue()},
+                      {"error_kind", kind},
+                      {"released", vi || (o.priv && o.priv->released)},
+                      {"privacy_claim", runClaimName(o)},
+                      {"noise", runNoiseSource(o)}};
+  if (vi) summary.insert("model", QString::fromLatin1(modelName(s.model)));
+  if (o.perplexity && o.perplexity->has()) summary.insert("perplexity", o.perplexity->result->perplexity);
+  return summary;
 }
 
 void ResultsPanel::addHistory(const QJsonObject& summary) {
@@ -264,10 +258,7 @@ void ResultsPanel::showOutcome(const RunOutcome& o) {
   QVector<double> sig(o.eigenvalues.data(), o.eigenvalues.data() + o.eigenvalues.size());
   QString err;
   if (!m_spectrum->setSpectrum(sig, std::min<int>(s.topicCount(), sig.size()), &err)) m_spectrum->clearSpectrum();
-  struct Row {
-    QString name, value, meaning;
-    bool header = false;
-  };
+  using Row = DiagnosticRow;
   QVector<Row> rows;
   const int k = s.topicCount();
   const QString teaching = tr("non-private (teaching): ");
@@ -277,7 +268,9 @@ void ResultsPanel::showOutcome(const RunOutcome& o) {
     return parts.join(", ");
   };
 
-  rows.push_back({tr("Released (private): the run's outputs and the values its noise scales used"), {}, {}, true});
+  if (!o.variational)
+    rows.push_back({tr("Released (private): the run's outputs and the values its noise scales used"), {}, {}, true});
+  rows += variationalRows(o);  // VI / DP-VI: their released and teaching parts
   if (o.priv) {
     const PrivateRunResult& p = *o.priv;
     const PrivacyDiagnostics& d = p.diagnostics;
@@ -303,9 +296,10 @@ void ResultsPanel::showOutcome(const RunOutcome& o) {
     }
   }
 
-  rows.push_back({tr("Non-private (teaching): exact statistics of the corpus, not released and never used by "
-                     "the release"),
-                  {}, {}, true});
+  if (!o.variational)
+    rows.push_back({tr("Non-private (teaching): exact statistics of the corpus, not released and never used by "
+                       "the release"),
+                    {}, {}, true});
   if (!o.nonPrivateFailure.isEmpty())
     rows.push_back({tr("non-private model"), tr("not computed"), teaching + o.nonPrivateFailure});
   if (o.eigenvalues.size() >= k)
@@ -327,6 +321,7 @@ void ResultsPanel::showOutcome(const RunOutcome& o) {
                       teaching + tr("on the exact values: %1").arg(QString::fromStdString(c.detail))});
   }
 
+  rows += heldOutRows(o);  // every model: the held-out perplexity (evaluation)
   m_diag->clearSpans();
   m_diag->clearContents();
   m_diag->setRowCount(rows.size());
@@ -354,35 +349,9 @@ void ResultsPanel::showOutcome(const RunOutcome& o) {
     m_diag->setSpan(r, 0, 1, 3);
   }
 
-  // Topics: the private output when released, else the non-private one.
-  const bool released = o.priv && o.priv->released && o.priv->output;
-  const Eigen::MatrixXd& est = released ? o.priv->output->topics : o.nonPrivate.topics;
-  auto columns = [](const Eigen::MatrixXd& m) {
-    QVector<QVector<double>> out;
-    for (Eigen::Index c = 0; c < m.cols(); ++c) out.push_back(QVector<double>(m.col(c).data(), m.col(c).data() + m.rows()));
-    return out;
-  };
-  QVector<QVector<double>> truth;
-  QVector<int> matching;
-  if (o.truth && o.truth->vocabSize() == est.rows()) {
-    truth = columns(o.truth->topics);
-    if (released && o.error) matching = QVector<int>(o.error->matching.begin(), o.error->matching.end());
-    else if (o.baselineError) matching = QVector<int>(o.baselineError->matching.begin(), o.baselineError->matching.end());
-  }
-  if (est.cols() > 0 && m_topics->setTopics(truth, columns(est), matching, o.words, 12, &err)) {
-    m_topicSpin->setRange(1, std::max(1, m_topics->topicCount()));
-    m_topics->setTitle(released ? tr("True vs private topic") : tr("True vs non-private topic"));
-  } else {
-    m_topics->clearTopics();
-  }
-  QString note;
-  if (released) note = tr("recovered from the private run (%1)").arg(edgeSetLabel(s.edges));
-  else if (!s.edges) note = tr("non-private output");
-  else if (o.hasNonPrivate) note = tr("nothing released: showing the non-private output (teaching)");
-  else note = tr("nothing released, and the non-private model could not be computed either");
-  if (!o.truthNote.isEmpty()) note += "; " + o.truthNote;
-  if (released && !o.hasNonPrivate) note += tr("; no utility loss: the non-private model could not be computed");
-  m_topicNote->setText(note);
+  m_topicsView->showOutcome(o);
+  m_headline->setText(perplexityHeadline(o));
+  m_headline->setToolTip(perplexityHeadlineTip(o));
 
   // Ledger
   const auto& ledger = o.priv ? o.priv->ledger : std::vector<LedgerEntry>{};
@@ -406,9 +375,14 @@ void ResultsPanel::showOutcome(const RunOutcome& o) {
     setCell(m_ledger, r, 7, e.spent ? tr("yes") : tr("no"));
     setCell(m_ledger, r, 8, pre.join("; "), allHold ? QColor() : leakColor());
   }
+  if (o.variational && o.variational->ledger) fillDpViLedger(m_ledger, o);
   m_ledger->resizeColumnsToContents();
-  note.clear();
-  if (o.priv) {
+  QString note;
+  if (o.variational) {
+    note = o.variational->ledger ? dpViLedgerNote(o)
+                                 : tr("Non-private %1: nothing is released privately, no budget is spent.")
+                                       .arg(modelLabel(o.variational->model));
+  } else if (o.priv) {
     note = tr("Privacy claim: <b>%1</b>. ").arg(QString::fromLatin1(privacyClaimName(o.priv->statement.claim)));
     note += tr("Spent ε %1, δ %2 of (%3, %4) by basic composition. Noise: %5.")
                .arg(g(o.priv->epsilonSpent), g(o.priv->deltaSpent), g(s.epsilon), g(s.delta),

@@ -4,8 +4,11 @@
 // labelled parts: what the run released — its privacy claim, σ̃_k, g̃, γ̃_s, a released spectrum,
 // preconditions on released values — then the exact statistics of the corpus, "non-private
 // (teaching)": σ_k, the eigengaps, γ_s, utility loss, checks, or why the non-private model could
-// not be computed), topics (true vs recovered, matched), the privacy ledger and the run history
-// (pin runs to compare them on the error-vs-ε plot; entries carry the run's privacy claim).
+// not be computed), topics (true vs recovered, matched, and two models side by side, see
+// TopicsView), the privacy ledger and the run history (pin runs to compare them on the error-vs-ε
+// plot; entries carry the run's privacy claim). VI and DP-VI runs (issue 10) show their fit, DP-VI
+// its zCDP ledger; the held-out perplexity of every model is in Diagnostics and, prominently,
+// beside the tabs.
 #include <QJsonArray>
 #include <QTabWidget>
 #include <memory>
@@ -24,6 +27,7 @@ class ErrorVsEpsilonPlot;
 class ExperimentView;
 class PlotWidget;
 class TopicsPlot;
+class TopicsView;
 struct RunOutcome;
 
 class ResultsPanel : public QTabWidget {
@@ -41,8 +45,12 @@ class ResultsPanel : public QTabWidget {
   ExperimentView* experiments() const { return m_experiments; }
   ErrorVsEpsilonPlot* errorPlot() const;
   EigenSpectrumPlot* spectrumPlot() const { return m_spectrum; }
-  TopicsPlot* topicsPlot() const { return m_topics; }
+  TopicsPlot* topicsPlot() const;
+  TopicsView* topicsView() const { return m_topicsView; }
+  // The headline beside the tabs: the run's held-out perplexity ("" without a split).
+  QString headlineText() const;
   QTableWidget* ledgerTable() const { return m_ledger; }
+  QString ledgerNote() const;
   QTableWidget* diagnosticsTable() const { return m_diag; }
   QListWidget* historyList() const { return m_history; }
   PlotWidget* currentPlot() const;  // the plot of the visible tab, or null
@@ -67,9 +75,8 @@ class ResultsPanel : public QTabWidget {
   ExperimentView* m_experiments = nullptr;
   EigenSpectrumPlot* m_spectrum = nullptr;
   QTableWidget* m_diag = nullptr;
-  TopicsPlot* m_topics = nullptr;
-  QSpinBox* m_topicSpin = nullptr;
-  QLabel* m_topicNote = nullptr;
+  TopicsView* m_topicsView = nullptr;
+  QLabel* m_headline = nullptr;
   QTableWidget* m_ledger = nullptr;
   QLabel* m_ledgerNote = nullptr;
   QListWidget* m_history = nullptr;

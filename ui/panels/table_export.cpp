@@ -15,6 +15,26 @@
 
 namespace dplda {
 
+QTableWidget* makeResultsTable(const QStringList& header) {
+  auto* t = new QTableWidget(0, header.size());
+  t->setHorizontalHeaderLabels(header);
+  t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  t->setSelectionBehavior(QAbstractItemView::SelectRows);
+  t->verticalHeader()->hide();
+  t->horizontalHeader()->setStretchLastSection(true);
+  t->setWordWrap(false);
+  return t;
+}
+
+void setResultsCell(QTableWidget* t, int row, int col, const QString& text, const QColor& color) {
+  auto* item = new QTableWidgetItem(text);
+  item->setToolTip(text);
+  if (color.isValid()) item->setForeground(color);
+  t->setItem(row, col, item);
+}
+
+void setResultsCell(QTableWidget* t, int row, int col, const QString& text) { setResultsCell(t, row, col, text, QColor()); }
+
 CsvTable tableCsv(const QTableWidget* table) {
   CsvTable csv;
   for (int c = 0; c < table->columnCount(); ++c) {

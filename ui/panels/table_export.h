@@ -8,7 +8,15 @@
 
 class QTableWidget;
 
+class QColor;
+
 namespace dplda {
+
+// A read-only results table with these column headers (rows selected whole, no row numbers, the
+// last column stretched), and a cell whose tooltip holds its whole text.
+QTableWidget* makeResultsTable(const QStringList& header);
+void setResultsCell(QTableWidget* table, int row, int col, const QString& text, const QColor& color);
+void setResultsCell(QTableWidget* table, int row, int col, const QString& text);
 
 CsvTable tableCsv(const QTableWidget* table);
 QString tableCsvText(const QTableWidget* table);

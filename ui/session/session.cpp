@@ -181,7 +181,8 @@ bool operator==(const SessionState& a, const SessionState& b) {
          a.splitWeights == b.splitWeights && g.vocabSize == h.vocabSize &&
          g.topicCount == h.topicCount && g.docCount == h.docCount && g.alpha0 == h.alpha0 && g.prior == h.prior &&
          g.beta == h.beta && g.meanLength == h.meanLength && g.fixedLength == h.fixedLength && g.seed == h.seed &&
-         a.decomposer == b.decomposer && a.initSeed == b.initSeed && a.edges == b.edges && a.epsilon == b.epsilon &&
+         a.decomposer == b.decomposer && a.initSeed == b.initSeed && a.model == b.model && a.vi == b.vi &&
+         a.holdout == b.holdout && a.holdoutSeed == b.holdoutSeed && a.edges == b.edges && a.epsilon == b.epsilon &&
          a.delta == b.delta && a.mechanism == b.mechanism && a.bounds == b.bounds &&
          a.shareReleases == b.shareReleases && a.noiseSeed == b.noiseSeed && a.maxLength == b.maxLength &&
          a.trials == b.trials && a.sweepEpsilons == b.sweepEpsilons && a.comparePresets == b.comparePresets && a.pinned == b.pinned &&
@@ -226,14 +227,15 @@ QMap<QString, QString> validateSession(const SessionState& s) {
     e["epsilon"] = QString("total ε must be in (0, %1], got %2").arg(num(kMaxEpsilon), num(s.epsilon));
   if (!std::isfinite(s.delta) || s.delta <= 0 || s.delta >= 1)
     e["delta"] = QString("total δ must be in (0, 1), got %1").arg(num(s.delta));
-  if (s.mechanism == Mechanism::ClassicGaussian && s.edges && !e.contains("epsilon")) {
+  const bool spectral = !s.isVariational();  // the edges, mechanism and L_max apply to the spectral model only
+  if (spectral && s.mechanism == Mechanism::ClassicGaussian && s.edges && !e.contains("epsilon")) {
     // The classic Gaussian is only proven for ε < 1 per release (SPEC §8).
     const int releases = static_cast<int>(planReleases(s.edges, s.shareReleases, s.bounds).size());
     if (releases > 0 && s.epsilon / releases >= 1.0)
       e["epsilon"] = QString("the classic Gaussian needs ε < 1 per release; ε %1 over %2 releases gives %3")
                          .arg(num(s.epsilon)).arg(releases).arg(num(s.epsilon / releases));
   }
-  if (s.mechanism == Mechanism::PrintedClosedForm && s.edges)
+  if (spectral && s.mechanism == Mechanism::PrintedClosedForm && s.edges)
     e["mechanism"] = "the printed closed form is not private (SPEC §8); it is a demonstration only";
   if (!std::isfinite(s.maxLength) || s.maxLength < 3 || s.maxLength > kMaxClipLength)
     e["max_length"] =
@@ -252,6 +254,14 @@ QMap<QString, QString> validateSession(const SessionState& s) {
   }
   if (s.decomposer != "robust" && s.decomposer != "simultaneous" && s.decomposer != "online")
     e["decomposer"] = QString("decomposer must be robust, simultaneous or online, got %1").arg(q(s.decomposer));
+  if (s.isVariational()) {  // the command line's ranges and messages (core/vi/vi_parameters.h)
+    for (const ViParameterProblem& p : checkViRunParameters(s.vi, s.model == SessionState::Model::DpVi))
+      e["vi_" + QString::fromStdString(p.option).replace('-', '_')] = QString::fromStdString(p.message);
+  }
+  if (s.holdout != 0.0) {
+    const std::string problem = holdoutFractionProblem(s.holdout);
+    if (!problem.empty()) e["holdout"] = QString::fromStdString(problem) + "; 0 turns held-out evaluation off";
+  }
   // A core parser's message may quote the session's text as it is (e.g. the sweep's ε grid).
   for (auto it = e.begin(); it != e.end(); ++it) it.value() = QString::fromStdString(escapeControls(it.value().toStdString()));
   return e;
@@ -282,6 +292,22 @@ Result<std::vector<double>> parseSplitText(const QString& text) {
                                .toStdString());
   }
   return r;
+}
+
+const char* modelName(SessionState::Model m) {
+  switch (m) {
+    case SessionState::Model::Vi: return "vi";
+    case SessionState::Model::DpVi: return "dp-vi";
+    default: return "spectral";
+  }
+}
+
+QString modelLabel(SessionState::Model m) {
+  switch (m) {
+    case SessionState::Model::Vi: return "VI";
+    case SessionState::Model::DpVi: return "DP-VI";
+    default: return "spectral";
+  }
 }
 
 QString seedToText(std::uint64_t seed) { return QString::number(static_cast<qulonglong>(seed)); }
@@ -332,7 +358,16 @@ QJsonObject sessionToJson(const SessionState& s) {
                                 {"doc_length", g.meanLength},
                                 {"fixed_length", g.fixedLength},
                                 {"seed", seedToText(g.seed)}}},
-      {"model", QJsonObject{{"decomposer", s.decomposer}, {"init_seed", seedToText(s.initSeed)}}},
+      {"model", QJsonObject{{"decomposer", s.decomposer},
+                            {"init_seed", seedToText(s.initSeed)},
+                            {"kind", modelName(s.model)},
+                            {"vi", QJsonObject{{"method", viMethodName(s.vi.method)},
+                                               {"iterations", s.vi.iterations},
+                                               {"batch_size", s.vi.batchSize},
+                                               {"tau0", s.vi.tau0},
+                                               {"kappa", s.vi.kappa},
+                                               {"clip", s.vi.clip}}}}},
+      {"evaluation", QJsonObject{{"holdout", s.holdout}, {"holdout_seed", seedToText(s.holdoutSeed)}}},
       {"privacy", QJsonObject{{"edges", edges},
                               {"epsilon", s.epsilon},
                               {"delta", s.delta},
@@ -362,13 +397,14 @@ Result<SessionState> sessionFromJson(const QJsonObject& json) {
     out = json.value(key).toObject();
     return Status::ok();
   };
-  QJsonObject corpus, gen, model, priv, sweep, lesson;
+  QJsonObject corpus, gen, model, priv, sweep, lesson, evaluation, vi;
   DPLDA_RETURN_IF_ERROR(section("corpus", corpus));
   DPLDA_RETURN_IF_ERROR(section("generator", gen));
   DPLDA_RETURN_IF_ERROR(section("model", model));
   DPLDA_RETURN_IF_ERROR(section("privacy", priv));
   DPLDA_RETURN_IF_ERROR(section("sweep", sweep));
   DPLDA_RETURN_IF_ERROR(section("lesson", lesson));
+  DPLDA_RETURN_IF_ERROR(section("evaluation", evaluation));
 
   QString source = "synthetic";
   DPLDA_RETURN_IF_ERROR(readString(corpus, "source", "corpus", source));
@@ -397,6 +433,35 @@ Result<SessionState> sessionFromJson(const QJsonObject& json) {
 
   DPLDA_RETURN_IF_ERROR(readString(model, "decomposer", "model", s.decomposer));
   DPLDA_RETURN_IF_ERROR(readSeed(model, "init_seed", "model", s.initSeed));
+  // The model choice (issue 10); files written before it have none: the spectral model.
+  if (model.contains("kind")) {
+    QString kind;
+    DPLDA_RETURN_IF_ERROR(readString(model, "kind", "model", kind));
+    if (kind == "vi") s.model = SessionState::Model::Vi;
+    else if (kind == "dp-vi") s.model = SessionState::Model::DpVi;
+    else if (kind != "spectral") return bad("session: model.kind must be spectral, vi or dp-vi, got " + q(kind));
+  }
+  if (model.contains("vi")) {
+    if (!model.value("vi").isObject()) return bad("session: model.vi must be an object");
+    vi = model.value("vi").toObject();
+  }
+  if (vi.contains("method")) {
+    QString method;
+    DPLDA_RETURN_IF_ERROR(readString(vi, "method", "model.vi", method));
+    auto m = parseViMethod(method.toStdString());
+    if (!m.ok()) return bad("session: model.vi.method must be batch or online, got " + q(method));
+    s.vi.method = m.value();
+  }
+  DPLDA_RETURN_IF_ERROR(readIntIn(vi, "iterations", "model.vi", 1, kMaxViIterations, s.vi.iterations));
+  DPLDA_RETURN_IF_ERROR(readIntIn(vi, "batch_size", "model.vi", 1, kMaxViBatchSize, s.vi.batchSize));
+  DPLDA_RETURN_IF_ERROR(readNumberIn(vi, "tau0", "model.vi", 1.0, kMaxViTau0, false, s.vi.tau0));
+  DPLDA_RETURN_IF_ERROR(readNumberIn(vi, "kappa", "model.vi", 0.5, 1.0, true, s.vi.kappa));
+  DPLDA_RETURN_IF_ERROR(readNumberIn(vi, "clip", "model.vi", 0.0, kMaxViClip, true, s.vi.clip));
+  // Held-out evaluation; absent in older files and the lessons, which fit on the whole corpus.
+  s.holdout = 0.0;
+  DPLDA_RETURN_IF_ERROR(readNumberIn(evaluation, "holdout", "evaluation", 0.0, 1.0, false, s.holdout));
+  if (s.holdout >= 1.0) return bad(QString("session: evaluation.holdout must be in [0, 1), got %1").arg(num(s.holdout)));
+  DPLDA_RETURN_IF_ERROR(readSeed(evaluation, "holdout_seed", "evaluation", s.holdoutSeed));
 
   if (priv.contains("edges")) {
     const QJsonValue v = priv.value("edges");

@@ -11,10 +11,12 @@
 #include <vector>
 
 #include "core/common/status.h"
+#include "core/corpus/holdout.h"
 #include "core/corpus/synthetic_generator.h"
 #include "core/graph/computation_graph.h"
 #include "core/privacy/mechanisms.h"
 #include "core/privacy/sensitivity.h"
+#include "core/vi/vi_parameters.h"
 
 namespace dplda {
 
@@ -25,7 +27,19 @@ struct SessionState {
   QString separator;         // Text: a line equal to it ends a document; empty = one document per line
   GeneratorParams generator; // d, k, N, α0, prior, β, length, seed; k and α0 also drive the fit
   QString decomposer = "robust";
-  std::uint64_t initSeed = 1;
+  std::uint64_t initSeed = 1;  // the decomposer's starts; VI's λ start and visiting order too
+
+  // The model a run fits (issue 10): the spectral pipeline drawn on the graph, or a variational
+  // baseline (core/vi: VI, or DP-VI with its own zCDP accountant, docs/PRIVACY.md §10, using ε, δ
+  // and the noise seed below). The VI parameters are kept whichever model is chosen.
+  enum class Model { Spectral, Vi, DpVi };
+  Model model = Model::Spectral;
+  ViRunParameters vi;
+  // Held-out evaluation: this fraction of the documents (a seeded, public split) is kept out of
+  // every fit and scores it by perplexity; 0 fits on the whole corpus without a score. A session
+  // file without an "evaluation" section (older files, the lessons) loads with 0, as it was made.
+  double holdout = kDefaultHoldoutFraction;
+  std::uint64_t holdoutSeed = 1;
 
   // Configuration 1: at the default corpus size it releases at ε = 1 (configuration 2 needs
   // about N = 1e5 before Procedure 1's σ̃_k clears Δ2), so a first run shows a private result.
@@ -48,14 +62,21 @@ struct SessionState {
   QString lessonTitle, lessonText;
 
   int topicCount() const { return generator.topicCount; }
+  bool isVariational() const { return model != Model::Spectral; }
   double alpha0() const { return generator.alpha0; }
 };
 
 bool operator==(const SessionState& a, const SessionState& b);
 inline bool operator!=(const SessionState& a, const SessionState& b) { return !(a == b); }
 
+// "spectral", "vi", "dp-vi" (the command line's --model) and the label shown ("spectral", "VI", "DP-VI").
+const char* modelName(SessionState::Model m);
+QString modelLabel(SessionState::Model m);
+
 // Field-level validation: key = field name ("vocab", "topics", "docs", "alpha0", "beta",
-// "length", "epsilon", "delta", "corpus", "max_length", "trials", "decomposer", "split"), value = a
+// "length", "epsilon", "delta", "corpus", "max_length", "trials", "decomposer", "split", and for
+// the variational models "vi_iterations", "vi_batch_size", "vi_tau0", "vi_kappa", "vi_clip" with
+// the command line's messages, "holdout"), value = a
 // message naming the parameter and its value. Empty when the session can run.
 QMap<QString, QString> validateSession(const SessionState& s);
 

@@ -12,6 +12,7 @@
 #include "core/corpus/synthetic_generator.h"
 #include "core/corpus/text_import.h"
 #include "core/corpus/corpus_cache.h"
+#include "core/corpus/holdout.h"
 #include "core/corpus/truth_io.h"
 #include "core/corpus/uci_io.h"
 
@@ -115,7 +116,7 @@ Status RunWorker::prepareCorpus(const SessionState& s, Feedback* fb, RunOutcome&
       }
     }
     m_corpusKey = key;
-    m_pipeline.setCorpus(m_corpus);
+    m_splitKey.clear();  // prepareSplit gives the pipeline its (training) corpus
   }
   out.docCount = m_corpus->docCount();
   out.vocabSize = m_corpus->vocabSize();
@@ -126,6 +127,27 @@ Status RunWorker::prepareCorpus(const SessionState& s, Feedback* fb, RunOutcome&
   out.truthNote = m_truthNote;
   out.words.clear();
   for (int i = 0; i < m_corpus->vocabSize(); ++i) out.words << QString::fromStdString(m_corpus->wordName(i));
+  return Status::ok();
+}
+
+Status RunWorker::prepareSplit(const SessionState& s, RunOutcome& out) {
+  const QString key = m_corpusKey + QString("|holdout:%1:%2").arg(s.holdout, 0, 'g', 17).arg(seedToText(s.holdoutSeed));
+  if (key != m_splitKey) {
+    m_splitKey.clear();
+    if (s.holdout > 0) {
+      auto split = splitHoldout(*m_corpus, s.holdout, s.holdoutSeed);
+      if (!split.ok()) return split.status();
+      m_train = std::make_shared<Corpus>(std::move(split.value().train));
+      m_test = std::make_shared<Corpus>(std::move(split.value().test));
+    } else {
+      m_train = m_corpus;
+      m_test.reset();
+    }
+    m_pipeline.setCorpus(m_train);
+    m_splitKey = key;
+  }
+  out.trainDocCount = m_train->docCount();
+  out.testDocCount = m_test ? m_test->docCount() : 0;
   return Status::ok();
 }
 
@@ -157,8 +179,22 @@ void RunWorker::process(const RunRequest& request, const std::shared_ptr<Feedbac
            : s.source == SessionState::Source::Text    ? "importing text"
                                                        : "reading corpus";
   Status st = prepareCorpus(s, fb, *out);
+  const char* where = "corpus";
+  if (st.isOk()) {
+    where = "holdout";  // e.g. a fraction that leaves no document on one side
+    st = prepareSplit(s, *out);
+  }
   if (!st.isOk()) {
-    finish(st, "corpus");
+    finish(st, where);
+    emit done(id);
+    return;
+  }
+  if (s.isVariational()) {  // VI or DP-VI on the training part; the graph's pipeline does not run
+    st = runVariationalModel(s, *m_train, m_test.get(), fb, [&](const QString& name) {
+      *stage = name;
+      emit progress(id, 0.0, name);
+    }, *out);
+    finish(isCanceled(fb) ? cancelled() : st, "model");
     emit done(id);
     return;
   }
@@ -225,6 +261,16 @@ void RunWorker::process(const RunRequest& request, const std::shared_ptr<Feedbac
     if (m_truth) out->error = compareTopics(m_truth->topics, m_truth->alpha, o.topics, o.alpha);
     if (model.ok()) out->utilityLoss = compareTopics(model->output.topics, model->output.alpha, o.topics, o.alpha);
   }
+  if (m_test) {  // evaluation: post-processing of the outputs on the held-out documents
+    *stage = "held-out perplexity (evaluation)";
+    emit progress(id, 0.0, *stage);
+    scoreSpectralRun(s, *m_test, fb, *out);
+    if (fb->isCanceled()) {
+      finish(cancelled(), "model");
+      emit done(id);
+      return;
+    }
+  }
   finish(Status::ok(), "");
 
   if (request.sweep && !fb->isCanceled()) {
@@ -277,7 +323,7 @@ ExperimentPreset RunWorker::sessionSweep(const SessionState& s) const {
   spec.name = "session";
   SweepCase c;
   c.label = "session";
-  c.source.corpus = m_corpus;
+  c.source.corpus = m_train;  // the pipeline's corpus: the training part under held-out evaluation
   c.source.truth = m_truth;
   c.source.description = corpusKey(s).toStdString();
   c.source.pipeline = std::make_shared<const SpectralPipeline>(m_pipeline);

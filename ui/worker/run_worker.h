@@ -18,6 +18,7 @@
 #include "core/pipeline/spectral_pipeline.h"
 #include "ui/experiments/experiment_output.h"
 #include "ui/session/session.h"
+#include "ui/worker/model_run.h"
 
 namespace dplda {
 
@@ -56,6 +57,15 @@ struct RunOutcome {
   std::optional<TopicErrors> utilityLoss;    // private vs non-private output
   std::vector<StageTiming> timings;
   double milliseconds = 0;
+  // ---- the model choice and held-out evaluation (issue 10) ----
+  int trainDocCount = 0, testDocCount = 0;  // the public split; testDocCount 0: fitted on every document
+  // A VI or DP-VI run (session.model): its fit and ledger; priv and the spectral fields stay empty,
+  // error is the fit's vs the truth.
+  std::optional<VariationalOutcome> variational;
+  // Held-out perplexity (evaluation, post-processing; empty without a split): of the run's model
+  // (the released spectral output, or the VI / DP-VI fit), of the non-private spectral model
+  // (teaching) and of the truth.
+  std::optional<HeldOutScore> perplexity, baselinePerplexity, truthPerplexity;
 };
 
 // An experiment in the results dock: the session's own ε sweep (run after each main run) or a
@@ -99,6 +109,8 @@ class RunWorker : public QObject {
 
  private:
   Status prepareCorpus(const SessionState& s, Feedback* fb, RunOutcome& out);
+  // The session's public train/test split of the corpus (cached); the pipeline fits the train part.
+  Status prepareSplit(const SessionState& s, RunOutcome& out);
   // The session's sweep on the corpus and model just computed (no stage is computed again).
   ExperimentPreset sessionSweep(const SessionState& s) const;
   // Runs an experiment, emitting snapshots as its points complete, then its end.
@@ -109,6 +121,9 @@ class RunWorker : public QObject {
   std::shared_ptr<const Corpus> m_corpus;
   std::optional<LdaModel> m_truth;
   QString m_truthNote;
+  QString m_splitKey;                     // corpus key, fraction and seed of m_train / m_test
+  std::shared_ptr<const Corpus> m_train;  // what every fit sees (m_corpus without a split)
+  std::shared_ptr<const Corpus> m_test;   // the held-out documents, or null
   SpectralPipeline m_pipeline;
   bool m_pipelineHasCorpus = false;
 };

@@ -1,0 +1,72 @@
+#pragma once
+// The Topics tab: one topic at a time (TopicsPlot: true vs recovered topic, matched, or the
+// model's own top words for a corpus without truth), and beside it a table of all k topics that
+// compares two models side by side. The models to compare are the last run of each kind in this
+// session on the same corpus and split: spectral private, spectral non-private (teaching), VI and
+// DP-VI. With a truth the rows are the true topics and each model's matched topic (Hungarian on
+// ℓ₂, as the errors); without one the rows are the first model's topics and the second model's
+// topic matched to each. The table exports as CSV from its context menu (table_export.h).
+#include <QString>
+#include <QStringList>
+#include <QVector>
+#include <QWidget>
+#include <optional>
+
+#include "core/corpus/corpus.h"
+
+class QComboBox;
+class QLabel;
+class QSpinBox;
+class QTableWidget;
+
+namespace dplda {
+
+class TopicsPlot;
+struct RunOutcome;
+
+class TopicsView : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit TopicsView(QWidget* parent = nullptr);
+
+  void showOutcome(const RunOutcome& o);
+  void setStale(bool stale);
+
+  TopicsPlot* plot() const { return m_plot; }
+  QTableWidget* table() const { return m_table; }
+  QComboBox* firstModel() const { return m_first; }
+  QComboBox* secondModel() const { return m_second; }
+  QString note() const;
+
+  // The plot's title for a run, e.g. "True vs private spectral topic", "True vs non-private
+  // spectral topic", "DP-VI topic — no truth for this corpus".
+  static QString titleFor(const RunOutcome& o);
+  // What the run's topics are, e.g. "private spectral", "non-private spectral", "VI (non-private)".
+  static QString modelDescription(const RunOutcome& o);
+
+ private:
+  struct Model {
+    QString key, label;
+    LdaModel model;
+  };
+  void remember(const QString& key, const QString& label, const LdaModel& model);
+  void refreshChoices(const QString& firstKey);
+  const Model* chosen(const QComboBox* box) const;
+  void rebuildTable();
+  QString topWords(const Eigen::MatrixXd& topics, int column) const;
+
+  TopicsPlot* m_plot = nullptr;
+  QSpinBox* m_spin = nullptr;
+  QLabel* m_note = nullptr;
+  QComboBox* m_first = nullptr;
+  QComboBox* m_second = nullptr;
+  QTableWidget* m_table = nullptr;
+  QVector<Model> m_models;  // most recent first, one per key
+  QString m_corpusKey;      // the corpus and split the remembered models were fitted on
+  std::optional<LdaModel> m_truth;
+  QStringList m_words;
+  bool m_updating = false;
+};
+
+}  // namespace dplda
