@@ -82,7 +82,12 @@ Result<PerplexityResult> heldOutPerplexity(const LdaModel& model, const Corpus& 
       gamma = alpha.array() + heldOut.lengths[n] / k;
       inferDocument(B, alpha, w0, c0, nnz, o.tolerance, o.maxIterations, gamma, expElogTheta, phiNorm);
       for (int j = 0; j < nnz; ++j) s.elbo += c0[j] * std::log(phiNorm[j]);
-      for (int i = 0; i < k; ++i) s.elbo += (alpha[i] - gamma[i]) * std::log(expElogTheta[i]) + std::lgamma(gamma[i]) - std::lgamma(alpha[i]);
+      // E[log θ_i] directly: exp(E[log θ_i]) underflows to 0 for a tiny γ_i (α floored at 1e-6),
+      // and (α_i − γ_i)·log 0 was NaN.
+      const double digammaSum = digamma(gamma.sum());
+      for (int i = 0; i < k; ++i) {
+        s.elbo += (alpha[i] - gamma[i]) * (digamma(gamma[i]) - digammaSum) + std::lgamma(gamma[i]) - std::lgamma(alpha[i]);
+      }
       s.elbo += std::lgamma(alpha.sum()) - std::lgamma(gamma.sum());
       // Document completion: tokens by word id, a seeded permutation, first floor(l/2) observed.
       tokens.clear();

@@ -117,6 +117,19 @@ class TestPerplexity : public QObject {
     QVERIFY(p.ok() && std::isfinite(p->perplexity));
   }
 
+  void tinyAlphaKeepsTheElboBoundFinite() {
+    // A spectral α entry of 0 (floored at 1e-6) made exp(E[log θ_i]) underflow to 0 and the
+    // bound NaN (seen on the Debian descriptions, k = 10, alpha0 = 0.1).
+    const SyntheticCorpus s = synthetic(200, 9);
+    LdaModel m = s.truth;
+    m.alpha[0] = 0.0;
+    m.alpha[1] = 1e-9;
+    auto p = heldOutPerplexity(m, s.corpus, 1);
+    QVERIFY(p.ok());
+    QVERIFY2(std::isfinite(p->elboBoundPerplexity), qPrintable(QString::number(p->elboBoundPerplexity)));
+    QVERIFY(std::isfinite(p->perplexity));
+  }
+
   void identicalForAnyThreadCount() {
     const SyntheticCorpus s = synthetic(500, 4);
     PerplexityOptions o;
