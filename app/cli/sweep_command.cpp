@@ -213,8 +213,8 @@ int sweepCommand(const std::vector<std::string>& args) {
     }
     if (bounds) s.bounds = *bounds;
     s.decomposer = a.text("decomposer", s.decomposer);
-    if (!makeDecomposer(s.decomposer).ok()) {
-      throw UsageError("--decomposer must be robust or simultaneous, got " + quoteText(s.decomposer));
+    if (s.decomposer != "online" && !makeDecomposer(s.decomposer).ok()) {
+      throw UsageError("--decomposer must be robust, simultaneous, fast or online, got " + quoteText(s.decomposer));
     }
     s.maxLength = a.number("max-length", s.maxLength);
     if (!(s.maxLength >= 3.0 && s.maxLength <= kMaxClipLength)) {

@@ -485,7 +485,19 @@ Status validateSweepSpec(const SweepSpec& s) {
     return invalidArgument("the quantile band needs 0 <= lower < upper <= 1, got " +
                            csvNumberText(s.bandLower) + " and " + csvNumberText(s.bandUpper));
   }
-  DPLDA_RETURN_IF_ERROR(makeDecomposer(s.decomposer, s.power).status());
+  // Seed 004's online method reads documents, not a tensor: it is a decomposer of the non-private
+  // pipeline only (no sensitivity bound covers it), so a sweep with it has no private configuration.
+  if (s.decomposer == "online") {
+    for (const SweepConfiguration& c : s.configurations) {
+      if (c.model == SweepModel::Spectral && c.edges != 0) {
+        return invalidArgument("configuration \"" + c.label + "\": the online decomposer reads documents in "
+                               "batches and no sensitivity bound covers it; with --decomposer online use only the "
+                               "non-private baseline (none) and the variational models");
+      }
+    }
+  } else {
+    DPLDA_RETURN_IF_ERROR(makeDecomposer(s.decomposer, s.power).status());
+  }
   for (const SweepConfiguration& c : s.configurations) {
     if (c.edges == 0) continue;
     for (double eps : s.epsilons) {

@@ -500,6 +500,19 @@ class TestSweep : public QObject {
     }
   }
 
+  // Seed 004's online method as the sweep's decomposer: the non-private baseline only.
+  void onlineDecomposerRunsTheBaselineOnly() {
+    const SyntheticCorpus& sc = smallCorpus();
+    SweepSpec s = smallSpec(sc);
+    s.decomposer = "online";
+    auto refusedRun = runSweep(s);
+    QVERIFY(!refusedRun.ok());
+    QVERIFY(QString::fromStdString(refusedRun.status().message()).contains("online decomposer"));
+    s.configurations = parseConfigurations("none").value();
+    const SweepResult r = runSweep(s).value();
+    QVERIFY2(r.cases[0].baselineErrorL2 < 0.05, qPrintable(QString::number(r.cases[0].baselineErrorL2)));
+  }
+
   void cancellationStopsTheSweep() {
     const SyntheticCorpus& sc = smallCorpus();
     SweepSpec s = smallSpec(sc);
