@@ -1,9 +1,11 @@
 // bench_seed004: wall and CPU time of seed 004's online and private tensor power methods.
 //
-//   bench_seed004 private [--d 200] [--k 10] [--L 20] [--R 30] [--dense] [--repeats 5]
+//   bench_seed004 private [--d 200] [--k 10] [--L 20] [--R 30] [--dense [--unpacked]] [--repeats 5]
 //       Algorithm 3 (gaussian accountant, ε = 1, δ = 1e-5, entry-level neighbours) on
 //       T = Σ λ_i v_i^3 with incoherent v_i: through its O(dk) contraction, or with --dense on the
-//       d x d x d tensor it forms (the cost of a general tensor).
+//       d x d x d tensor it forms (the cost of a general tensor), contracted through its packed
+//       copy (PackedTensorOperator, built inside the timed region) or, with --unpacked, through
+//       the k^2 x k unfolding (DenseTensorOperator).
 //   bench_seed004 online [--docs 100000] [--n 10000] [--R 30] [--repeats 5] [--threads T]
 //       Algorithm 2 on the figure-2 corpus (d = 50, k = 5, α0 = 1, β = 0.1, Poisson(100)
 //       lengths, seed 1), after W: k components, R steps of n documents each. Also times the
@@ -17,6 +19,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -83,35 +86,50 @@ int privateBench(int argc, char** argv) {
   const int d = intArg(argc, argv, "--d", 200), k = intArg(argc, argv, "--k", 10);
   const int L = intArg(argc, argv, "--L", 20), R = intArg(argc, argv, "--R", 30);
   const int repeats = intArg(argc, argv, "--repeats", 5);
-  const bool dense = flag(argc, argv, "--dense");
+  const bool dense = flag(argc, argv, "--dense"), unpacked = flag(argc, argv, "--unpacked");
   const Eigen::MatrixXd V = dpTpmBasis(d, k, 0.0);
   const Eigen::VectorXd lambda = Eigen::VectorXd::LinSpaced(k, 1000.0, 500.0);
   const LowRankTensorOperator lowRank(lambda, V);
   Tensor3 full;
   if (dense) full = symmetricFromComponents(lambda, V);
   const DenseTensorOperator denseOp(full);
-  const SymmetricTensorOperator& T = dense ? static_cast<const SymmetricTensorOperator&>(denseOp) : lowRank;
   PrivatePowerOptions o;
   o.components = k;
   o.restarts = L;
   o.iterations = R;
-  char params[200];
-  std::snprintf(params, sizeof params, "\"d\": %d, \"k\": %d, \"L\": %d, \"R\": %d, \"tensor\": \"%s\"", d, k, L, R,
-                dense ? "dense d^3" : "low-rank operator");
+#ifdef _OPENMP
+  const int threads = omp_get_max_threads();
+#else
+  const int threads = 1;
+#endif
+  char params[240];
+  std::snprintf(params, sizeof params,
+                "\"d\": %d, \"k\": %d, \"L\": %d, \"R\": %d, \"tensor\": \"%s\", \"threads\": %d", d, k, L, R,
+                !dense     ? "low-rank operator"
+                : unpacked ? "dense d^3, unfolding"
+                           : "dense d^3, packed",
+                threads);
   std::uint64_t seed = 1;
   timeIt(repeats, "private_tpm", params, [&] {
     SeededRandom init(seed), noise(seed + 100);
     ++seed;
+    std::optional<PackedTensorOperator> packed;  // built here: its cost is part of the run
+    if (dense && !unpacked) packed.emplace(full);
+    const SymmetricTensorOperator& T = !dense     ? static_cast<const SymmetricTensorOperator&>(lowRank)
+                                       : packed ? static_cast<const SymmetricTensorOperator&>(*packed)
+                                                : static_cast<const SymmetricTensorOperator&>(denseOp);
     auto r = privateRobustPowerMethod(T, TpmSensitivity::entryLevel(), 1.0, 1e-5, TpmAccountant::GaussianExact, o,
                                       init, noise);
     if (!r.ok()) {
       std::fprintf(stderr, "%s\n", r.status().message().c_str());
       std::exit(1);
     }
-    char extra[200];
-    std::snprintf(extra, sizeof extra, ", \"queries\": %lld, \"noise_draws\": %.0f, \"top_error\": %.4f",
+    char extra[240];
+    std::snprintf(extra, sizeof extra,
+                  ", \"queries\": %lld, \"noise_draws\": %.0f, \"top_error\": %.4f, \"packed_mb\": %.1f",
                   r->ledger.queries, r->ledger.noiseDraws,
-                  std::min((r->pairs.V.col(0) - V.col(0)).norm(), (r->pairs.V.col(0) + V.col(0)).norm()));
+                  std::min((r->pairs.V.col(0) - V.col(0)).norm(), (r->pairs.V.col(0) + V.col(0)).norm()),
+                  packed ? static_cast<double>(packed->bytes()) / 1e6 : 0.0);
     return std::string(extra);
   });
   return 0;

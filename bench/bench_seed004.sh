@@ -19,7 +19,9 @@ trap 'rm -rf "$OUT"' EXIT
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 {
   "$BENCH" private --d 200 --k 10 --L 20 --R 30 --repeats "$REPEATS"
-  "$BENCH" private --d 200 --k 10 --L 20 --R 30 --repeats 3 --dense
+  "$BENCH" private --d 200 --k 10 --L 20 --R 30 --repeats "$REPEATS" --dense
+  "$BENCH" private --d 200 --k 10 --L 20 --R 30 --repeats 3 --dense --unpacked
+  OMP_NUM_THREADS=1 "$BENCH" private --d 200 --k 10 --L 20 --R 30 --repeats "$REPEATS" --dense
   "$BENCH" online --n 10000 --R 30 --repeats "$REPEATS"
   "$BENCH" online --n 10000 --R 30 --repeats "$REPEATS" --threads 1
 } > "$OUT/bench.jsonl"
@@ -41,8 +43,8 @@ print("| what | median wall | min – max wall | median CPU | target |")
 print("|---|---|---|---|---|")
 for r in rows:
     if r["bench"] == "private_tpm":
-        what = (f"Algorithm 3, d = {r['d']}, k = {r['k']}, L = {r['L']}, R = {r['R']}, {r['tensor']} "
-                f"(K = {r['queries']} queries, {r['noise_draws']:.0f} normals)")
+        what = (f"Algorithm 3, d = {r['d']}, k = {r['k']}, L = {r['L']}, R = {r['R']}, {r['tensor']}, "
+                f"{r.get('threads', '?')} thread(s) (K = {r['queries']} queries, {r['noise_draws']:.0f} normals)")
         target = "≤ 2 s"
     elif r["bench"] == "online_tpm":
         what = (f"Algorithm 2, figure-2 corpus (N = {r['docs']}, nnz = {r['nnz']}), n = {r['n']}, R = {r['R']}, "

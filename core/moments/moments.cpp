@@ -25,6 +25,18 @@ void forEachLane(double work, F&& f) {
   for (int lane = 0; lane < kLanes; ++lane) f(lane);
 }
 
+// A row of the counts as plain arrays (compressed or not).
+struct RowView {
+  const double* values;
+  const int* cols;
+  Eigen::Index size;
+};
+RowView rowOf(const SparseCounts& C, Eigen::Index n) {
+  const Eigen::Index begin = C.outerIndexPtr()[n];
+  const Eigen::Index size = C.isCompressed() ? C.outerIndexPtr()[n + 1] - begin : C.innerNonZeroPtr()[n];
+  return {C.valuePtr() + begin, C.innerIndexPtr() + begin, size};
+}
+
 std::string formatBytes(double bytes) {
   std::ostringstream out;
   out.precision(3);
@@ -98,11 +110,42 @@ SecondMomentOperator::SecondMomentOperator(const Corpus& corpus, double alpha0) 
 }
 
 void SecondMomentOperator::perform_op(const double* x, double* y) const {
-  const Eigen::Index d = cols();
+  const SparseCounts& C = *m_counts;
+  const Eigen::Index docs = C.rows(), d = C.cols();
   Eigen::Map<const Eigen::VectorXd> xv(x, d);
   Eigen::Map<Eigen::VectorXd> yv(y, d);
-  const Eigen::VectorXd t = m_docWeights.cwiseProduct(*m_counts * xv);
-  yv.noalias() = m_counts->transpose() * t;
+  // One pass over the counts (Lanczos makes ~90 of these at NYTimes scale, each bound by memory
+  // traffic): a document's row is read for t_n = w_n c_nᵀx and again, from cache, for the scatter
+  // c_n t_n. The documents are cut into fixed contiguous lanes (their number depends on the
+  // corpus shape only), each scattering into its own vector; the lanes are added in order, so the
+  // result is bit-identical for any thread count. Threads take lanes as they come.
+  // The dot product c_nᵀx keeps four running sums (added in a fixed order): one sum would be a
+  // chain of dependent additions, which bounded the product's speed rather than memory traffic.
+  const Eigen::Index lanes =
+      std::clamp<Eigen::Index>(C.nonZeros() / (16 * std::max<Eigen::Index>(d, 1)), 1, 16);
+  std::vector<Eigen::VectorXd> partial(static_cast<std::size_t>(lanes));
+#pragma omp parallel for schedule(dynamic, 1) if (lanes > 1 && C.nonZeros() > 200000)
+  for (Eigen::Index lane = 0; lane < lanes; ++lane) {
+    Eigen::VectorXd& zv = partial[static_cast<std::size_t>(lane)];
+    zv = Eigen::VectorXd::Zero(d);
+    double* z = zv.data();
+    for (Eigen::Index n = docs * lane / lanes, end = docs * (lane + 1) / lanes; n < end; ++n) {
+      const RowView row = rowOf(C, n);
+      double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+      Eigen::Index e = 0;
+      for (; e + 4 <= row.size; e += 4) {
+        s0 += row.values[e] * x[row.cols[e]];
+        s1 += row.values[e + 1] * x[row.cols[e + 1]];
+        s2 += row.values[e + 2] * x[row.cols[e + 2]];
+        s3 += row.values[e + 3] * x[row.cols[e + 3]];
+      }
+      for (; e < row.size; ++e) s0 += row.values[e] * x[row.cols[e]];
+      const double t = ((s0 + s1) + (s2 + s3)) * m_docWeights[n];
+      for (e = 0; e < row.size; ++e) z[row.cols[e]] += row.values[e] * t;
+    }
+  }
+  yv = partial[0];
+  for (std::size_t lane = 1; lane < partial.size(); ++lane) yv += partial[lane];
   yv -= m_diagonal.cwiseProduct(xv);
   yv -= (m_rankOneWeight * m_sum1.dot(xv)) * m_sum1;
 }

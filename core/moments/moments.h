@@ -38,6 +38,8 @@ class SecondMomentOperator {
   SecondMomentOperator(const Corpus& corpus, double alpha0);
   Eigen::Index rows() const { return m_counts->cols(); }
   Eigen::Index cols() const { return m_counts->cols(); }
+  // y = M̂2 x in one pass over the counts, split over fixed lanes of documents: the result does not
+  // depend on the thread count (Lanczos' product).
   void perform_op(const double* x, double* y) const;
   // M̂2 X for a block of vectors in one pass over the counts (each document: t = w_n c_nᵀX, then
   // X's rows scattered back by c_n), split over the fixed lanes below: the result does not depend

@@ -361,7 +361,8 @@ Result<PrivateDecomposition> releasePrivateDecomposition(const Tensor3& T, doubl
   PrivatePowerOptions o;
   o.restarts = restarts;
   o.iterations = iterations;
-  return privateRobustPowerMethod(DenseTensorOperator(T), TpmSensitivity::fixed(sensitivity), epsilon, delta,
+  // The packed copy (k^2 (k+1)/2 doubles) pays for itself over the r L (R + 1) contractions.
+  return privateRobustPowerMethod(PackedTensorOperator(T), TpmSensitivity::fixed(sensitivity), epsilon, delta,
                                   accountant, o, init, noise, feedback);
 }
 

@@ -3,6 +3,7 @@
 // Entry (i, j, l) is stored at i*k*k + j*k + l. Most tensors here are symmetric; the
 // operations that assume it say so.
 #include <Eigen/Dense>
+#include <cstddef>
 #include <vector>
 
 namespace dplda {
@@ -51,6 +52,36 @@ class Tensor3 {
   }
   int m_k = 0;
   std::vector<double> m_data;
+};
+
+// T(I, u, u) for a batch of vectors, fast, from a copy of T made once (for power methods that
+// contract the same d x d x d tensor hundreds of times, e.g. Algorithm 3 at d = 200).
+//
+// T(I,u,u)_i = sum_{j<=l} W(i, {j,l}) u_j u_l with W(i,{j,j}) = T(i,j,j) and
+// W(i,{j,l}) = T(i,j,l) + T(i,l,j) for j < l: exact for any tensor (no symmetry is assumed),
+// half the flops and memory of the full k^2 unfolding. W (k x k(k+1)/2, 32 MB at k = 200) is held
+// in panels of a few rows, pair-major, so that a register-blocked kernel streams it with no
+// repacking; one call is the product W Q with Q({j,l}, s) = u_j u_l (one column per vector).
+//
+// Determinism: the pairs are cut into up to 16 fixed lanes (their number depends on k only); each
+// entry is a chain of multiply-adds over a lane's pairs in order, and the lanes' sums are added in
+// lane order. Threads take whole lanes, so the result is bit-identical for any OpenMP thread count
+// (large batches use all threads; tests/tensor/tst_packed_tensor.cpp).
+class PackedTensor3 {
+ public:
+  PackedTensor3() = default;
+  explicit PackedTensor3(const Tensor3& t);
+
+  int dim() const { return m_k; }
+  // Bytes held by the packed copy (rows padded to whole panels).
+  std::size_t bytes() const { return m_panels.size() * sizeof(double); }
+  // Column s of the result is T(I, u_s, u_s) for column u_s of U (k x n).
+  Eigen::MatrixXd contractTwiceColumns(const Eigen::MatrixXd& U) const;
+
+ private:
+  int m_k = 0;
+  std::ptrdiff_t m_pairs = 0;    // k(k+1)/2
+  std::vector<double> m_panels;  // panel b, pair p, row r at (b * m_pairs + p) * rows + r
 };
 
 // sum_i w_i a_i ⊗ a_i ⊗ a_i for the columns a_i of A.

@@ -1,6 +1,7 @@
 // Whitening: WᵀM̂2W = I, eigen residuals ‖M U − U Σ‖, dense and matrix-free solvers agree,
 // σ_k <= 0 and bad k give clear statuses.
 #include <QtTest>
+#include <omp.h>
 
 #include "core/moments/moments.h"
 #include "core/whitening/block_eigensolver.h"
@@ -95,6 +96,34 @@ class TestWhitening : public QObject {
     QVERIFY(block.blockProducts < lanczos.operatorProducts);
     const Whitening wb = whitenFromEigenpairs(block, 8).value(), wl = whitenFromEigenpairs(lanczos, 8).value();
     QVERIFY(relativeError(wb.W, wl.W) < 1e-6);
+  }
+
+  void matrixFreeProductDoesNotDependOnThreadCount() {
+    // Lanczos' product x -> M̂2 x runs in fixed lanes of documents (16 here) summed in order: one
+    // thread or three give the same bits, for the product and for the eigenpairs built on it.
+    const int d = kDenseEigenLimit + 200;
+    const LdaModel model = randomModel(d, 6, 1.0, 0.05, 41);
+    const Corpus c = sampleCorpus(model, 6000, 30, 150, 42);
+    QVERIFY(c.counts.nonZeros() > 16 * 16 * d);  // 16 lanes, and above the threading threshold
+    const SecondMomentOperator op(c, 1.0);
+    const Eigen::VectorXd x = Eigen::VectorXd::Random(d);
+    auto run = [&](int threads, Eigen::VectorXd& y) {
+      const int before = omp_get_max_threads();
+      omp_set_num_threads(threads);
+      y.resize(d);
+      op.perform_op(x.data(), y.data());
+      EigenpairsTopK eig = topEigenpairs(op, 6, nullptr, EigenSolverChoice::Spectra).value();
+      omp_set_num_threads(before);
+      return eig;
+    };
+    Eigen::VectorXd yOne, yThree;
+    const EigenpairsTopK one = run(1, yOne), three = run(3, yThree);
+    QVERIFY(yOne == yThree);
+    QVERIFY(one.values == three.values && one.vectors == three.vectors);
+    QCOMPARE(one.operatorProducts, three.operatorProducts);
+    const Eigen::MatrixXd M2 = op.toDense().value();
+    QVERIFY(relativeError(yOne, M2 * x) < 1e-12);
+    QVERIFY(relativeError(yOne, op.apply(x)) < 1e-12);
   }
 
   void blockTakesLargestAlgebraic() {
