@@ -128,6 +128,11 @@ void prepareCase(const SweepSpec& spec, const SweepCase& c, PreparedCase& out) {
   info.hasTruth = out.truth.has_value();
   info.heldOutDocuments = out.heldOut ? out.heldOut->docCount() : 0;
   info.prepareMs = msSince(start);
+  if (out.truth) {  // a random guess: every topic uniform over the d words
+    const Eigen::MatrixXd uniform = Eigen::MatrixXd::Constant(info.vocabSize, c.topicCount, 1.0 / info.vocabSize);
+    const Eigen::VectorXd alpha = Eigen::VectorXd::Constant(c.topicCount, c.alpha0 / c.topicCount);
+    info.guessErrorL2 = compareTopics(out.truth->topics, out.truth->alpha, uniform, alpha).l2Mean;
+  }
   if (!model.ok()) {
     info.baselineFailure = model.status().message();
     return;

@@ -154,6 +154,9 @@ struct SweepCaseInfo {
   double baselineErrorL1 = std::numeric_limits<double>::quiet_NaN();
   double baselineErrorAlpha = std::numeric_limits<double>::quiet_NaN();
   double baselineErrorFrobenius = std::numeric_limits<double>::quiet_NaN();
+  // Mean l2 error of a random guess (every topic uniform over the vocabulary) against the truth:
+  // a private curve above it tells nothing about the topics.
+  double guessErrorL2 = std::numeric_limits<double>::quiet_NaN();
   double baselinePerplexity = std::numeric_limits<double>::quiet_NaN();  // held-out, non-private spectral
   int heldOutDocuments = 0;  // 0 without held-out evaluation (docCount counts the training part)
   double sigmaK = 0.0, sigmaKPlus1 = 0.0, gammaS = 0.0;

@@ -236,6 +236,10 @@ class TestSweep : public QObject {
     QVERIFY(med[1] < med[0] - 0.02);
     QVERIFY(med[2] < med[1] - 0.02);
     QVERIFY(med[2] > r.cases[0].baselineErrorL2);  // privacy still costs something
+    // The random guess (uniform topics) is far worse than the non-private model, and finite.
+    QVERIFY(std::isfinite(r.cases[0].guessErrorL2));
+    QVERIFY(r.cases[0].guessErrorL2 > 10 * r.cases[0].baselineErrorL2);
+    QVERIFY(med[0] < r.cases[0].guessErrorL2);
     // The non-private baseline does not depend on ε.
     QVERIFY(r.summaryRow(0, 0, 0).errorL2.median == r.summaryRow(0, 0, 2).errorL2.median);
   }

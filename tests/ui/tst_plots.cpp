@@ -298,6 +298,20 @@ class TstPlots : public QObject {
     QCOMPARE(plot.curveKeys(), (QStringList{"config1", "config2"}));
     QCOMPARE(plot.csvTable().rows.size(), 2 * 5 + 1);
     QVERIFY(plot.csvTable().rows[5][4].isEmpty());  // config2 has no band now
+
+    // The random-guess line: a second reference with its own CSV row; NaN removes it.
+    plot.setGuess("random guess", 0.6);
+    QVERIFY(plot.hasGuess() && plot.hasBaseline());
+    QCOMPARE(plot.csvTable().rows.size(), 2 * 5 + 2);
+    QVERIFY(plot.yAxis->range().upper >= 0.6);
+    plot.setGuess("random guess", std::nan(""));
+    QVERIFY(!plot.hasGuess());
+    QCOMPARE(plot.csvTable().rows.size(), 2 * 5 + 1);
+    // The session's ε: a vertical marker that follows the value.
+    plot.setMarkedEpsilon(0.5);
+    QCOMPARE(plot.markedEpsilon(), 0.5);
+    plot.setMarkedEpsilon(std::nan(""));
+    QVERIFY(std::isnan(plot.markedEpsilon()));
     plot.clearCurves();
     QVERIFY(!plot.hasData());
   }

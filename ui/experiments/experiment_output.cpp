@@ -53,8 +53,8 @@ void errorSweepFigures(const std::shared_ptr<const SweepResult>& result, const Q
     const QString suffix = r.cases.size() > 1 ? "_" + q(fileSafe(info.label)) : QString();
     const QString caseTitle = r.cases.size() > 1 ? title + " — " + q(info.label) : title;
     auto errorFigure = [&](const QString& base, const QString& yLabel, double baseline,
-                           QuantileSummary SweepSummaryRow::*field) {
-      auto fill = [result, c, yLabel, baseline, field, base](ErrorVsEpsilonPlot& plot, QString* error) {
+                           QuantileSummary SweepSummaryRow::*field, double guess = std::nan("")) {
+      auto fill = [result, c, yLabel, baseline, field, base, guess](ErrorVsEpsilonPlot& plot, QString* error) {
         const SweepResult& r = *result;
         const SweepSpec& s = r.spec;
         plot.clearCurves();
@@ -93,6 +93,7 @@ void errorSweepFigures(const std::shared_ptr<const SweepResult>& result, const Q
             return false;
         }
         if (std::isfinite(baseline)) plot.setBaseline(QObject::tr("non-private spectral"), baseline);
+        plot.setGuess(QObject::tr("random guess (uniform topics)"), guess);
         // A log axis when the private errors dwarf the baseline, so both stay readable.
         plot.setLogError(hi > 0 && std::isfinite(lo) && hi / lo > 50);
         QString note = QObject::tr("median over released trials, band %1–%2% quantiles; %3 bounds")
@@ -108,7 +109,7 @@ void errorSweepFigures(const std::shared_ptr<const SweepResult>& result, const Q
     };
     if (info.hasTruth) {
       errorFigure("error_l2", QObject::tr("mean ℓ₂ error per topic (vs truth)"), info.baselineErrorL2,
-                  &SweepSummaryRow::errorL2);
+                  &SweepSummaryRow::errorL2, info.guessErrorL2);
       errorFigure("error_l1", QObject::tr("mean ℓ₁ error per topic (vs truth)"), info.baselineErrorL1,
                   &SweepSummaryRow::errorL1);
     }
@@ -119,7 +120,7 @@ void errorSweepFigures(const std::shared_ptr<const SweepResult>& result, const Q
                   info.baselineErrorFrobenius, &SweepSummaryRow::errorFrobenius);
     if (s.holdout > 0.0)
       errorFigure("perplexity", QObject::tr("held-out perplexity (document completion)"), info.baselinePerplexity,
-                  &SweepSummaryRow::perplexity);
+                  &SweepSummaryRow::perplexity, static_cast<double>(info.vocabSize));  // uniform topics give d
 
     bool anyPrivate = false;
     for (const SweepConfiguration& cfg : s.configurations) anyPrivate = anyPrivate || cfg.edges != 0;

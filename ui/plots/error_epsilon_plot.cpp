@@ -137,42 +137,61 @@ void ErrorVsEpsilonPlot::clearCurves() {
   m_nextStyle = 0;
 }
 
-void ErrorVsEpsilonPlot::setBaseline(const QString& label, double value) {
+void ErrorVsEpsilonPlot::setReference(const QString& key, const QString& label, double value) {
   if (label.isEmpty() || !std::isfinite(value)) {
-    clearBaseline();
+    if (m_references.contains(key)) removePlottable(m_references[key].graph);
+    m_references.remove(key);
+    requestReplot();
     return;
   }
-  m_baselineLabel = label;
-  m_baselineValue = value;
-  if (!m_baselineGraph) {
-    m_baselineGraph = addGraph();
-    m_baselineGraph->setPen(QPen(baselineColor(), 1.6, Qt::DashLine));
+  Reference& r = m_references[key];
+  r.label = label;
+  r.value = value;
+  if (!r.graph) {
+    r.graph = addGraph();
+    r.graph->setPen(key == kGuess ? QPen(QColor(120, 120, 120), 1.4, Qt::DotLine)
+                                  : QPen(baselineColor(), 1.6, Qt::DashLine));
   }
-  m_baselineGraph->setName(label);
+  r.graph->setName(label);
   updateBaselineSpan();
   fitAxesToData();
   requestReplot();
 }
 
-void ErrorVsEpsilonPlot::clearBaseline() {
-  if (m_baselineGraph) removePlottable(m_baselineGraph);
-  m_baselineGraph = nullptr;
-  m_baselineLabel.clear();
-  requestReplot();
-}
-
 void ErrorVsEpsilonPlot::updateBaselineSpan() {
-  if (!m_baselineGraph) return;
-  // A graph (not an item) so the baseline has a legend entry; it spans far beyond the data so
-  // it crosses the whole axis rect under any reasonable zoom.
+  // Each reference spans far beyond the data so it crosses the whole axis rect under any zoom.
   double lo = 0.1, hi = 2.0;
   for (const Curve& c : m_curves)
     for (double e : c.eps) {
       lo = std::min(lo, e);
       hi = std::max(hi, e);
     }
-  m_baselineGraph->setData(QVector<double>{lo / 1e3, hi * 1e3}, QVector<double>{m_baselineValue, m_baselineValue},
-                           true);
+  for (Reference& r : m_references)
+    r.graph->setData(QVector<double>{lo / 1e3, hi * 1e3}, QVector<double>{r.value, r.value}, true);
+}
+
+void ErrorVsEpsilonPlot::setMarkedEpsilon(double epsilon) {
+  m_markedEpsilon = epsilon;
+  const bool show = std::isfinite(epsilon) && epsilon > 0;
+  if (show && !m_epsilonLine) {
+    m_epsilonLine = new QCPItemStraightLine(this);
+    m_epsilonLine->setPen(QPen(QColor(200, 60, 40, 160), 1.2, Qt::DashDotLine));
+    m_epsilonText = new QCPItemText(this);
+    m_epsilonText->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_epsilonText->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    m_epsilonText->setColor(QColor(200, 60, 40));
+  }
+  if (m_epsilonLine) {
+    m_epsilonLine->setVisible(show);
+    m_epsilonText->setVisible(show);
+  }
+  if (show) {
+    m_epsilonLine->point1->setCoords(epsilon, 0);
+    m_epsilonLine->point2->setCoords(epsilon, 1);
+    m_epsilonText->position->setCoords(epsilon * 1.02, 0.02);
+    m_epsilonText->setText(tr("this session: ε = %1").arg(QString::number(epsilon, 'g', 3)));
+  }
+  requestReplot();
 }
 
 void ErrorVsEpsilonPlot::setErrorLabel(const QString& label) {
@@ -213,7 +232,8 @@ void ErrorVsEpsilonPlot::fitAxesToData() {
       }
     }
   }
-  if (m_baselineGraph && m_baselineGraph->visible()) takeY(m_baselineValue);
+  for (const Reference& r : m_references)
+    if (r.graph->visible()) takeY(r.value);
   if (xlo <= xhi) {
     const double pad = xhi > xlo ? std::pow(xhi / xlo, 0.04) : 1.5;
     xAxis->setRange(xlo / pad, xhi * pad);
@@ -257,9 +277,8 @@ CsvTable ErrorVsEpsilonPlot::csvTable() const {
                          c.upper.isEmpty() ? QString() : csvNumber(c.upper[i])});
     }
   }
-  if (m_baselineGraph)  // the baseline holds for every ε: the epsilon cell stays empty
-    table.rows.append({QStringLiteral("baseline"), m_baselineLabel, QString(), csvNumber(m_baselineValue), QString(),
-                       QString()});
+  for (auto it = m_references.cbegin(); it != m_references.cend(); ++it)  // every ε: the epsilon cell stays empty
+    table.rows.append({it.key(), it->label, QString(), csvNumber(it->value), QString(), QString()});
   return table;
 }
 

@@ -5,6 +5,7 @@
 #include <QMap>
 #include <QStringList>
 #include <QVector>
+#include <limits>
 
 #include "ui/plots/plot_widget.h"
 
@@ -38,9 +39,16 @@ class ErrorVsEpsilonPlot : public PlotWidget {
   QStringList curveKeys() const { return m_order; }
 
   // A horizontal dashed reference line (the non-private baseline); NaN or empty label removes it.
-  void setBaseline(const QString& label, double value);
-  void clearBaseline();
-  bool hasBaseline() const { return m_baselineGraph != nullptr; }
+  void setBaseline(const QString& label, double value) { setReference(kBaseline, label, value); }
+  void clearBaseline() { setReference(kBaseline, QString(), 0.0); }
+  bool hasBaseline() const { return m_references.contains(kBaseline); }
+  // A dotted line at the error of a random guess (uniform topics): the level above which a
+  // private model tells nothing. NaN or empty label removes it.
+  void setGuess(const QString& label, double value) { setReference(kGuess, label, value); }
+  bool hasGuess() const { return m_references.contains(kGuess); }
+  // A vertical line at the session's current ε ("you are here"); NaN removes it.
+  void setMarkedEpsilon(double epsilon);
+  double markedEpsilon() const { return m_markedEpsilon; }
 
   void setErrorLabel(const QString& label);  // y axis, default "mean ℓ₂ error per topic"
   void setLogError(bool log);                // log y axis (default linear)
@@ -62,15 +70,25 @@ class ErrorVsEpsilonPlot : public PlotWidget {
     QCPGraph* lowerGraph = nullptr;
     QCPGraph* upperGraph = nullptr;
   };
+  // Horizontal reference lines: graphs (not items) so that they have legend entries.
+  struct Reference {
+    QString label;
+    double value = 0;
+    QCPGraph* graph = nullptr;
+  };
+  static constexpr const char* kBaseline = "baseline";
+  static constexpr const char* kGuess = "random guess";
+  void setReference(const QString& key, const QString& label, double value);
   void updateBaselineSpan();
 
   QMap<QString, Curve> m_curves;
   QStringList m_order;
   int m_nextStyle = 0;
   bool m_logY = false;
-  QString m_baselineLabel;
-  double m_baselineValue = 0;
-  QCPGraph* m_baselineGraph = nullptr;
+  QMap<QString, Reference> m_references;
+  double m_markedEpsilon = std::numeric_limits<double>::quiet_NaN();
+  QCPItemStraightLine* m_epsilonLine = nullptr;
+  QCPItemText* m_epsilonText = nullptr;
 };
 
 }  // namespace dplda
