@@ -239,6 +239,18 @@ PrivacyDecision decidePrivacy(EdgeSet noisy) {
     if (std::find(list.begin(), list.end(), e.from) == list.end()) list.push_back(e.from);
   }
 
+  if (d.isCut) {
+    // Drop noisy edges from the most downstream up while the rest still cuts: what is dropped is
+    // noise the cut does not need (downstream first, so {e2,e3,e5,e9} keeps configuration 1).
+    std::vector<Node> scratchPath;
+    std::vector<int> scratchEdges;
+    EdgeSet kept = noisy;
+    for (int e = kEdgeCount - 1; e >= 0; --e)
+      if (contains(kept, e) && !shortestCleanPath(kept & ~(1u << e), scratchPath, scratchEdges)) {
+        kept &= ~(1u << e);
+        d.unneededEdges.insert(d.unneededEdges.begin(), e);
+      }
+  }
   if (d.isPrivate && !d.mixedReleases.empty()) {
     std::string nodes;
     for (Node n : d.mixedReleases) nodes += (nodes.empty() ? "" : ", ") + std::string(nodeName(n));
@@ -260,6 +272,13 @@ PrivacyDecision decidePrivacy(EdgeSet noisy) {
   } else {
     d.explanation = std::string("Not private: node ") + nodeName(unbounded) +
                     " has no sensitivity bound, so its value cannot be released with calibrated noise.";
+  }
+  if (d.isPrivate && !d.unneededEdges.empty()) {
+    std::string list;
+    for (int e : d.unneededEdges) list += (list.empty() ? "e" : ", e") + std::to_string(e);
+    d.explanation += " Not needed for the cut: " + list +
+                     " (the other noisy edges already cut every path); this noise only adds error, and its release "
+                     "may need bounds that refuse the run.";
   }
   return d;
 }

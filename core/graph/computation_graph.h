@@ -63,6 +63,9 @@ struct PrivacyDecision {
   // Releases of a node that every path from D reaches only through noise: the value is
   // already public, the release is post-processing and its noise is redundant.
   std::vector<Node> publicReleases;
+  // Noisy edges the cut does not need: the set without the edge still cuts every D -> OUT path
+  // (e.g. e9 added to configuration 1). Their noise only adds error.
+  std::vector<int> unneededEdges;
   bool coveredByProvenBounds() const { return isPrivate && mixedReleases.empty(); }
 };
 PrivacyDecision decidePrivacy(EdgeSet noisy);

@@ -171,6 +171,22 @@ class TestComputationGraph : public QObject {
              std::string("Private: every path from D to OUT crosses a noisy edge (e5, e6)."));
   }
 
+  // Noise the cut does not need is named (issue 14: e9 added to configuration 1 blocked every
+  // release without a word); the presets are minimal cuts. {e9} alone is a cut too, but the
+  // user's configuration 1 is kept and e9 named.
+  void unneededNoisyEdgesAreNamed() {
+    for (Preset p : {Preset::Config1, Preset::Config2, Preset::Config3, Preset::Config4, Preset::Input})
+      QVERIFY2(decidePrivacy(presetEdges(p)).unneededEdges.empty(), presetName(p));
+    const PrivacyDecision d = decidePrivacy(setOf({2, 3, 5, 9}));
+    QVERIFY(d.isPrivate);
+    QCOMPARE(d.unneededEdges, std::vector<int>{9});
+    QVERIFY(d.explanation.find("Not needed for the cut: e9") != std::string::npos);
+    QCOMPARE(decidePrivacy(setOf({2, 3, 4, 5})).unneededEdges, std::vector<int>{4});
+    // Of two edges each redundant alone, the downstream one is named.
+    QCOMPARE(decidePrivacy(setOf({5, 6, 7})).unneededEdges, std::vector<int>{7});
+    QVERIFY(decidePrivacy(setOf({5})).unneededEdges.empty());  // not a cut: nothing to say
+  }
+
   void emptyAndLeakyExplanations() {
     const PrivacyDecision none = decidePrivacy(0);
     QVERIFY(!none.isPrivate);
