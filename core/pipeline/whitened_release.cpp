@@ -81,8 +81,8 @@ Result<PrivateRunResult> PrivateRun::releaseWhitened() {
   }
   const WhitenedRelease& w = m_o.whitened;
   auto m2 = clippedSecondMoment(m_corpus, m_so.alpha0, w.clipToRowBound ? SecondMomentClip{} : w.m2Clip, m_feedback);
-  if (!m2.ok()) return m2.status().code() == StatusCode::Cancelled ? fail(StatusCode::Cancelled, "cancelled")
-                                                                    : exactStageFailed(m2.status());
+  // The clipped M̂2 fails only on invalid input or a cancel (it is a total function of the corpus).
+  if (!m2.ok()) return fail(m2.status().code(), "nothing released: " + m2.status().message());
   Eigen::MatrixXd released = std::move(m2.value().m2);
   if (Status s = addReleaseNoise(released, true, m_o.mechanism, scaleOf(2), m_noise); !s.isOk()) return failAfterNoise(s);
   auto whitening = whitenMatrix(released, m_k, &m_res.diagnostics.releasedEigenvalues);
