@@ -125,6 +125,30 @@ class TestCli : public QObject {
     QCOMPARE(dplda({"run", "--corpus", m_corpus, "--topics", "3", "--release-only"}).code, 2);
   }
 
+  // The whitened release (docs/PRIVACY.md §11): proven, two ledger rows, the clipped fractions
+  // only among the non-private diagnostics.
+  void whitenedReleaseIsLabelledAndKeepsItsDiagnosticsApart() {
+    const QString json = m_dir.filePath("whitened.json");
+    const Outcome r = dplda({"run", "--corpus", m_corpus, "--topics", "3", "--config", "whitened", "--epsilon", "2",
+                             "--accountant", "gdp", "--clip-m2", "0.4", "--noise-seed", "9", "--json", json});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const QJsonObject o = readJson(json);
+    const QJsonObject privacy = o["privacy"].toObject();
+    QCOMPARE(privacy["privacy_claim"].toString(), QString("proven"));
+    const QJsonArray ledger = privacy["ledger"].toArray();
+    QCOMPARE(ledger.size(), 2);
+    QVERIFY(ledger[0].toObject()["sensitivity_formula"].toString().contains("C2 = 0.4"));
+    QVERIFY(o["non_private_diagnostics"].toObject().contains("clipped_fractions"));
+    QVERIFY(r.out.contains("documents clipped (whitened release)"));
+    const Outcome quiet = dplda({"run", "--corpus", m_corpus, "--topics", "3", "--config", "whitened", "--epsilon",
+                                 "2", "--noise-seed", "9", "--release-only", "--json", json});
+    QVERIFY2(quiet.code == 0, qPrintable(quiet.err));
+    QVERIFY(!readJson(json).contains("non_private_diagnostics"));
+    QVERIFY(!quiet.out.contains("documents clipped"));
+    // Clipping bounds without the whitened release are refused.
+    QCOMPARE(dplda({"run", "--corpus", m_corpus, "--topics", "3", "--config", "1", "--clip-m1", "0.5"}).code, 2);
+  }
+
   void nonPrivateSetWarns() {
     const Outcome r = dplda({"run", "--corpus", m_corpus, "--topics", "3", "--edges", "e6", "--bounds", "printed",
                              "--epsilon", "50", "--noise-seed", "1"});
