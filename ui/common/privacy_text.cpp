@@ -24,9 +24,18 @@ QString readablePrivacyText(const std::string& text) {
   return t;
 }
 
-QString privacyHeadline(const PrivacyStatement& st, const PrivacyDecision& d, EdgeSet edges) {
+bool isWhitenedStatement(const PrivacyStatement& st) {
+  return st.summary.find("by the whitened release") != std::string::npos;
+}
+
+QString privacyHeadline(const PrivacyStatement& st, const PrivacyDecision& d, EdgeSet edges, bool whitened) {
   switch (st.claim) {
     case PrivacyClaim::Proven:
+      if (whitened) {
+        return QObject::tr("✓ Private — whitened release (%1): one clipped M̂₂ release shared by e2 and e5, then the "
+                           "clipped whitened tensor on e6; proven (docs/PRIVACY.md §11)")
+            .arg(edgeList(edges));
+      }
       return QObject::tr("✓ Private — every path from D to OUT crosses a noisy edge (%1), each release on a "
                          "proven bound")
           .arg(edgeList(edges));

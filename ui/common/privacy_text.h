@@ -18,7 +18,12 @@ QString readablePrivacyText(const std::string& text);
 // The banner's headline for the statement of `edges`, e.g. "✓ Private — …",
 // "⚠ Cut, printed bounds — reproduces the papers; not a guarantee (e2, e3, e5)",
 // "⚠ Cut, not covered by a proven bound: T …", "✗ Not private — leaking path: D → …".
-QString privacyHeadline(const PrivacyStatement& statement, const PrivacyDecision& decision, EdgeSet edges);
+// `whitened`: the edges are released by the whitened release (docs/PRIVACY.md §11), which the
+// proven headline names.
+QString privacyHeadline(const PrivacyStatement& statement, const PrivacyDecision& decision, EdgeSet edges,
+                        bool whitened = false);
+// Whether a statement is the whitened release's (core names the mechanism in its summary).
+bool isWhitenedStatement(const PrivacyStatement& statement);
 // The statement's cautions (δ ≥ 1/N, a very large ε), each prefixed with ⚠.
 QStringList privacyCautions(const PrivacyStatement& statement);
 // A few words for the budget bar: "✔ private", "⚠ cut, printed bounds", "✘ NOT private", ….

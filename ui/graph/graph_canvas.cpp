@@ -223,12 +223,18 @@ void GraphCanvas::setStatementInputs(const StatementInputs& inputs) {
   in.edges = m_noisy;
   const bool same = in.shareReleases == m_inputs.shareReleases && in.bounds == m_inputs.bounds &&
                     in.epsilon == m_inputs.epsilon && in.delta == m_inputs.delta &&
-                    in.noiseMultiplier == m_inputs.noiseMultiplier && in.docCount == m_inputs.docCount;
+                    in.noiseMultiplier == m_inputs.noiseMultiplier && in.docCount == m_inputs.docCount &&
+                    in.whitenedRelease == m_inputs.whitenedRelease;
   m_inputs = in;
   if (!same) {
     m_runStatement.reset();
     refresh();
   }
+}
+
+bool GraphCanvas::showsWhitenedRelease() const {
+  if (m_noisy != ((1u << 2) | (1u << 5) | (1u << 6))) return false;
+  return m_inputs.whitenedRelease || (m_runStatement && isWhitenedStatement(*m_runStatement));
 }
 
 void GraphCanvas::setRunStatement(const std::optional<PrivacyStatement>& statement) {
@@ -241,7 +247,7 @@ void GraphCanvas::refresh() {
   m_inputs.edges = m_noisy;
   m_statement = m_runStatement ? *m_runStatement : privacyStatement(m_inputs);
   const PrivacyClaim claim = m_statement.claim;
-  const QString text = privacyHeadline(m_statement, m_decision, m_noisy);
+  const QString text = privacyHeadline(m_statement, m_decision, m_noisy, showsWhitenedRelease());
   m_banner->setText(text);
   QString tip = readablePrivacyText(m_statement.summary);
   if (m_statement.summary != m_decision.explanation) tip += "\n" + readablePrivacyText(m_decision.explanation);
@@ -265,6 +271,7 @@ void GraphCanvas::updateLooks() {
   if (!m_decision.isCut)
     for (int e : m_decision.leakEdges)
       if (e >= 0 && e < kEdgeCount) leak[e] = true;
+  const bool whitened = showsWhitenedRelease();
   for (int e = 0; e < kEdgeCount; ++e) {
     EdgeLook look;
     look.noisy = contains(m_noisy, e);
@@ -272,6 +279,11 @@ void GraphCanvas::updateLooks() {
     look.hovered = e == m_hoveredEdge;
     look.selected = e == m_selectedEdge;
     look.caption = m_captions[e];
+    // The whitened release: e2 and e5 share one release of the clipped M̂2, e6 is its own mechanism.
+    const QString tag = !whitened ? QString() : e == 2 || e == 5 ? tr("shared M̂₂ release (clipped)")
+                                              : e == 6           ? tr("whitened release")
+                                                                 : QString();
+    if (!tag.isEmpty()) look.caption = look.caption.isEmpty() ? tag : tag + QStringLiteral(" · ") + look.caption;
     m_edges[e]->setLook(look);
     m_labels[e]->setLook(look);
   }

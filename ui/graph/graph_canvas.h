@@ -63,6 +63,9 @@ class GraphCanvas : public QGraphicsView {
   // inputs alone (e.g. "not private as drawn" once the noise is calibrated); shown until the
   // edges or the inputs change. nullopt goes back to the statement of the inputs.
   void setRunStatement(const std::optional<PrivacyStatement>& statement);
+  // Whether {e2, e5, e6} is drawn as the whitened release (the statement inputs say so, or the
+  // shown run's statement is the whitened release's): e2 and e5 one shared release, e6 its own.
+  bool showsWhitenedRelease() const;
 
   // The privacy decision and statement for the current set (recomputed after every change),
   // the banner's headline and the cautions under it ("" when none).

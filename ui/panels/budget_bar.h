@@ -1,7 +1,9 @@
 #pragma once
 // The budget bar above the canvas: total ε on a log slider (1e-2 … 1e2) with typed entry, δ,
 // the configuration preset (reflecting clicks on the canvas), mechanism, bound set, shared
-// releases, the budget split over the releases, the noise seed (empty = secure noise) and the
+// releases, the accountant (basic | Gaussian-DP), the budget split over the releases, the noise
+// seed (empty = secure noise), e6's release (noise on T̂, the private decomposition or the
+// whitened release with its clipping bounds C1, C2, C; shown while e6 is noisy) and the
 // indicator of what the configuration may claim (privacyStatement: "✔ private" only for a
 // proven cut; printed or heuristic bounds and uncovered releases say so; cautions counted,
 // listed in its tooltip).
@@ -15,6 +17,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QSlider;
@@ -45,6 +48,14 @@ class BudgetBar : public QWidget {
   QComboBox* presetCombo() const { return m_preset; }
   QComboBox* mechanismCombo() const { return m_mechanism; }
   QLineEdit* splitEdit() const { return m_split; }
+  QComboBox* accountantCombo() const { return m_accountant; }
+  QComboBox* e6Combo() const { return m_e6; }
+  QLineEdit* clipM1Edit() const { return m_clipM1; }
+  QLineEdit* clipM2Edit() const { return m_clipM2; }
+  QLineEdit* clipWhitenedEdit() const { return m_clipWhitened; }
+  QCheckBox* rowBoundCheck() const { return m_rowBound; }
+  bool isE6RowVisible() const;  // e6's release row (e6 noisy, or a release chosen for it)
+  QString e6ProblemText() const;  // why the session's e6 release cannot run ("" when it can)
 
   // Slider position <-> ε (log scale, 100 steps per decade).
   static int sliderPosition(double epsilon);
@@ -61,6 +72,9 @@ class BudgetBar : public QWidget {
   void showError(QLineEdit* field, const QString& message);
   void commitText();
   void commitSplit();
+  void commitClips();
+  void buildE6Row(QHBoxLayout* row);
+  void updateE6Row();
   void emitIfValid(const SessionState& next, const QString& what, int mergeKey = -1);
   void updateIndicator();
 
@@ -77,6 +91,15 @@ class BudgetBar : public QWidget {
   QCheckBox* m_share = nullptr;
   QLineEdit* m_noiseSeed = nullptr;
   QLineEdit* m_split = nullptr;
+  QComboBox* m_accountant = nullptr;
+  QWidget* m_e6Row = nullptr;
+  QComboBox* m_e6 = nullptr;
+  QWidget* m_clipBox = nullptr;
+  QLineEdit* m_clipM1 = nullptr;
+  QLineEdit* m_clipM2 = nullptr;
+  QLineEdit* m_clipWhitened = nullptr;
+  QCheckBox* m_rowBound = nullptr;
+  QLabel* m_e6Problem = nullptr;
   QLabel* m_indicator = nullptr;
   QLabel* m_error = nullptr;
   QHash<QLineEdit*, QString> m_tips;  // the fields' own tooltips, while an error replaces them

@@ -5,6 +5,8 @@
 #include "core/privacy/budget.h"
 #include "core/privacy/sensitivity.h"
 #include "ui/common/palette.h"
+#include "ui/panels/bound_math.h"
+#include "ui/session/session_privacy.h"
 #include "ui/worker/run_worker.h"
 
 namespace dplda {
@@ -31,6 +33,15 @@ QString teachingHtml(const QString& body) {
       .arg(body);
 }
 
+// The whitened release's clipping: fractions of documents scaled down (exact, from the data).
+QString clippingHtml(const NonPrivateDiagnostics::Clipping& c) {
+  if (!std::isfinite(c.m1)) return {};
+  auto pc = [](double f) { return std::isfinite(f) ? QString::number(100.0 * f, 'g', 3) + "%" : QString("—"); };
+  return teachingHtml(QObject::tr("documents clipped by the whitened release: M̂<sub>1</sub> term %1, M̂<sub>2</sub> "
+                                  "term %2; whitened terms y %3, p %4, t %5 (C = %6)")
+                          .arg(pc(c.m1), pc(c.m2), pc(c.y), pc(c.p), pc(c.t), g(c.whitenedBound)));
+}
+
 // What each node holds, beyond the one-line description of core.
 QString nodeDetail(Node n) {
   switch (n) {
@@ -50,7 +61,7 @@ QString nodeDetail(Node n) {
 
 InspectorPanel::InspectorPanel(QWidget* parent) : QTextBrowser(parent) {
   setOpenExternalLinks(false);
-  setMinimumWidth(240);  // with the corpus dock, fits a 1280-px screen
+  setMinimumWidth(270);  // with the corpus dock, fits a 1280-px screen (tests/ui/tst_window_fit)
   render();
 }
 
@@ -86,6 +97,37 @@ void InspectorPanel::showLesson() {
   render();
 }
 
+QSize InspectorPanel::sizeHint() const { return QSize(380, QTextBrowser::sizeHint().height()); }
+
+SensitivityInputs InspectorPanel::sensitivityInputs() const {
+  SensitivityInputs in;
+  in.docCount = m_outcome ? (m_outcome->trainDocCount > 0 ? m_outcome->trainDocCount : m_outcome->docCount)
+                          : m_state.generator.docCount;  // N of the fit: the training part
+  in.topicCount = m_state.topicCount();
+  in.alpha0 = m_state.alpha0();
+  in.maxLength = m_state.maxLength;
+  in.sigmaKTilde = in.gapTilde = in.gammaSTilde = std::nan("");
+  if (m_outcome && m_outcome->priv) {  // the private lower bounds the last run released
+    const PrivacyDiagnostics& d = m_outcome->priv->diagnostics;
+    if (d.sigmaKTilde) in.sigmaKTilde = *d.sigmaKTilde;
+    if (d.gapTilde) in.gapTilde = *d.gapTilde;
+    if (d.gammaSTilde) in.gammaSTilde = *d.gammaSTilde;
+  }
+  return in;
+}
+
+QString InspectorPanel::boundHtml(Node node, const LedgerEntry* entry) const {
+  if (!hasSensitivityBound(node)) return tr("<p>%1 has no sensitivity bound: it cannot be released.</p>").arg(nn(node));
+  const SensitivityInputs in = sensitivityInputs();
+  const PrivacyOptions o = privacyOptionsOf(m_state);
+  const bool whitened = o.whitened.enabled && (node == Node::M2 || node == Node::T);
+  QString h = tr("<p><b>Sensitivity of %1</b> (%2)</p>")
+                  .arg(nn(node), whitened ? tr("whitened release") : tr("%1 bounds").arg(boundSetName(m_state.bounds)));
+  h += boundMathHtml(boundMath(node, in, m_state.bounds, o.whitened), entry ? entry->sensitivity : std::nan(""));
+  if (!whitened) h += boundComparisonHtml(node, in);
+  return h;
+}
+
 QString InspectorPanel::edgeHtml(int e) const {
   const EdgeInfo& info = edge(e);
   QString h = QString("<h3>e%1: %2 → %3</h3><p>%4.</p>")
@@ -98,6 +140,17 @@ QString InspectorPanel::edgeHtml(int e) const {
     h += tr("<p><b style='color:%1'>Noisy.</b> %2 receives a private release of %3's value, calibrated to "
             "the sensitivity of %3.</p>").arg(noiseColor().darker(130).name(), nn(info.to), nn(info.from));
   }
+  if (e == 6 && (noisy || m_state.e6Release != SessionState::TensorRelease::Noise)) {
+    h += tr("<p>e6 is released by <b>%1</b> <small>(choose in the budget bar's e6 row: noise on T, private "
+            "decomposition or whitened release)</small></p>")
+             .arg(tensorReleaseLabel(m_state.e6Release));
+  }
+  if (m_state.whitenedRelease() && (e == 2 || e == 5 || e == 6)) {
+    h += e == 6 ? tr("<p>The whitened release: T̂ of the documents clipped in whitened space, computed with the "
+                     "released W̃ and released once (no Procedure 1; docs/PRIVACY.md §11).</p>")
+                : tr("<p>The whitened release: e2 and e5 share one release of the clipped M̂₂, from which W̃ and W̃⁺ "
+                     "are computed (docs/PRIVACY.md §11).</p>");
+  }
   // The ledger entry of the last run that releases this edge's source.
   const LedgerEntry* entry = nullptr;
   if (m_outcome && m_outcome->priv) {
@@ -108,28 +161,19 @@ QString InspectorPanel::edgeHtml(int e) const {
   }
   if (entry) {
     h += QString("<p><b>%1</b></p>").arg(esc(entry->release));
-    h += tr("<p>Sensitivity: %1<br>value <b>%2</b> (%3 bounds)</p>")
-             .arg(esc(entry->sensitivityFormula), g(entry->sensitivity), esc(entry->bounds));
+    h += boundHtml(info.from, entry);
     h += tr("<p>Mechanism %1: noise scale σ = <b>%2</b><br>share ε = %3, δ = %4%5</p>")
              .arg(esc(entry->mechanism), g(entry->sigma), g(entry->epsilon), g(entry->delta),
                   entry->spent ? QString() : tr(" <i>(not spent)</i>"));
     h += preconditionsHtml(entry->preconditions);
-    if (!entry->note.empty()) h += QString("<p><small>%1</small></p>").arg(esc(entry->note));
-  } else if (hasSensitivityBound(info.from)) {
-    // Before a run: the formula, evaluated where it needs only public values.
-    SensitivityInputs in;
-    in.docCount = m_outcome ? (m_outcome->trainDocCount > 0 ? m_outcome->trainDocCount : m_outcome->docCount)
-                            : m_state.generator.docCount;  // N of the fit: the training part
-    in.topicCount = m_state.topicCount();
-    in.alpha0 = m_state.alpha0();
-    in.maxLength = m_state.maxLength;
-    const SensitivityBound b = sensitivityOf(info.from, in, m_state.bounds);
-    h += tr("<p>Sensitivity of %1: %2<br>%3</p>")
-             .arg(nn(info.from), esc(b.formula),
-                  b.local ? tr("local: needs the private lower bounds σ̃_k / γ̃_s of a run")
-                          : tr("value %1").arg(g(b.value)));
+    QStringList details;
+    if (!entry->note.empty()) details << esc(entry->note);
+    details << tr("core: %1").arg(esc(entry->sensitivityFormula));
+    h += QString("<p><small>%1</small></p>").arg(details.join("<br>"));
+    if (m_outcome->priv && m_state.whitenedRelease()) h += clippingHtml(m_outcome->priv->diagnostics.nonPrivate.clipped);
   } else {
-    h += tr("<p>%1 has no sensitivity bound: it cannot be released.</p>").arg(nn(info.from));
+    // Before a run: the formula, evaluated where it needs only public values.
+    h += boundHtml(info.from, nullptr);
   }
   return h;
 }
@@ -138,8 +182,10 @@ QString InspectorPanel::nodeHtml(Node n) const {
   const NodeInfo& info = nodeInfo(n);
   QString h = QString("<h3>%1</h3><p>%2</p><p>%3</p>")
                   .arg(QString::fromLatin1(info.name), QString(info.description).toHtmlEscaped(), nodeDetail(n));
+  if (hasSensitivityBound(n)) h += boundHtml(n, nullptr);
   if (!m_outcome || !m_outcome->status.isOk()) return h;
   const RunOutcome& o = *m_outcome;
+  if (o.priv && (n == Node::D || n == Node::M2 || n == Node::T)) h += clippingHtml(o.priv->diagnostics.nonPrivate.clipped);
   if (o.variational)  // VI / DP-VI: the graph's nodes were not computed
     return h + tr("<p><i>The last run fitted %1, not this graph's pipeline.</i></p>").arg(modelLabel(o.variational->model));
   switch (n) {

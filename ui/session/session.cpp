@@ -10,6 +10,7 @@
 #include "core/common/text_escape.h"
 #include "core/experiments/sweep.h"
 #include "core/privacy/budget.h"
+#include "ui/session/session_privacy.h"
 
 namespace dplda {
 
@@ -185,6 +186,8 @@ bool operator==(const SessionState& a, const SessionState& b) {
          a.holdout == b.holdout && a.holdoutSeed == b.holdoutSeed && a.edges == b.edges && a.epsilon == b.epsilon &&
          a.delta == b.delta && a.mechanism == b.mechanism && a.bounds == b.bounds &&
          a.shareReleases == b.shareReleases && a.noiseSeed == b.noiseSeed && a.maxLength == b.maxLength &&
+         a.accountant == b.accountant && a.e6Release == b.e6Release && a.clipM1 == b.clipM1 &&
+         a.clipM2 == b.clipM2 && a.clipWhitened == b.clipWhitened && a.clipToRowBound == b.clipToRowBound &&
          a.trials == b.trials && a.sweepEpsilons == b.sweepEpsilons && a.comparePresets == b.comparePresets && a.pinned == b.pinned &&
          a.pinnedSweeps == b.pinnedSweeps &&
          a.lessonTitle == b.lessonTitle && a.lessonText == b.lessonText;
@@ -262,6 +265,7 @@ QMap<QString, QString> validateSession(const SessionState& s) {
     const std::string problem = holdoutFractionProblem(s.holdout);
     if (!problem.empty()) e["holdout"] = QString::fromStdString(problem) + "; 0 turns held-out evaluation off";
   }
+  addPrivacyOptionProblems(s, e);  // the whitened release's clipping, e6's release, the accountant
   // A core parser's message may quote the session's text as it is (e.g. the sweep's ε grid).
   for (auto it = e.begin(); it != e.end(); ++it) it.value() = QString::fromStdString(escapeControls(it.value().toStdString()));
   return e;
@@ -381,6 +385,9 @@ QJsonObject sessionToJson(const SessionState& s) {
       {"pinned", s.pinned},
       {"pinned_sweeps", s.pinnedSweeps},
   };
+  QJsonObject privacy = json.value("privacy").toObject();
+  writePrivacyOptionsJson(s, privacy);
+  json.insert("privacy", privacy);
   if (!lesson.isEmpty()) json.insert("lesson", lesson);
   return json;
 }
@@ -520,6 +527,7 @@ Result<SessionState> sessionFromJson(const QJsonObject& json) {
     s.noiseSeed = seed;
   }
   DPLDA_RETURN_IF_ERROR(readNumberIn(priv, "max_length", "privacy", 3.0, kMaxClipLength, false, s.maxLength));
+  DPLDA_RETURN_IF_ERROR(readPrivacyOptionsJson(priv, s));
   DPLDA_RETURN_IF_ERROR(readIntIn(sweep, "trials", "sweep", 1, 50, s.trials));
   DPLDA_RETURN_IF_ERROR(readString(sweep, "epsilons", "sweep", s.sweepEpsilons));
   DPLDA_RETURN_IF_ERROR(readBool(sweep, "compare_presets", "sweep", s.comparePresets));

@@ -14,6 +14,8 @@
 #include "core/corpus/holdout.h"
 #include "core/corpus/synthetic_generator.h"
 #include "core/graph/computation_graph.h"
+#include "core/pipeline/private_run.h"
+#include "core/privacy/budget.h"
 #include "core/privacy/mechanisms.h"
 #include "core/privacy/sensitivity.h"
 #include "core/vi/vi_parameters.h"
@@ -52,6 +54,17 @@ struct SessionState {
   std::vector<double> splitWeights;  // one per release in ledger order; empty = uniform
   std::optional<std::uint64_t> noiseSeed;  // empty: secure noise
   double maxLength = 200.0;
+  // How the releases compose (docs/PRIVACY.md §4.1): basic composition, or the Gaussian-DP
+  // accountant of the analytic Gaussian releases.
+  Accountant accountant = Accountant::Basic;
+  // How e6 is released when it is noisy: Gaussian noise on T̂, seed 004's private tensor power
+  // method, or the whitened release of the cut {e2, e5, e6} (docs/PRIVACY.md §11), with its
+  // public clipping bounds C1, C2 (clipped M̂2) and C (whitened documents; 0 = the default rule
+  // 2√(k + α0)), or nothing clipped (C1 = C2 = 1, C = ρ_W of the released W̃).
+  enum class TensorRelease { Noise, Decomposition, Whitened };
+  TensorRelease e6Release = TensorRelease::Noise;
+  double clipM1 = kDefaultClipM1, clipM2 = kDefaultClipM2, clipWhitened = 0.0;
+  bool clipToRowBound = false;
 
   int trials = 3;               // per ε in the error-vs-ε sweep
   QString sweepEpsilons = "0.1:10:7";  // the sweep's ε grid: lo:hi:count (log-spaced) or a list
@@ -64,10 +77,16 @@ struct SessionState {
   int topicCount() const { return generator.topicCount; }
   bool isVariational() const { return model != Model::Spectral; }
   double alpha0() const { return generator.alpha0; }
+  bool whitenedRelease() const { return e6Release == TensorRelease::Whitened; }
 };
 
 bool operator==(const SessionState& a, const SessionState& b);
 inline bool operator!=(const SessionState& a, const SessionState& b) { return !(a == b); }
+
+// The whitened release's edges {e2, e5, e6}, and the session with it chosen (edges, e6's release,
+// a Gaussian mechanism and the sound bounds, which it needs; every other field kept).
+EdgeSet whitenedEdges();
+SessionState withWhitenedRelease(SessionState s);
 
 // "spectral", "vi", "dp-vi" (the command line's --model) and the label shown ("spectral", "VI", "DP-VI").
 const char* modelName(SessionState::Model m);
@@ -76,7 +95,8 @@ QString modelLabel(SessionState::Model m);
 // Field-level validation: key = field name ("vocab", "topics", "docs", "alpha0", "beta",
 // "length", "epsilon", "delta", "corpus", "max_length", "trials", "decomposer", "split", and for
 // the variational models "vi_iterations", "vi_batch_size", "vi_tau0", "vi_kappa", "vi_clip" with
-// the command line's messages, "holdout"), value = a
+// the command line's messages, "holdout", and for the privacy options "clip_m1", "clip_m2",
+// "clip_whitened", "e6" and "accountant" with validatePrivacyOptions' messages), value = a
 // message naming the parameter and its value. Empty when the session can run.
 QMap<QString, QString> validateSession(const SessionState& s);
 

@@ -15,6 +15,7 @@
 #include "core/corpus/holdout.h"
 #include "core/corpus/truth_io.h"
 #include "core/corpus/uci_io.h"
+#include "ui/session/session_privacy.h"
 
 namespace dplda {
 
@@ -34,20 +35,6 @@ QString corpusKey(const SessionState& s) {
 }
 
 namespace {
-
-// The session's own private run (its sweep builds a SweepSpec from the same fields).
-PrivacyOptions privacyOptions(const SessionState& s) {
-  PrivacyOptions o;
-  o.edges = s.edges;
-  o.splitWeights = s.splitWeights;
-  o.shareReleases = s.shareReleases;
-  o.epsilon = s.epsilon;
-  o.delta = s.delta;
-  o.mechanism = s.mechanism;
-  o.bounds = s.bounds;
-  o.maxLength = s.maxLength;
-  return o;
-}
 
 SpectralOptions spectralOptions(const SessionState& s) {
   SpectralOptions o;
@@ -212,7 +199,7 @@ void RunWorker::process(const RunRequest& request, const std::shared_ptr<Feedbac
   // exact statistics it reports (diagnostics.nonPrivate) are computed after the release.
   *stage = s.edges ? "private run" : "spectral pipeline";
   emit progress(id, 0.0, *stage);
-  const PrivacyOptions po = privacyOptions(s);
+  const PrivacyOptions po = privacyOptionsOf(s);
   std::unique_ptr<RandomSource> noise;
   if (s.noiseSeed) noise = std::make_unique<SeededRandom>(*s.noiseSeed);
   else noise = std::make_unique<SecureRandom>();
@@ -336,7 +323,14 @@ ExperimentPreset RunWorker::sessionSweep(const SessionState& s) const {
   } else if (s.edges != 0) {
     const auto preset = presetOf(s.edges);
     const std::string label = preset ? presetName(*preset) : edgeSetToString(s.edges);
-    spec.configurations.push_back({label, s.edges, s.splitWeights});
+    SweepConfiguration config{label, s.edges, s.splitWeights};
+    const PrivacyOptions po = privacyOptionsOf(s);  // e6's release and the accountant, as in the run
+    config.privateDecomposition = po.privateDecomposition;
+    config.whitened = po.whitened;
+    config.accountant = s.accountant;
+    if (po.whitened.enabled) config.label = po.whitened.clipToRowBound ? "whitened/raw" : "whitened";
+    else if (po.privateDecomposition) config.label += "/tpm";
+    spec.configurations.push_back(config);
   } else {
     spec.configurations.push_back({"none", 0, {}});  // non-private: the baseline alone
   }
@@ -346,6 +340,7 @@ ExperimentPreset RunWorker::sessionSweep(const SessionState& s) const {
   if (grid.ok()) spec.epsilons = grid.value();
   spec.delta = s.delta;
   spec.mechanism = s.mechanism;
+  spec.accountant = s.accountant;
   spec.bounds = s.bounds;
   spec.shareReleases = s.shareReleases;
   spec.maxLength = s.maxLength;

@@ -1,0 +1,138 @@
+// The budget bar's third row: how e6 is released (noise on T̂, the private decomposition, the
+// whitened release of docs/PRIVACY.md §11) and the whitened release's public clipping bounds.
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <cmath>
+
+#include "ui/common/compact_combo.h"
+#include "ui/common/palette.h"
+#include "ui/panels/budget_bar.h"
+#include "ui/session/session_privacy.h"
+
+namespace dplda {
+
+namespace {
+using TR = SessionState::TensorRelease;
+QString clipText(double v) { return QString::number(v, 'g', 6); }
+}  // namespace
+
+void BudgetBar::buildE6Row(QHBoxLayout* row) {
+  auto label = [row](const QString& text, QWidget* buddy) {
+    auto* l = new QLabel(text);
+    l->setBuddy(buddy);
+    row->addWidget(l);
+  };
+  m_e6 = new QComboBox;
+  for (TR r : {TR::Noise, TR::Decomposition, TR::Whitened}) m_e6->addItem(tensorReleaseLabel(r), static_cast<int>(r));
+  makeCompact(m_e6, 16);
+  m_e6->setToolTip(tr("How the noisy edge e6 (T → TD) is released:\n"
+                      "noise on T: Gaussian noise on T̂, calibrated to Δ_T (needs Procedure 1's σ̃_k, g̃);\n"
+                      "private decomposition: seed 004's private tensor power method releases TD directly;\n"
+                      "whitened release: with e2 and e5, one release of the clipped M̂₂ gives W̃ and W̃⁺, then the "
+                      "clipped whitened tensor is released given W̃: no Procedure 1, proven (docs/PRIVACY.md §11)"));
+  label(tr("e&6 release"), m_e6);
+  row->addWidget(m_e6);
+
+  m_clipBox = new QWidget;
+  auto* clips = new QHBoxLayout(m_clipBox);
+  clips->setContentsMargins(0, 0, 0, 0);
+  clips->setSpacing(6);
+  auto field = [&](QLineEdit*& edit, const QString& text, const QString& tip) {
+    edit = new QLineEdit;
+    edit->setMaximumWidth(64);
+    edit->setToolTip(tip);
+    auto* l = new QLabel(text);
+    l->setBuddy(edit);
+    clips->addWidget(l);
+    clips->addWidget(edit);
+    connect(edit, &QLineEdit::editingFinished, this, &BudgetBar::commitClips);
+  };
+  field(m_clipM1, tr("C&1"), tr("C1 > 0: each document's M̂₁ term is scaled down to ‖M̃₁ⁿ‖₂ ≤ C1 (public; 1 clips nothing)"));
+  field(m_clipM2, tr("C&2"), tr("C2 > 0: each document's M̂₂ term is scaled down to ‖M̃₂ⁿ‖_F ≤ C2 (public; 1 clips nothing)"));
+  field(m_clipWhitened, tr("&C"),
+        tr("C > 0 on each whitened document ‖W̃ᵀM̃₁ⁿ‖ (C², C³ on its second and third terms); empty: the public "
+           "default 2√(k + α₀)"));
+  m_rowBound = new QCheckBox(tr("clip nothing"));
+  m_rowBound->setToolTip(tr("C1 = C2 = 1 and C = ρ_W, the largest row norm of the released W̃: nothing is clipped, "
+                            "at the price of more noise (docs/PRIVACY.md §11.2)"));
+  clips->addWidget(m_rowBound);
+  row->addWidget(m_clipBox);
+  m_e6Problem = new QLabel;
+  m_e6Problem->setWordWrap(true);
+  m_e6Problem->setStyleSheet(QString("color: %1;").arg(leakColor().name()));
+  row->addWidget(m_e6Problem, 1);
+  row->addStretch(1);
+
+  connect(m_e6, &QComboBox::activated, this, [this] {
+    const auto r = static_cast<TR>(m_e6->currentData().toInt());
+    SessionState s = m_state;
+    if (r == TR::Whitened) {
+      s = withWhitenedRelease(s);
+    } else {
+      s.e6Release = r;
+      if (r == TR::Decomposition && s.accountant == Accountant::GaussianDp) s.accountant = Accountant::Basic;
+    }
+    emitIfValid(s, tr("release e6 by %1").arg(tensorReleaseLabel(r)));
+  });
+  connect(m_rowBound, &QCheckBox::toggled, this, [this](bool on) {
+    if (m_updating) return;
+    SessionState s = m_state;
+    s.clipToRowBound = on;
+    emitIfValid(s, on ? tr("clip nothing") : tr("clip the documents"));
+  });
+}
+
+void BudgetBar::commitClips() {
+  if (m_updating) return;
+  SessionState s = m_state;
+  const std::pair<QLineEdit*, double*> fields[] = {{m_clipM1, &s.clipM1}, {m_clipM2, &s.clipM2},
+                                                   {m_clipWhitened, &s.clipWhitened}};
+  for (const auto& [edit, value] : fields) {
+    const QString t = edit->text().trimmed();
+    if (edit == m_clipWhitened && t.isEmpty()) {  // the default rule
+      *value = 0.0;
+      continue;
+    }
+    bool ok = false;
+    const double v = t.toDouble(&ok);
+    *value = ok ? v : std::nan("");  // a non-number gets core's message for a non-finite bound
+  }
+  // The typed text stays in its field, marked, while the session keeps its last valid bounds.
+  const QMap<QString, QString> e = validateSession(s);
+  for (const auto& [key, edit] : {std::pair{"clip_m1", m_clipM1}, std::pair{"clip_m2", m_clipM2},
+                                  std::pair{"clip_whitened", m_clipWhitened}}) {
+    if (e.contains(key)) return showError(edit, e.value(key));
+  }
+  emitIfValid(s, tr("change clipping bounds"));
+}
+
+bool BudgetBar::isE6RowVisible() const { return !m_e6Row->isHidden(); }
+
+QString BudgetBar::e6ProblemText() const { return m_e6Problem->text(); }
+
+void BudgetBar::updateE6Row() {
+  const SessionState& s = m_state;
+  const bool visible = !s.isVariational() && (contains(s.edges, 6) || s.e6Release != TR::Noise);
+  m_e6Row->setVisible(visible);
+  m_e6->setCurrentIndex(m_e6->findData(static_cast<int>(s.e6Release)));
+  m_clipBox->setVisible(s.whitenedRelease());
+  m_clipM1->setText(clipText(s.clipM1));
+  m_clipM2->setText(clipText(s.clipM2));
+  m_clipWhitened->setText(s.clipWhitened > 0 ? clipText(s.clipWhitened) : QString());
+  m_clipWhitened->setPlaceholderText(
+      QString::number(whitenedClipBound(WhitenedRelease{}, s.topicCount(), s.alpha0()), 'g', 3));
+  m_rowBound->setChecked(s.clipToRowBound);
+  for (QLineEdit* f : {m_clipM1, m_clipM2, m_clipWhitened}) f->setEnabled(!s.clipToRowBound);
+  // A problem of the session itself (e.g. the whitened release after a click changed the edges).
+  const QMap<QString, QString> e = validateSession(s);
+  QStringList problems;
+  for (const char* key : {"e6", "accountant", "clip_m1", "clip_m2", "clip_whitened"})
+    if (e.contains(key)) problems << e.value(key);
+  m_e6Problem->setText(problems.join("\n"));
+  m_e6Problem->setVisible(!problems.isEmpty());
+}
+
+}  // namespace dplda

@@ -1,0 +1,37 @@
+#pragma once
+// The session's privacy options as core sees them (one PrivacyOptions for the run, the sweep,
+// the statement and the validation), and the session-file section of the options added with
+// the whitened release and the accountant (issue 13). Kept apart from session.cpp.
+#include <QJsonObject>
+#include <QMap>
+#include <QString>
+
+#include "core/common/status.h"
+#include "core/pipeline/private_run.h"
+#include "core/pipeline/privacy_statement.h"
+#include "ui/session/session.h"
+
+namespace dplda {
+
+// The private run of the session: edges, budget, mechanism, bounds, split, accountant and e6's
+// release (noise on T̂, the private decomposition or the whitened release with its clipping).
+PrivacyOptions privacyOptionsOf(const SessionState& s);
+// What the session's configuration may claim (privacyStatement's inputs), N = docCount.
+StatementInputs sessionStatementInputs(const SessionState& s, int docCount);
+
+// "noise", "decomposition", "whitened" (the session file's privacy.e6) and the label shown.
+const char* tensorReleaseName(SessionState::TensorRelease r);
+QString tensorReleaseLabel(SessionState::TensorRelease r);
+
+// validatePrivacyOptions' messages, by field: "clip_m1", "clip_m2", "clip_whitened" (each bound
+// checked on its own, so that the message names the right field), then "e6" (the whitened
+// release or the private decomposition does not fit the edges, mechanism or bounds) and
+// "accountant". Spectral model with noisy edges only; adds nothing for fields already in `e`.
+void addPrivacyOptionProblems(const SessionState& s, QMap<QString, QString>& e);
+
+// privacy.accountant, privacy.e6 and privacy.whitened {clip_m1, clip_m2, clip_whitened,
+// clip_to_row_bound}. Files written before them load with the defaults (basic, noise on T̂).
+void writePrivacyOptionsJson(const SessionState& s, QJsonObject& privacy);
+Status readPrivacyOptionsJson(const QJsonObject& privacy, SessionState& s);
+
+}  // namespace dplda
