@@ -1,5 +1,7 @@
 #include "ui/main_window.h"
 
+#include "ui/session/session_privacy.h"
+
 #include <QAction>
 #include <QApplication>
 #include <QDir>
@@ -32,9 +34,11 @@
 #include "ui/panels/experiment_view.h"
 #include "ui/panels/results_panel.h"
 #include "ui/plots/error_epsilon_plot.h"
+#include "ui/session/session_privacy.h"
 #include "ui/plots/plot_widget.h"
 #include "ui/common/last_folder.h"
 #include "ui/window/presentation_mode.h"
+#include "ui/window/recent_sessions.h"
 #include "ui/window/run_summary.h"
 #include "ui/window/unsaved_changes_guard.h"
 #include "ui/window/window_fit.h"
@@ -150,6 +154,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     s.pinned = pinned;
     m_model.edit(s, what);
   });
+  connect(m_results, &ResultsPanel::restoreRequested, this,
+          [this](const SessionState& s, const QString& what) { m_model.edit(s, what); });
 
   connect(m_runner, &RunController::runReady, this, &MainWindow::onRunReady);
   connect(m_runner, &RunController::experimentReady, this, &MainWindow::onSessionSweep);
@@ -393,19 +399,13 @@ bool MainWindow::exportCurrentPlot(const QString& path, QString* error) {
 }
 
 void MainWindow::addRecent(const QString& path) {
-  QSettings settings;
-  QStringList recent = settings.value("recentSessions").toStringList();
-  const QString abs = QFileInfo(path).absoluteFilePath();
-  recent.removeAll(abs);
-  recent.prepend(abs);
-  while (recent.size() > kMaxRecent) recent.removeLast();
-  settings.setValue("recentSessions", recent);
+  rememberRecentSession(path, kMaxRecent);
   rebuildRecentMenu();
 }
 
 void MainWindow::rebuildRecentMenu() {
   m_recentMenu->clear();
-  const QStringList recent = QSettings().value("recentSessions").toStringList();
+  const QStringList recent = recentSessions();
   for (const QString& p : recent) {
     m_recentMenu->addAction(QDir::toNativeSeparators(p), this, [this, p] {
       QString err;
@@ -441,6 +441,7 @@ void MainWindow::onStateChanged(const SessionState& previous, const SessionState
   }
   updatePrivacyStatement(s);
   m_inspector->setSession(s);
+  m_results->setSession(s);
   if (previous.pinned != s.pinned) m_results->setPinned(s.pinned);
   if (previous.pinnedSweeps != s.pinnedSweeps) m_results->experiments()->setPinnedSweeps(s.pinnedSweeps);
   if (sameRunInputs(previous, s) && m_shownRun != 0) return;
@@ -480,8 +481,9 @@ int MainWindow::publicDocCount(const SessionState& s) const {
 
 void MainWindow::updatePrivacyStatement(const SessionState& s) {
   const int n = publicDocCount(s);
-  m_canvas->setStatementInputs({s.edges, s.shareReleases, s.bounds, s.epsilon, s.delta, 1.0, n});
+  m_canvas->setStatementInputs(sessionStatementInputs(s, n));  // knows the whitened release before a run
   m_budget->setDocCount(n);
+  m_results->errorPlot()->setMarkedEpsilon(s.epsilon);  // "this session" on the ε sweep
 }
 
 QJsonObject MainWindow::plotMetadata(quint64 runId, const QString& noise, const QString& claim) const {

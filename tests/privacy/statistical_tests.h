@@ -1,11 +1,14 @@
 #pragma once
 // Small statistical helpers for tests of noise samplers and mechanisms: Kolmogorov-Smirnov
-// statistics with asymptotic p-values, normal / Laplace CDFs, and a binomial tail.
+// statistics with asymptotic p-values, normal / Laplace CDFs, a binomial tail, and the exact
+// binomial confidence bounds of core/privacy/audit.h.
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <numbers>
 #include <vector>
+
+#include "core/privacy/audit.h"
 
 namespace dplda::stat {
 
@@ -91,66 +94,10 @@ inline double sampleCovariance(const std::vector<double>& x, const std::vector<d
   return c / (n - 1.0);
 }
 
-// Regularised incomplete beta I_x(a, b) (Lentz's continued fraction, Numerical Recipes §6.4);
-// accurate to ~1e-13 relative for the a, b up to ~1e6 used by the binomial tests here.
-inline double incompleteBetaFraction(double a, double b, double x) {
-  const double tiny = 1e-300;
-  double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0);
-  if (std::abs(d) < tiny) d = tiny;
-  d = 1.0 / d;
-  double h = d;
-  for (int m = 1; m <= 100000; ++m) {
-    const double m2 = 2.0 * m;
-    double aa = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2));
-    d = 1.0 + aa * d;
-    if (std::abs(d) < tiny) d = tiny;
-    c = 1.0 + aa / c;
-    if (std::abs(c) < tiny) c = tiny;
-    d = 1.0 / d;
-    h *= d * c;
-    aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0));
-    d = 1.0 + aa * d;
-    if (std::abs(d) < tiny) d = tiny;
-    c = 1.0 + aa / c;
-    if (std::abs(c) < tiny) c = tiny;
-    d = 1.0 / d;
-    const double del = d * c;
-    h *= del;
-    if (std::abs(del - 1.0) < 1e-15) break;
-  }
-  return h;
-}
-
-inline double regularizedIncompleteBeta(double a, double b, double x) {
-  if (x <= 0.0) return 0.0;
-  if (x >= 1.0) return 1.0;
-  const double logFront =
-      std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x);
-  if (x < (a + 1.0) / (a + b + 2.0)) return std::exp(logFront) * incompleteBetaFraction(a, b, x) / a;
-  return 1.0 - std::exp(logFront) * incompleteBetaFraction(b, a, 1.0 - x) / b;
-}
-
-// Exact (Clopper-Pearson) one-sided confidence bounds for a binomial proportion from k successes
-// in n trials: P(lower > p) <= alpha and P(upper < p) <= alpha. Found by bisection on
-// P(X >= k | p) = I_p(k, n - k + 1) and P(X <= k | p) = 1 - I_p(k + 1, n - k).
-inline double clopperPearsonLower(int k, int n, double alpha) {
-  if (k <= 0) return 0.0;
-  double lo = 0.0, hi = 1.0;
-  for (int it = 0; it < 100; ++it) {
-    const double mid = 0.5 * (lo + hi);
-    (regularizedIncompleteBeta(k, n - k + 1.0, mid) < alpha ? lo : hi) = mid;
-  }
-  return lo;
-}
-
-inline double clopperPearsonUpper(int k, int n, double alpha) {
-  if (k >= n) return 1.0;
-  double lo = 0.0, hi = 1.0;
-  for (int it = 0; it < 100; ++it) {
-    const double mid = 0.5 * (lo + hi);
-    (1.0 - regularizedIncompleteBeta(k + 1.0, n - k, mid) > alpha ? lo : hi) = mid;
-  }
-  return hi;
-}
+// Exact (Clopper-Pearson) bounds and the incomplete beta live in core (core/privacy/audit.h),
+// shared with the app's Audit tab.
+using privacy_audit::clopperPearsonLower;
+using privacy_audit::clopperPearsonUpper;
+using privacy_audit::regularizedIncompleteBeta;
 
 }  // namespace dplda::stat

@@ -10,11 +10,14 @@
 #include <QSet>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QMap>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <cmath>
 
 #include "ui/common/last_folder.h"
+#include "ui/panels/audit_panel.h"
+#include "ui/session/session_privacy.h"
 #include "ui/common/palette.h"
 #include "ui/common/privacy_text.h"
 #include "ui/plots/diagnostics_plot.h"
@@ -44,12 +47,72 @@ QString historyText(const QJsonObject& s) {
   // have no claim).
   const QString claim = s.value("privacy_claim").toString();
   const bool weak = s.value("released").toBool() && !claim.isEmpty() && claim != "proven";
-  return QObject::tr("#%1  %2  ε %3  →  %4 %5%6%7")
-      .arg(s.value("run").toInt())
-      .arg(s.value("label").toString(), g(s.value("epsilon").toDouble()),
-           s.value("error_kind").toString(), g(err),
-           s.value("released").toBool() ? QString() : QObject::tr("  (nothing released)"),
-           weak ? QObject::tr("  [%1]").arg(claim) : QString());
+  QString text = QObject::tr("#%1  %2  ε %3  →  %4 %5%6%7")
+                     .arg(s.value("run").toInt())
+                     .arg(s.value("label").toString(), g(s.value("epsilon").toDouble()),
+                          s.value("error_kind").toString(), g(err),
+                          s.value("released").toBool() ? QString() : QObject::tr("  (nothing released)"),
+                          weak ? QObject::tr("  [%1]").arg(claim) : QString());
+  // Second line: N, the corpus, the bound set and the accountant (older entries lack them).
+  QStringList more;
+  if (s.contains("docs")) more << QObject::tr("N %1").arg(s.value("docs").toInt());
+  if (s.contains("corpus")) more << s.value("corpus").toString();
+  if (s.contains("bounds")) more << QObject::tr("%1 bounds").arg(s.value("bounds").toString());
+  if (s.contains("accountant")) more << QObject::tr("accountant: %1").arg(s.value("accountant").toString());
+  if (!more.isEmpty()) text += "\n      " + more.join("  ·  ");
+  return text;
+}
+
+// One row per distinct precondition (name, result, detail), with the ledger's releases that list it.
+struct UniquePrecondition {
+  QString name, detail;
+  bool holds = false;
+  QStringList releases;
+};
+QVector<UniquePrecondition> uniquePreconditions(const std::vector<Precondition>& all, const std::vector<LedgerEntry>& ledger) {
+  QVector<UniquePrecondition> out;
+  QMap<QString, int> index;
+  auto keyOf = [](const Precondition& c) {
+    return QString::fromStdString(c.name) + QChar(0x1f) + QString::fromStdString(c.detail) + (c.holds ? "1" : "0");
+  };
+  for (const Precondition& c : all) {
+    const QString key = keyOf(c);
+    if (index.contains(key)) continue;
+    index.insert(key, out.size());
+    out.push_back({QString::fromStdString(c.name), QString::fromStdString(c.detail), c.holds, {}});
+  }
+  for (const LedgerEntry& e : ledger)
+    for (const Precondition& c : e.preconditions) {
+      const auto it = index.constFind(keyOf(c));
+      if (it == index.cend()) continue;
+      QStringList& names = out[*it].releases;
+      const QString r = QString::fromStdString(e.release);
+      if (!names.contains(r)) names << r;
+    }
+  return out;
+}
+
+// "synthetic d 30, k 3, seed 5", "UCI: folder", "text: file" (full path in the settings).
+QString corpusText(const SessionState& s) {
+  switch (s.source) {
+    case SessionState::Source::Synthetic:
+      return QObject::tr("synthetic d %1, k %2, seed %3")
+          .arg(s.generator.vocabSize)
+          .arg(s.generator.topicCount)
+          .arg(seedToText(s.generator.seed));
+    case SessionState::Source::Uci: return QObject::tr("UCI: %1").arg(QFileInfo(s.corpusPath).fileName());
+    case SessionState::Source::Text: return QObject::tr("text: %1").arg(QFileInfo(s.corpusPath).fileName());
+  }
+  return QString();
+}
+
+// What a history entry restores: the session without pins, pinned sweeps and lesson text.
+QJsonObject settingsOf(SessionState s) {
+  s.pinned = QJsonArray();
+  s.pinnedSweeps = QJsonArray();
+  s.lessonTitle.clear();
+  s.lessonText.clear();
+  return sessionToJson(s);
 }
 }  // namespace
 
@@ -62,8 +125,22 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QTabWidget(parent) {
   auto* diag = new QSplitter(Qt::Horizontal);
   m_spectrum = new EigenSpectrumPlot;
   m_spectrum->setTitle(tr("Eigenvalues of the exact M̂₂ — non-private (teaching)"));
+  // σ_k vs σ̃_k and γ_s vs γ̃_s over the session's runs (seed 002 Figure 4, run by run), log y.
+  m_runsPlot = new SigmaGammaPlot;
+  m_runsPlot->setObjectName("sigmaGammaRunsPlot");
+  m_runsPlot->setTitle(tr("σ_k vs σ̃_k and γ_s vs γ̃_s over the runs"));
+  m_runsPlot->setXLabel(tr("run"));
+  m_runsPlot->setYLabel(tr("value (log)"));
+  m_runsPlot->setLogY(true);
+  m_diagPlots = new QTabWidget;
+  m_diagPlots->setTabPosition(QTabWidget::South);
+  m_diagPlots->setDocumentMode(true);
+  m_diagPlots->addTab(m_spectrum, tr("Spectrum"));
+  m_diagPlots->addTab(m_runsPlot, tr("σ, γ over runs"));
   m_diag = makeTable({tr("quantity"), tr("value"), tr("meaning")});
-  diag->addWidget(m_spectrum);
+  m_diag->setWordWrap(true);  // nothing clipped: long names and values wrap, rows grow
+  m_diag->setTextElideMode(Qt::ElideNone);
+  diag->addWidget(m_diagPlots);
   diag->addWidget(m_diag);
   diag->setStretchFactor(0, 2);
   diag->setStretchFactor(1, 3);
@@ -108,6 +185,15 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QTabWidget(parent) {
   hv->addWidget(hnote);
   hv->addWidget(m_history, 1);
   addTab(histTab, tr("History"));
+  connect(m_history, &QListWidget::itemDoubleClicked, this, [this](QListWidgetItem* item) {
+    const QJsonObject summary = item->data(Qt::UserRole).toJsonObject();
+    emit restoreRequested(restoredSettings(m_session, summary),
+                          tr("restore the settings of run %1").arg(summary.value("run").toInt()));
+  });
+
+  // Audit: an empirical ε lower bound of one release against its claim
+  m_audit = new AuditPanel;
+  addTab(m_audit, tr("Audit"));
   connect(m_history, &QListWidget::itemChanged, this, [this] {
     if (m_updatingHistory) return;
     QJsonArray pinned;
@@ -132,9 +218,9 @@ QString ResultsPanel::ledgerNote() const { return m_ledgerNote->text(); }
 PlotWidget* ResultsPanel::currentPlot() const {
   switch (currentIndex()) {
     case 0: return m_experiments->currentPlot();
-    case 1: return m_spectrum;
+    case 1: return qobject_cast<PlotWidget*>(m_diagPlots->currentWidget());
     case 2: return m_topicsView->plot();
-    default: return nullptr;
+    default: return currentWidget() == m_audit ? m_audit->currentPlot() : nullptr;
   }
 }
 
@@ -175,6 +261,7 @@ QString ResultsPanel::askExportPath(QString* problem) {
 void ResultsPanel::setStale(bool stale) {
   m_experiments->setStale(stale);
   m_spectrum->setStale(stale);
+  m_runsPlot->setStale(stale);
   m_topicsView->setStale(stale);
   m_headline->setStyleSheet(stale ? "color: gray;" : QString());
   const QString style = stale ? "color: gray;" : QString();
@@ -208,7 +295,67 @@ QJsonObject ResultsPanel::summarize(const RunOutcome& o) {
                       {"noise", runNoiseSource(o)}};
   if (vi) summary.insert("model", QString::fromLatin1(modelName(s.model)));
   if (o.perplexity && o.perplexity->has()) summary.insert("perplexity", o.perplexity->result->perplexity);
+  // N of the privacy statement (the training part), the corpus, bound set and accountant, and
+  // every setting, so that a double-click restores the run.
+  summary.insert("docs", o.trainDocCount > 0 ? o.trainDocCount : o.docCount);
+  summary.insert("corpus", corpusText(s));
+  if (!vi) summary.insert("bounds", QString::fromLatin1(boundSetName(s.bounds)));
+  summary.insert("accountant", s.model == SessionState::Model::DpVi ? QString("zCDP")
+                               : vi                                  ? tr("none (not private)")
+                               : s.e6Release == SessionState::TensorRelease::Noise
+                                   ? QString::fromLatin1(accountantName(s.accountant))
+                                   : QString("%1, e6 %2").arg(QString::fromLatin1(accountantName(s.accountant)),
+                                                              tensorReleaseLabel(s.e6Release)));
+  summary.insert("settings", settingsOf(s));
   return summary;
+}
+
+SessionState ResultsPanel::restoredSettings(const SessionState& current, const QJsonObject& summary) {
+  SessionState s = current;
+  auto recorded = sessionFromJson(summary.value("settings").toObject());
+  if (summary.contains("settings") && recorded.ok()) {
+    s = recorded.value();
+  } else {  // an older entry: what it recorded
+    if (summary.contains("edges")) {
+      if (auto e = parseEdgeSet(summary.value("edges").toString().toStdString()); e.ok()) s.edges = e.value();
+    }
+    s.epsilon = summary.value("epsilon").toDouble(s.epsilon);
+    s.delta = summary.value("delta").toDouble(s.delta);
+    if (auto b = parseBoundSet(summary.value("bounds").toString().toStdString()); b.ok()) s.bounds = b.value();
+  }
+  s.pinned = current.pinned;
+  s.pinnedSweeps = current.pinnedSweeps;
+  s.lessonTitle = current.lessonTitle;
+  s.lessonText = current.lessonText;
+  return s;
+}
+
+void ResultsPanel::setSession(const SessionState& s) {
+  m_session = s;
+  m_audit->setSession(s);
+}
+
+void ResultsPanel::addRunPoint(const RunOutcome& o) {
+  if (o.variational) return;
+  const int k = o.session.topicCount();
+  const double run = static_cast<double>(o.id);
+  auto add = [&](const QString& key, std::optional<double> v) {
+    if (!v || !std::isfinite(*v)) return;
+    auto& [xs, ys] = m_runSeries[key];
+    xs << run;
+    ys << *v;
+    while (xs.size() > 200) xs.removeFirst(), ys.removeFirst();
+  };
+  add("sigma", o.eigenvalues.size() >= k && k > 0 ? std::optional<double>(o.eigenvalues[k - 1]) : std::nullopt);
+  add("sigma_tilde", o.priv ? o.priv->diagnostics.sigmaKTilde : std::nullopt);
+  add("gamma", o.hasNonPrivate ? std::optional<double>(o.gammaS) : std::nullopt);
+  add("gamma_tilde", o.priv ? o.priv->diagnostics.gammaSTilde : std::nullopt);
+  const QMap<QString, QPair<QString, int>> labels = {
+      {"sigma", {tr("σ_k(M̂₂) exact (teaching)"), 0}}, {"sigma_tilde", {tr("σ̃_k released"), 1}},
+      {"gamma", {tr("γ_s exact (teaching)"), 2}}, {"gamma_tilde", {tr("γ̃_s released"), 3}}};
+  for (auto it = m_runSeries.cbegin(); it != m_runSeries.cend(); ++it)
+    m_runsPlot->setSeries(it.key(), labels[it.key()].first, it.value().first, it.value().second, labels[it.key()].second);
+  m_runsPlot->resetView();
 }
 
 void ResultsPanel::addHistory(const QJsonObject& summary) {
@@ -287,12 +434,10 @@ void ResultsPanel::showOutcome(const RunOutcome& o) {
       rows.push_back({tr("σ₁…σ_{k+1} released"), spectrum(d.releasedEigenvalues),
                       tr("eigenvalues of the released (noisy) M̂₂ that W was built from")});
     if (o.error) rows.push_back({tr("private error"), g(o.error->l2Mean), tr("mean ℓ₂ vs truth")});
-    QSet<QString> seen;  // releases share preconditions (N >= 3, …): each once
-    for (const Precondition& c : d.preconditions) {
-      const QString name = QString::fromStdString(c.name), detail = QString::fromStdString(c.detail);
-      if (seen.contains(name + QChar(0x1f) + detail)) continue;
-      seen.insert(name + QChar(0x1f) + detail);
-      rows.push_back({name, c.holds ? tr("holds") : tr("FAILS"), tr("on released or public values: %1").arg(detail)});
+    // Releases share preconditions (N >= 3, σ̃_k > Δ2, …): each once, naming the releases that need it.
+    for (const UniquePrecondition& c : uniquePreconditions(d.preconditions, p.ledger)) {
+      const QString needed = c.releases.isEmpty() ? QString() : tr(" — needed by %1").arg(c.releases.join(", "));
+      rows.push_back({c.name, c.holds ? tr("holds") : tr("FAILS"), tr("on released or public values: %1%2").arg(c.detail, needed)});
     }
   }
 
@@ -316,9 +461,8 @@ void ResultsPanel::showOutcome(const RunOutcome& o) {
   if (o.utilityLoss)
     rows.push_back({tr("utility loss"), g(o.utilityLoss->l2Mean), teaching + tr("mean ℓ₂ of the private vs the non-private output")});
   if (np) {
-    for (const Precondition& c : np->checks)
-      rows.push_back({QString::fromStdString(c.name), c.holds ? tr("holds") : tr("fails"),
-                      teaching + tr("on the exact values: %1").arg(QString::fromStdString(c.detail))});
+    for (const UniquePrecondition& c : uniquePreconditions(np->checks, {}))
+      rows.push_back({c.name, c.holds ? tr("holds") : tr("fails"), teaching + tr("on the exact values: %1").arg(c.detail)});
   }
 
   rows += heldOutRows(o);  // every model: the held-out perplexity (evaluation)
@@ -332,9 +476,10 @@ void ResultsPanel::showOutcome(const RunOutcome& o) {
     setCell(m_diag, r, 1, rows[r].value, c);
     setCell(m_diag, r, 2, rows[r].meaning);
   }
-  // Columns fit the rows; the section headers, set afterwards, span all three columns.
+  // Columns fit the rows up to a limit; longer names (exact checks) and a long released spectrum
+  // wrap instead of being clipped, and the rows grow to hold them. The section headers, set
+  // afterwards, span all three columns.
   m_diag->resizeColumnsToContents();
-  // Long names (exact checks) and a long released spectrum are elided; tooltips hold them whole.
   m_diag->setColumnWidth(0, std::min(m_diag->columnWidth(0), 200));
   m_diag->setColumnWidth(1, std::min(m_diag->columnWidth(1), 150));
   m_diag->setColumnWidth(2, 120);  // the last column stretches to the table's width
@@ -348,6 +493,8 @@ void ResultsPanel::showOutcome(const RunOutcome& o) {
     item->setBackground(palette().alternateBase());
     m_diag->setSpan(r, 0, 1, 3);
   }
+  m_diag->resizeRowsToContents();
+  addRunPoint(o);
 
   m_topicsView->showOutcome(o);
   m_headline->setText(perplexityHeadline(o));

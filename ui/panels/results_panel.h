@@ -5,24 +5,33 @@
 // preconditions on released values — then the exact statistics of the corpus, "non-private
 // (teaching)": σ_k, the eigengaps, γ_s, utility loss, checks, or why the non-private model could
 // not be computed), topics (true vs recovered, matched, and two models side by side, see
-// TopicsView), the privacy ledger and the run history (pin runs to compare them on the error-vs-ε
-// plot; entries carry the run's privacy claim). VI and DP-VI runs (issue 10) show their fit, DP-VI
+// TopicsView), the privacy ledger, the run history (pin runs to compare them on the error-vs-ε
+// plot; entries carry the run's privacy claim, N, the corpus, the bound set and the accountant;
+// double-click restores a run's settings) and the Audit tab (AuditPanel: an empirical ε lower
+// bound of one release against its claim). Diagnostics lists each precondition once, naming the
+// releases whose bounds need it, and charts σ_k vs σ̃_k and γ_s vs γ̃_s over the session's runs. VI and DP-VI runs (issue 10) show their fit, DP-VI
 // its zCDP ledger; the held-out perplexity of every model is in Diagnostics and, prominently,
 // beside the tabs.
 #include <QJsonArray>
+#include <QMap>
+#include <QPair>
+#include <QVector>
 #include <QTabWidget>
 #include <memory>
 
 #include "ui/session/session.h"
 
 class QListWidget;
+class QListWidgetItem;
 class QSpinBox;
 class QTableWidget;
 class QLabel;
 
 namespace dplda {
 
+class AuditPanel;
 class EigenSpectrumPlot;
+class SigmaGammaPlot;
 class ErrorVsEpsilonPlot;
 class ExperimentView;
 class PlotWidget;
@@ -41,10 +50,15 @@ class ResultsPanel : public QTabWidget {
   void setMetadata(const QJsonObject& metadata);
   // Pinned run summaries (stored in the session); shown as points on the error-vs-ε plot.
   void setPinned(const QJsonArray& pinned);
+  // The current session: the Audit tab's configuration, and what a restored history entry keeps
+  // (pins, pinned sweeps, the lesson).
+  void setSession(const SessionState& s);
 
   ExperimentView* experiments() const { return m_experiments; }
   ErrorVsEpsilonPlot* errorPlot() const;
   EigenSpectrumPlot* spectrumPlot() const { return m_spectrum; }
+  SigmaGammaPlot* runsPlot() const { return m_runsPlot; }  // σ_k, σ̃_k, γ_s, γ̃_s over the runs (log y)
+  AuditPanel* audit() const { return m_audit; }
   TopicsPlot* topicsPlot() const;
   TopicsView* topicsView() const { return m_topicsView; }
   // The headline beside the tabs: the run's held-out perplexity ("" without a split).
@@ -64,16 +78,28 @@ class ResultsPanel : public QTabWidget {
 
   // A summary of a run for the history and for pinning.
   static QJsonObject summarize(const RunOutcome& outcome);
+  // The settings a history entry restores: its recorded session (pins, pinned sweeps and the lesson
+  // of `current` kept), or for older entries `current` with the entry's edges, ε, δ and bounds.
+  static SessionState restoredSettings(const SessionState& current, const QJsonObject& summary);
 
  signals:
   // The user (un)pinned a history entry; the main window stores the new list in the session.
   void pinnedEdited(const QJsonArray& pinned, const QString& what);
+  // A history entry was double-clicked: the main window applies these settings (undoable).
+  void restoreRequested(const SessionState& settings, const QString& what);
 
  private:
   void addHistory(const QJsonObject& summary);
+  QListWidgetItem* historyItem(const QJsonObject& summary, bool pinned) const;
+  void addRunPoint(const RunOutcome& o);  // the σ/γ-over-runs chart
 
   ExperimentView* m_experiments = nullptr;
   EigenSpectrumPlot* m_spectrum = nullptr;
+  SigmaGammaPlot* m_runsPlot = nullptr;
+  QTabWidget* m_diagPlots = nullptr;
+  QMap<QString, QPair<QVector<double>, QVector<double>>> m_runSeries;  // key -> (run ids, values)
+  AuditPanel* m_audit = nullptr;
+  SessionState m_session;
   QTableWidget* m_diag = nullptr;
   TopicsView* m_topicsView = nullptr;
   QLabel* m_headline = nullptr;
