@@ -484,6 +484,7 @@ void MainWindow::updatePrivacyStatement(const SessionState& s) {
   m_canvas->setStatementInputs(sessionStatementInputs(s, n));  // knows the whitened release before a run
   m_budget->setDocCount(n);
   m_results->errorPlot()->setMarkedEpsilon(s.epsilon);  // "this session" on the ε sweep
+  m_budget->setSweepReading(m_results->experiments()->sessionReading(s));
 }
 
 QJsonObject MainWindow::plotMetadata(quint64 runId, const QString& noise, const QString& claim) const {
@@ -547,6 +548,7 @@ void MainWindow::onRunReady(std::shared_ptr<const RunOutcome> o) {
   m_results->showOutcome(*o);
   m_results->setMetadata(plotMetadata(o->id, runNoiseSource(*o), runClaimName(*o)));
   m_inspector->setOutcome(o);
+  m_shownOutcome = o;
   m_summary = runSummaryText(*o);
   m_summaryIsError = runSummaryIsError(*o);
   setStatus(m_summary, m_summaryIsError);
@@ -569,6 +571,7 @@ void MainWindow::startExperiment(const QString& preset, int trials) {
 
 void MainWindow::onSessionSweep(std::shared_ptr<const ExperimentUpdate> u) {
   m_results->experiments()->showUpdate(u);
+  m_budget->setSweepReading(m_results->experiments()->sessionReading(m_model.state()));
   const bool finished = u->run && u->run->finished;
   if (!finished && u->status.isOk()) return;  // a live snapshot
   if (!u->status.isOk()) {
@@ -579,6 +582,7 @@ void MainWindow::onSessionSweep(std::shared_ptr<const ExperimentUpdate> u) {
   m_shownSweep = u->id;
   QString text = m_summary;
   text.replace(tr("; sweeping ε…"), tr("; ε sweep done."));
+  if (m_shownOutcome) text += releaseHint(*m_shownOutcome, m_results->experiments()->sessionReading(m_shownOutcome->session));
   setStatus(text, m_summaryIsError);
   emit sweepShown(u->id);
 }

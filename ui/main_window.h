@@ -106,7 +106,8 @@ class MainWindow : public QMainWindow {
   LessonController* m_lessons = nullptr;
   QLabel* m_status = nullptr;
   QLabel* m_stage = nullptr;  // the running stage, next to the progress bar
-  QString m_summary;          // the last run's one-line summary
+  QString m_summary;  // the last run's one-line summary
+  std::shared_ptr<const RunOutcome> m_shownOutcome;  // the last run shown (the sweep's release hint)
   bool m_summaryIsError = false;
   QProgressBar* m_progress = nullptr;
   QPushButton* m_cancel = nullptr;

@@ -228,6 +228,17 @@ struct SweepResult {
   const SweepSummaryRow& summaryRow(int caseIndex, int configIndex, int epsilonIndex) const;
 };
 
+// What a finished sweep says about one configuration at a total ε (issue 14: "make ε speak of
+// accuracy"): the median l2 error interpolated in log ε between the grid's released points (NaN
+// outside them), and the smallest grid ε from which at least half the trials released (NaN when
+// none did). Teaching information: the sweep's runs are experiments, not releases.
+struct SweepReading {
+  bool available = false;  // read from a sweep (false: no sweep to read)
+  double expectedErrorL2 = std::numeric_limits<double>::quiet_NaN();
+  double releasesFrom = std::numeric_limits<double>::quiet_NaN();
+};
+SweepReading readSweep(const SweepResult& r, int caseIndex, int configIndex, double epsilon);
+
 // The summary rows of a sweep before any trial has run: every point present with trials = 0,
 // released = 0 and NaN statistics and release rate. A live view fills them in as
 // SweepListener::pointDone reports them (plots show the missing points as gaps).

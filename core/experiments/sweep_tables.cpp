@@ -97,4 +97,34 @@ std::string sweepTimingsCsv(const SweepResult& r) {
   return o.str();
 }
 
+SweepReading readSweep(const SweepResult& r, int caseIndex, int configIndex, double epsilon) {
+  SweepReading out;
+  out.available = true;
+  const int n = static_cast<int>(r.spec.epsilons.size());
+  std::vector<double> eps, err;
+  for (int e = 0; e < n; ++e) {
+    const SweepSummaryRow& row = r.summaryRow(caseIndex, configIndex, e);
+    if (row.trials > 0 && 2 * row.released >= row.trials && !std::isfinite(out.releasesFrom)) {
+      out.releasesFrom = row.epsilon;
+    }
+    if (std::isfinite(row.errorL2.median)) {
+      eps.push_back(row.epsilon);
+      err.push_back(row.errorL2.median);
+    }
+  }
+  if (!(epsilon > 0) || eps.empty() || epsilon < eps.front() || epsilon > eps.back()) return out;
+  for (std::size_t i = 0; i < eps.size(); ++i) {
+    if (epsilon == eps[i]) {
+      out.expectedErrorL2 = err[i];
+      return out;
+    }
+    if (i + 1 < eps.size() && epsilon < eps[i + 1]) {
+      const double t = std::log(epsilon / eps[i]) / std::log(eps[i + 1] / eps[i]);
+      out.expectedErrorL2 = err[i] + t * (err[i + 1] - err[i]);
+      return out;
+    }
+  }
+  return out;
+}
+
 }  // namespace dplda

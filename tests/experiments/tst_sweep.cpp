@@ -236,6 +236,12 @@ class TestSweep : public QObject {
     QVERIFY(med[1] < med[0] - 0.02);
     QVERIFY(med[2] < med[1] - 0.02);
     QVERIFY(med[2] > r.cases[0].baselineErrorL2);  // privacy still costs something
+    // Reading the sweep at an ε: grid points exactly, log-interpolation between them, nothing outside.
+    const double mid = std::sqrt(s.epsilons[0] * s.epsilons[1]);
+    QCOMPARE(readSweep(r, 0, 1, s.epsilons[1]).expectedErrorL2, med[1]);
+    QVERIFY(std::abs(readSweep(r, 0, 1, mid).expectedErrorL2 - 0.5 * (med[0] + med[1])) < 1e-12);
+    QVERIFY(std::isnan(readSweep(r, 0, 1, s.epsilons[0] / 2).expectedErrorL2));
+    QCOMPARE(readSweep(r, 0, 1, 1.0).releasesFrom, s.epsilons[0]);  // configuration 1 releases everywhere
     // The random guess (uniform topics) is far worse than the non-private model, and finite.
     QVERIFY(std::isfinite(r.cases[0].guessErrorL2));
     QVERIFY(r.cases[0].guessErrorL2 > 10 * r.cases[0].baselineErrorL2);

@@ -343,6 +343,11 @@ void BudgetBar::setRunStatement(const std::optional<PrivacyStatement>& statement
   updateIndicator();
 }
 
+void BudgetBar::setSweepReading(const SweepReading& reading) {
+  m_reading = reading;
+  updateIndicator();
+}
+
 void BudgetBar::updateIndicator() {
   const SessionState& s = m_state;
   const PrivacyStatement st =
@@ -362,9 +367,17 @@ void BudgetBar::updateIndicator() {
                 .arg(cautionTint().name(), st.cautions.size() == 1 ? tr("⚠ 1 caution")
                                                                 : tr("⚠ %1 cautions").arg(st.cautions.size()));
   }
+  if (std::isfinite(m_reading.expectedErrorL2)) {
+    html += QString(" <span style='color:%1'>%2</span>")
+                .arg(QColor(90, 90, 90).name(), tr("· expected ℓ₂ error ≈ %1").arg(m_reading.expectedErrorL2, 0, 'g', 2));
+  }
   m_indicator->setText(html);
   QStringList tip{readablePrivacyText(st.summary)};
   tip << privacyCautions(st);
+  if (std::isfinite(m_reading.expectedErrorL2)) {
+    tip << tr("Expected error at this ε: the session's ε sweep (median over its trials, interpolated between its "
+              "grid points); its runs are experiments, not releases.");
+  }
   m_indicator->setToolTip(tip.join("\n"));
 }
 

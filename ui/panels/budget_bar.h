@@ -13,6 +13,7 @@
 
 #include "core/pipeline/privacy_statement.h"
 
+#include "core/experiments/sweep.h"
 #include "ui/session/session.h"
 
 class QCheckBox;
@@ -36,6 +37,8 @@ class BudgetBar : public QWidget {
   // A finished run's statement for the current state (see GraphCanvas::setRunStatement);
   // nullopt goes back to the statement of the state's inputs.
   void setRunStatement(const std::optional<PrivacyStatement>& statement);
+  // What the session's ε sweep says at this ε (teaching): shown beside the privacy indicator.
+  void setSweepReading(const SweepReading& reading);
   QString errorText() const;        // the current input error ("" when none)
   QString indicatorText() const;    // "✔ private" / "⚠ cut, printed bounds …" / "✘ NOT private" …
   QString indicatorToolTip() const;  // the statement's summary and cautions
@@ -101,6 +104,7 @@ class BudgetBar : public QWidget {
   QCheckBox* m_rowBound = nullptr;
   QLabel* m_e6Problem = nullptr;
   QLabel* m_indicator = nullptr;
+  SweepReading m_reading;
   QLabel* m_error = nullptr;
   QHash<QLineEdit*, QString> m_tips;  // the fields' own tooltips, while an error replaces them
   QString m_reportedProblem;

@@ -206,6 +206,17 @@ void ExperimentView::showUpdate(const std::shared_ptr<const ExperimentUpdate>& u
   if (update->source == source()) refresh();
 }
 
+SweepReading ExperimentView::sessionReading(const SessionState& s) const {
+  const auto u = m_latest.value(kSession);
+  if (!u || !u->run || !u->run->sweep || !u->run->finished || u->run->sweep->cases.empty()) return {};
+  const SweepResult& r = *u->run->sweep;
+  const SweepConfiguration* own = nullptr;
+  for (const SweepConfiguration& c : r.spec.configurations)
+    if (c.model == SweepModel::Spectral && c.edges == s.edges && c.whitened.enabled == s.whitenedRelease()) own = &c;
+  if (!own || r.spec.bounds != s.bounds || r.spec.delta != s.delta) return {};
+  return readSweep(r, 0, static_cast<int>(own - r.spec.configurations.data()), s.epsilon);
+}
+
 void ExperimentView::setRunning(bool running) {
   m_running = running;
   updateButtons();

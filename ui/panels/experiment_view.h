@@ -7,6 +7,9 @@
 #include <QJsonObject>
 #include <QMap>
 #include <QWidget>
+
+#include "core/experiments/sweep.h"
+#include "ui/session/session.h"
 #include <memory>
 #include <vector>
 
@@ -59,6 +62,9 @@ class ExperimentView : public QWidget {
   void setSessionMetadata(const QJsonObject& meta);   // merged into the session sweep's exports
   void setPinnedRuns(const QJsonArray& pinned);       // single runs from the history, as points
   void setPinnedSweeps(const QJsonArray& pinned);     // from the session
+  // What the session's latest sweep says about the session's own configuration at its ε
+  // (readSweep): NaNs without such a sweep or when the sweep ran other settings.
+  SweepReading sessionReading(const SessionState& s) const;
   QJsonArray pinnedSweeps() const { return m_pinnedSweeps; }
 
   // Pins the shown sweep (finished error sweeps only); false with the reason otherwise.

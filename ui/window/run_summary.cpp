@@ -72,4 +72,16 @@ int trainingDocCount(const SessionState& s, int docCount) {
   return docCount - static_cast<int>(std::llround(s.holdout * docCount));  // as splitHoldout
 }
 
+QString releaseHint(const RunOutcome& o, const SweepReading& sweep) {
+  if (!sweep.available || o.variational || !o.priv || o.priv->released ||
+      o.priv->status.code() == StatusCode::Cancelled)
+    return {};
+  if (std::isfinite(sweep.releasesFrom)) {
+    return QObject::tr(" In this session's ε sweep this configuration releases from ε ≈ %1 (half the trials or more).")
+        .arg(sweep.releasesFrom, 0, 'g', 3);
+  }
+  return QObject::tr(" It released at no ε of this session's sweep: try a larger N, another configuration (the "
+                     "whitened release), or the ε grid of the corpus panel.");
+}
+
 }  // namespace dplda

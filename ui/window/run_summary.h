@@ -4,6 +4,7 @@
 // session's model is not the spectral pipeline the graph draws.
 #include <QString>
 
+#include "core/experiments/sweep.h"
 #include "ui/session/session.h"
 
 namespace dplda {
@@ -15,6 +16,9 @@ struct HeldOutScore;
 // in 120 ms; sweeping ε…" (spectral runs end with "; sweeping ε…": their sweep follows), or
 // "Run 4 (DP-VI, proven): …". A run that released nothing says why.
 QString runSummaryText(const RunOutcome& o);
+// For a spectral run that released nothing: what the session's ε sweep says, e.g. " In this
+// session's ε sweep this configuration releases from ε ≈ 2.2." ("" otherwise).
+QString releaseHint(const RunOutcome& o, const SweepReading& sweep);
 // True when the summary reports a run that released nothing (shown as an error).
 bool runSummaryIsError(const RunOutcome& o);
 
