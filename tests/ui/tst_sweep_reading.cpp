@@ -52,6 +52,16 @@ class TestSweepReading : public QObject {
     o.priv->released = true;
     QVERIFY(releaseHint(o, from).isEmpty());
   }
+
+  // Status lines, history rows and topic tables name the whitened release, not "custom {e2,e5,e6}".
+  void whitenedReleaseIsNamed() {
+    const SessionState w = withWhitenedRelease(test::smallSession(Preset::Config1));
+    QCOMPARE(configurationLabel(w), QString("whitened release"));
+    SessionState noise = w;
+    noise.e6Release = SessionState::TensorRelease::Noise;
+    QCOMPARE(configurationLabel(noise), QString("custom {e2,e5,e6}"));
+    QCOMPARE(configurationLabel(test::smallSession(Preset::Config2)), QString("config 2"));
+  }
 };
 
 QTEST_MAIN(TestSweepReading)

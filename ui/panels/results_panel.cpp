@@ -284,7 +284,7 @@ QJsonObject ResultsPanel::summarize(const RunOutcome& o) {
   // VI / DP-VI runs are labelled by their model; their edges are not used.
   const bool vi = o.variational.has_value();
   QJsonObject summary{{"run", static_cast<qint64>(o.id)},
-                      {"label", vi ? modelLabel(s.model) : edgeSetLabel(s.edges)},
+                      {"label", vi ? modelLabel(s.model) : configurationLabel(s)},
                       {"edges", vi ? QString() : QString::fromStdString(edgeSetToString(s.edges))},
                       {"epsilon", s.epsilon},
                       {"delta", s.delta},

@@ -227,7 +227,7 @@ void TopicsView::showOutcome(const RunOutcome& o) {
   } else {
     if (o.hasNonPrivate) remember("spectral", tr("spectral non-private (%1)").arg(run), LdaModel{o.nonPrivate.alpha, o.nonPrivate.topics});
     if (released && s.edges) {
-      remember("spectral-private", tr("spectral %1 (%2, ε %3)").arg(edgeSetLabel(s.edges), run, g(s.epsilon)),
+      remember("spectral-private", tr("spectral %1 (%2, ε %3)").arg(configurationLabel(s), run, g(s.epsilon)),
                LdaModel{o.priv->output->alpha, o.priv->output->topics});
     }
     firstKey = released && s.edges ? "spectral-private" : "spectral";
@@ -253,7 +253,7 @@ void TopicsView::showOutcome(const RunOutcome& o) {
     note = tr("%1, %2 VB, %3 passes, on %4 training documents").arg(modelDescription(o), viMethodName(f.method))
                .arg(f.passes).arg(o.trainDocCount);
   } else if (released && s.edges) {
-    note = tr("recovered from the private run (%1)").arg(edgeSetLabel(s.edges));
+    note = tr("recovered from the private run (%1)").arg(configurationLabel(s));
   } else if (!s.edges) {
     note = tr("non-private output");
   } else if (o.hasNonPrivate) {

@@ -328,6 +328,10 @@ Result<std::uint64_t> parseSeed(const QString& text, const QString& what) {
   return static_cast<std::uint64_t>(v);
 }
 
+QString configurationLabel(const SessionState& s) {
+  return s.whitenedRelease() && s.edges == whitenedEdges() ? QString("whitened release") : edgeSetLabel(s.edges);
+}
+
 QString edgeSetLabel(EdgeSet edges) {
   const auto p = presetOf(edges);
   if (!p) return QString("custom {%1}").arg(QString::fromStdString(edgeSetToString(edges)));

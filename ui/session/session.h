@@ -122,5 +122,7 @@ Result<std::uint64_t> parseSeed(const QString& text, const QString& what);
 
 // Short human description of the edge set: "config 2", "input perturbation", "none", "custom {e1,e5}".
 QString edgeSetLabel(EdgeSet edges);
+// The session's configuration: edgeSetLabel, or "whitened release" for {e2, e5, e6} with e6 whitened.
+QString configurationLabel(const SessionState& s);
 
 }  // namespace dplda

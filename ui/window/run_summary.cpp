@@ -43,7 +43,7 @@ QString runSummaryText(const RunOutcome& o) {
   if (o.priv && !o.priv->released) {
     return QObject::tr("Run %1: %2").arg(o.id).arg(QString::fromStdString(o.priv->status.message()));
   }
-  QString label = edgeSetLabel(o.session.edges);
+  QString label = configurationLabel(o.session);
   if (o.priv && o.session.edges && o.priv->statement.claim != PrivacyClaim::Proven)
     label += QStringLiteral(", ") + QString::fromLatin1(privacyClaimName(o.priv->statement.claim));
   QString summary = QObject::tr("Run %1 (%2): %3 docs").arg(o.id).arg(label).arg(o.docCount);
