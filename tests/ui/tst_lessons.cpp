@@ -9,6 +9,7 @@
 #include <cmath>
 #include <memory>
 
+#include "core/experiments/sweep.h"
 #include "core/graph/computation_graph.h"
 #include "core/pipeline/privacy_statement.h"
 #include "ui/graph/graph_canvas.h"
@@ -279,6 +280,33 @@ class TestLessons : public QObject {
 
   // Lessons that tell the user to look at one edge say how to select it without toggling it:
   // the gesture (click the graph's background, then Tab to the edge) selects and keeps the noise.
+  // Lesson 9's text: with the sound bounds configuration 1 releases at every ε of the grid and
+  // configuration 2 only from ε ≈ 5 (none up to 2.15, every trial from 4.64), with an error near
+  // 0.8, no better than a random guess.
+  void lesson09Config2ReleasesFromAboutFive() {
+    const SessionState s = lesson("09_compare_sweeps");
+    SweepSpec spec;
+    SweepCase c;
+    c.label = "lesson 9";
+    c.source.generator = s.generator;
+    c.topicCount = s.generator.topicCount;
+    c.alpha0 = s.generator.alpha0;
+    spec.cases = {c};
+    spec.configurations = parseConfigurations("1,2").value();
+    const std::vector<double> grid = logSpaced(0.1, 10.0, 7);  // the lesson's 0.1:10:7
+    spec.epsilons = {grid[0], grid[4], grid[5]};                // 0.1, 2.15, 4.64
+    spec.bounds = s.bounds;
+    spec.trials = 3;
+    spec.seeds = SweepSeeds::fromSeed(7);
+    const SweepResult r = runSweep(spec).value();
+    QCOMPARE(r.summaryRow(0, 0, 0).released, 3);
+    QCOMPARE(r.summaryRow(0, 1, 1).released, 0);
+    QCOMPARE(r.summaryRow(0, 1, 2).released, 3);
+    const double err = r.summaryRow(0, 1, 2).errorL2.median;
+    qInfo("configuration 2 at epsilon 4.64: median l2 error %.3f, random guess %.3f", err, r.cases[0].guessErrorL2);
+    QVERIFY(err > 0.6 && err > r.cases[0].guessErrorL2);
+  }
+
   void selectingDoesNotToggle() {
     const SessionState s = lesson("03_config2");
     QVERIFY(s.lessonText.contains("Tab"));
