@@ -47,7 +47,7 @@ Result<ClippedSecondMoment> clippedSecondMoment(const Corpus& corpus, double alp
   DPLDA_RETURN_IF_ERROR(validateMomentInputs(corpus, alpha0));
   DPLDA_RETURN_IF_ERROR(validateSecondMomentClip(clip));
   const SparseCounts& C = corpus.counts;
-  const Eigen::Index N = C.rows(), d = C.cols();
+  const Eigen::Index N = C.rows();
   // Per document: s1 scales M̃1ⁿ = c/l, s2 scales M̃2ⁿ = (ccᵀ − diag c)/(l(l−1)), whose squared
   // Frobenius norm is ((Σc²)² − 2Σc³ + Σc²)/(l(l−1))².
   Eigen::VectorXd pairWeight(N), m1Weight(N);
@@ -81,7 +81,6 @@ Result<ClippedSecondMoment> clippedSecondMoment(const Corpus& corpus, double alp
   out.m2 = 0.5 * (out.m2 + out.m2.transpose());
   out.fractionClippedM1 = static_cast<double>(clipped1) / Nd;
   out.fractionClippedM2 = static_cast<double>(clipped2) / Nd;
-  (void)d;
   return out;
 }
 
