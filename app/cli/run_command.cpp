@@ -220,10 +220,13 @@ int runCommand(const std::vector<std::string>& args) {
   if (a.has("noise-seed")) noise = std::make_unique<SeededRandom>(a.seed("noise-seed", 0));
   else noise = std::make_unique<SecureRandom>();
 
-  const Corpus full = take(loadUciCorpus(corpusPath, corpusCacheOptionsFromEnvironment(!a.flag("no-cache"))));  // issue 11
+  Corpus full = take(loadUciCorpus(corpusPath, corpusCacheOptionsFromEnvironment(!a.flag("no-cache"))));  // issue 11
+  const int fullDocCount = full.docCount();
   // --holdout: the spectral model is fitted on the training part only (N public = its size).
-  const std::optional<HoldoutSplit> split = holdoutFrom(a, full);
-  auto corpus = std::make_shared<Corpus>(split ? split->train : full);
+  // The corpus is moved, never copied: at NYTimes scale a copy is 0.8 GB (issue 11).
+  std::optional<HoldoutSplit> split = holdoutFrom(a, full);
+  auto corpus = std::make_shared<Corpus>(std::move(split ? split->train : full));
+  full = Corpus();  // with a split, the whole corpus is no longer needed (reportHeldOut counts ids)
   std::optional<LdaModel> truth;
   if (a.has("truth")) {
     truth = take(readTruthJson(a.text("truth")));
@@ -262,7 +265,7 @@ int runCommand(const std::vector<std::string>& args) {
   json.insert("status", priv.status.isOk() ? QString("ok") : QString::fromStdString(priv.status.toString()));
   json.insert("released", priv.released);
   json.insert("model", "spectral");
-  json.insert("corpus", QJsonObject{{"docs", full.docCount()}, {"vocab", corpus->vocabSize()},
+  json.insert("corpus", QJsonObject{{"docs", fullDocCount}, {"vocab", corpus->vocabSize()},
                                     {"dropped_docs", corpus->droppedDocuments}});
   json.insert("topics_k", o.topicCount);
   json.insert("alpha0", o.alpha0);
@@ -273,7 +276,7 @@ int runCommand(const std::vector<std::string>& args) {
 
   std::ostringstream out;
   out.precision(4);
-  out << "corpus: " << full.docCount() << " documents, vocabulary " << corpus->vocabSize();
+  out << "corpus: " << fullDocCount << " documents, vocabulary " << corpus->vocabSize();
   if (corpus->droppedDocuments) out << " (" << corpus->droppedDocuments << " short documents dropped on loading)";
   out << "\n";
   if (isPrivateRun) {

@@ -72,14 +72,16 @@ std::optional<HoldoutSplit> holdoutFrom(const Arguments& a, const Corpus& corpus
 void reportHeldOut(const Arguments& a, const HoldoutSplit& split, const LdaModel* model, const LdaModel* truth,
                    QJsonObject& json, std::ostream& out) {
   const std::uint64_t seed = deriveSeed(split.seed, 1);  // the halves of each test document
+  // From the ids: the caller may have moved the training corpus into its pipeline.
+  const int trainDocs = static_cast<int>(split.trainIds.size());
   json.insert("holdout", QJsonObject{{"fraction", split.fraction},
                                      {"seed", QString::number(split.seed)},
-                                     {"train_docs", split.train.docCount()},
+                                     {"train_docs", trainDocs},
                                      {"test_docs", split.test.docCount()},
                                      {"note", kEvaluationNote}});
-  out << "held-out: " << split.test.docCount() << " of " << split.train.docCount() + split.test.docCount()
+  out << "held-out: " << split.test.docCount() << " of " << trainDocs + split.test.docCount()
       << " documents (fraction " << split.fraction << ", seed " << split.seed << "); the model saw only the other "
-      << split.train.docCount() << "\n";
+      << trainDocs << "\n";
   auto score = [&](const LdaModel& m, const char* key, const std::string& label) {
     auto p = heldOutPerplexity(m, split.test, seed);
     if (!p.ok()) {

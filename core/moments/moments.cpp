@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 #include <vector>
 
 namespace dplda {
@@ -23,18 +24,6 @@ template <class F>
 void forEachLane(double work, F&& f) {
 #pragma omp parallel for schedule(static, 1) if (work > 1e6)
   for (int lane = 0; lane < kLanes; ++lane) f(lane);
-}
-
-// A row of the counts as plain arrays (compressed or not).
-struct RowView {
-  const double* values;
-  const int* cols;
-  Eigen::Index size;
-};
-RowView rowOf(const SparseCounts& C, Eigen::Index n) {
-  const Eigen::Index begin = C.outerIndexPtr()[n];
-  const Eigen::Index size = C.isCompressed() ? C.outerIndexPtr()[n + 1] - begin : C.innerNonZeroPtr()[n];
-  return {C.valuePtr() + begin, C.innerIndexPtr() + begin, size};
 }
 
 std::string formatBytes(double bytes) {
@@ -109,39 +98,107 @@ SecondMomentOperator::SecondMomentOperator(const Corpus& corpus, double alpha0) 
   }
 }
 
-void SecondMomentOperator::perform_op(const double* x, double* y) const {
+namespace {
+
+// One pass of M̂2 x over documents [begin, end) into z: t_n = w_n c_nᵀx, then z += c_n t_n. The
+// dot product keeps four running sums (added in a fixed order): one sum would be a chain of
+// dependent additions, which bounded the product's speed rather than memory traffic. `entry(e)`
+// gives (word, count) of the e-th stored non-zero; both storages give the same doubles.
+template <class Entry>
+void productPass(const int* outer, Eigen::Index begin, Eigen::Index end, const double* w, const double* x,
+                 double* z, Entry entry) {
+  for (Eigen::Index n = begin; n < end; ++n) {
+    const Eigen::Index first = outer[n], last = outer[n + 1];
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    Eigen::Index e = first;
+    for (; e + 4 <= last; e += 4) {
+      const auto [j0, c0] = entry(e);
+      const auto [j1, c1] = entry(e + 1);
+      const auto [j2, c2] = entry(e + 2);
+      const auto [j3, c3] = entry(e + 3);
+      s0 += c0 * x[j0];
+      s1 += c1 * x[j1];
+      s2 += c2 * x[j2];
+      s3 += c3 * x[j3];
+    }
+    for (; e < last; ++e) {
+      const auto [j, c] = entry(e);
+      s0 += c * x[j];
+    }
+    const double t = ((s0 + s1) + (s2 + s3)) * w[n];
+    for (e = first; e < last; ++e) {
+      const auto [j, c] = entry(e);
+      z[j] += c * t;
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> SecondMomentOperator::packCounts(Eigen::Index minNonZeros) const {
+  const SparseCounts& C = *m_counts;
+  if (C.cols() > 65536 || !C.isCompressed() || C.nonZeros() < minNonZeros || C.nonZeros() == 0) return {};
+  const double* v = C.valuePtr();
+  const int* cols = C.innerIndexPtr();
+  const Eigen::Index nnz = C.nonZeros();
+  std::vector<std::uint32_t> packed(static_cast<std::size_t>(nnz));
+  bool exact = true;
+#pragma omp parallel for schedule(static) reduction(&& : exact)
+  for (Eigen::Index e = 0; e < nnz; ++e) {
+    const double c = v[e];
+    const bool fits = c >= 1.0 && c < 65536.0 && c == std::floor(c);
+    exact = exact && fits;
+    packed[static_cast<std::size_t>(e)] =
+        (static_cast<std::uint32_t>(cols[e]) << 16) | (fits ? static_cast<std::uint32_t>(c) : 0u);
+  }
+  if (!exact) return {};
+  return packed;
+}
+
+void SecondMomentOperator::perform_op(const double* x, double* y) const { perform_op(x, y, {}); }
+
+void SecondMomentOperator::perform_op(const double* x, double* y, const std::vector<std::uint32_t>& packed) const {
   const SparseCounts& C = *m_counts;
   const Eigen::Index docs = C.rows(), d = C.cols();
   Eigen::Map<const Eigen::VectorXd> xv(x, d);
   Eigen::Map<Eigen::VectorXd> yv(y, d);
   // One pass over the counts (Lanczos makes ~90 of these at NYTimes scale, each bound by memory
-  // traffic): a document's row is read for t_n = w_n c_nᵀx and again, from cache, for the scatter
-  // c_n t_n. The documents are cut into fixed contiguous lanes (their number depends on the
-  // corpus shape only), each scattering into its own vector; the lanes are added in order, so the
-  // result is bit-identical for any thread count. Threads take lanes as they come.
-  // The dot product c_nᵀx keeps four running sums (added in a fixed order): one sum would be a
-  // chain of dependent additions, which bounded the product's speed rather than memory traffic.
+  // traffic): a document's row is read for t_n and again, from cache, for the scatter. The
+  // documents are cut into fixed contiguous lanes (their number depends on the corpus shape
+  // only), each scattering into its own vector; the lanes are added in order, so the result is
+  // bit-identical for any thread count (and for either storage of the counts). Threads take lanes
+  // as they come.
   const Eigen::Index lanes =
       std::clamp<Eigen::Index>(C.nonZeros() / (16 * std::max<Eigen::Index>(d, 1)), 1, 16);
   std::vector<Eigen::VectorXd> partial(static_cast<std::size_t>(lanes));
+  if (!packed.empty() && packed.size() != static_cast<std::size_t>(C.nonZeros())) {
+    throw std::invalid_argument("SecondMomentOperator::perform_op: the packed counts are not this corpus's");
+  }
+  // The pass needs row ends in the outer index: an uncompressed matrix (none of the readers makes
+  // one) is compressed into a copy first.
+  const SparseCounts* counts = &C;
+  SparseCounts compressed;
+  if (!C.isCompressed()) {
+    compressed = C;
+    compressed.makeCompressed();
+    counts = &compressed;
+  }
+  const int* outer = counts->outerIndexPtr();
 #pragma omp parallel for schedule(dynamic, 1) if (lanes > 1 && C.nonZeros() > 200000)
   for (Eigen::Index lane = 0; lane < lanes; ++lane) {
     Eigen::VectorXd& zv = partial[static_cast<std::size_t>(lane)];
     zv = Eigen::VectorXd::Zero(d);
-    double* z = zv.data();
-    for (Eigen::Index n = docs * lane / lanes, end = docs * (lane + 1) / lanes; n < end; ++n) {
-      const RowView row = rowOf(C, n);
-      double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-      Eigen::Index e = 0;
-      for (; e + 4 <= row.size; e += 4) {
-        s0 += row.values[e] * x[row.cols[e]];
-        s1 += row.values[e + 1] * x[row.cols[e + 1]];
-        s2 += row.values[e + 2] * x[row.cols[e + 2]];
-        s3 += row.values[e + 3] * x[row.cols[e + 3]];
-      }
-      for (; e < row.size; ++e) s0 += row.values[e] * x[row.cols[e]];
-      const double t = ((s0 + s1) + (s2 + s3)) * m_docWeights[n];
-      for (e = 0; e < row.size; ++e) z[row.cols[e]] += row.values[e] * t;
+    const Eigen::Index begin = docs * lane / lanes, end = docs * (lane + 1) / lanes;
+    if (!packed.empty()) {
+      const std::uint32_t* p = packed.data();
+      productPass(outer, begin, end, m_docWeights.data(), x, zv.data(), [p](Eigen::Index e) {
+        return std::pair<std::uint32_t, double>{p[e] >> 16, static_cast<double>(p[e] & 0xFFFFu)};
+      });
+    } else {
+      const double* v = counts->valuePtr();
+      const int* cols = counts->innerIndexPtr();
+      productPass(outer, begin, end, m_docWeights.data(), x, zv.data(),
+                  [v, cols](Eigen::Index e) { return std::pair<int, double>{cols[e], v[e]}; });
     }
   }
   yv = partial[0];
@@ -150,34 +207,85 @@ void SecondMomentOperator::perform_op(const double* x, double* y) const {
   yv -= (m_rankOneWeight * m_sum1.dot(xv)) * m_sum1;
 }
 
-Eigen::MatrixXd SecondMomentOperator::apply(const Eigen::MatrixXd& X) const {
-  using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+namespace {
+
+// M̂2's Gram part for B vectors at once over documents [begin, end): X and Z are row-major d x B,
+// so a non-zero reads and updates one contiguous row and the counts are streamed once for the B
+// vectors. B = 2 measured best per vector at NYTimes scale (a pass costs ~1.2 single-vector
+// passes; with B = 4 or 8 the d x B rows of X and of each lane's sums outgrow the 1 MiB L2 cache
+// and a pass costs 2.4 or 5 single ones).
+constexpr int kBlockPassWidth = 2;
+template <int B, class Entry>
+void productPassB(const int* outer, Eigen::Index begin, Eigen::Index end, const double* w, const double* X,
+                  double* Z, Entry entry) {
+  for (Eigen::Index n = begin; n < end; ++n) {
+    const Eigen::Index first = outer[n], last = outer[n + 1];
+    double t[B] = {};
+    for (Eigen::Index e = first; e < last; ++e) {
+      const auto [j, c] = entry(e);
+      const double* x = X + B * static_cast<Eigen::Index>(j);
+      for (int i = 0; i < B; ++i) t[i] += c * x[i];
+    }
+    for (int i = 0; i < B; ++i) t[i] *= w[n];
+    for (Eigen::Index e = first; e < last; ++e) {
+      const auto [j, c] = entry(e);
+      double* z = Z + B * static_cast<Eigen::Index>(j);
+      for (int i = 0; i < B; ++i) z[i] += c * t[i];
+    }
+  }
+}
+
+}  // namespace
+
+Eigen::MatrixXd SecondMomentOperator::apply(const Eigen::MatrixXd& X) const { return apply(X, {}); }
+
+Eigen::MatrixXd SecondMomentOperator::apply(const Eigen::MatrixXd& X, const std::vector<std::uint32_t>& packed) const {
+  constexpr int B = kBlockPassWidth;
+  using RowsB = Eigen::Matrix<double, Eigen::Dynamic, B, Eigen::RowMajor>;
   const SparseCounts& C = *m_counts;
   const Eigen::Index docs = C.rows(), d = C.cols(), b = X.cols();
-  // Row-major X and lane sums: each non-zero reads and updates one contiguous row of b values,
-  // and the counts are streamed once for the whole block (the products are memory-bound).
-  const RowMajor Xr = X;
-  constexpr Eigen::Index nb = 2048;  // documents per block of a lane
-  const Eigen::Index blocks = (docs + nb - 1) / nb;
-  std::vector<RowMajor> lanes(kLanes);
-  forEachLane(static_cast<double>(C.nonZeros()) * static_cast<double>(b) * 2, [&](int lane) {
-    RowMajor& Z = lanes[lane];
-    Z = RowMajor::Zero(d, b);
-    Eigen::RowVectorXd t(b);
-    for (Eigen::Index blk = lane; blk < blocks; blk += kLanes) {
-      for (Eigen::Index n = blk * nb; n < std::min(docs, (blk + 1) * nb); ++n) {
-        t.setZero();
-        for (SparseCounts::InnerIterator it(C, n); it; ++it)
-          t.noalias() += static_cast<double>(it.value()) * Xr.row(it.col());
-        t *= m_docWeights[n];
-        for (SparseCounts::InnerIterator it(C, n); it; ++it)
-          Z.row(it.col()).noalias() += static_cast<double>(it.value()) * t;
+  if (!packed.empty() && packed.size() != static_cast<std::size_t>(C.nonZeros())) {
+    throw std::invalid_argument("SecondMomentOperator::apply: the packed counts are not this corpus's");
+  }
+  const SparseCounts* counts = &C;
+  SparseCounts compressed;
+  if (!C.isCompressed()) {
+    compressed = C;
+    compressed.makeCompressed();
+    counts = &compressed;
+  }
+  const int* outer = counts->outerIndexPtr();
+  // Fixed contiguous lanes as in perform_op (their number depends on the corpus shape only), each
+  // with its own d x 4 sums, added in order: the result does not depend on the thread count.
+  const Eigen::Index lanes = std::clamp<Eigen::Index>(C.nonZeros() / (16 * std::max<Eigen::Index>(d, 1)), 1, 16);
+  Eigen::MatrixXd out(d, b);
+  std::vector<RowsB> partial(static_cast<std::size_t>(lanes));
+  for (Eigen::Index c0 = 0; c0 < b; c0 += B) {  // B columns per pass (the last zero-padded)
+    const Eigen::Index width = std::min<Eigen::Index>(B, b - c0);
+    RowsB Xr = RowsB::Zero(d, B);
+    Xr.leftCols(width) = X.middleCols(c0, width);
+#pragma omp parallel for schedule(dynamic, 1) if (lanes > 1 && C.nonZeros() > 200000)
+    for (Eigen::Index lane = 0; lane < lanes; ++lane) {
+      RowsB& Z = partial[static_cast<std::size_t>(lane)];
+      Z = RowsB::Zero(d, B);
+      const Eigen::Index begin = docs * lane / lanes, end = docs * (lane + 1) / lanes;
+      if (!packed.empty()) {
+        const std::uint32_t* p = packed.data();
+        productPassB<B>(outer, begin, end, m_docWeights.data(), Xr.data(), Z.data(), [p](Eigen::Index e) {
+          return std::pair<std::uint32_t, double>{p[e] >> 16, static_cast<double>(p[e] & 0xFFFFu)};
+        });
+      } else {
+        const double* v = counts->valuePtr();
+        const int* cols = counts->innerIndexPtr();
+        productPassB<B>(outer, begin, end, m_docWeights.data(), Xr.data(), Z.data(),
+                     [v, cols](Eigen::Index e) { return std::pair<int, double>{cols[e], v[e]}; });
       }
     }
-  });
-  // Lanes summed in a fixed order; the diagonal and rank-one corrections as in perform_op.
-  Eigen::MatrixXd out = lanes[0];
-  for (int lane = 1; lane < kLanes; ++lane) out += lanes[lane];
+    RowsB sum = partial[0];
+    for (std::size_t lane = 1; lane < partial.size(); ++lane) sum += partial[lane];
+    out.middleCols(c0, width) = sum.leftCols(width);
+  }
+  // The diagonal and rank-one corrections as in perform_op.
   out -= m_diagonal.asDiagonal() * X;
   out.noalias() -= (m_rankOneWeight * m_sum1) * (m_sum1.transpose() * X);
   return out;

@@ -3,6 +3,8 @@
 // the explicit M̂3 for small vocabularies, and the whitened tensor T̂ = M̂3(W,W,W) computed
 // straight from the documents without ever forming M̂3.
 #include <Eigen/Dense>
+#include <cstdint>
+#include <vector>
 #include <cstddef>
 
 #include "core/common/feedback.h"
@@ -41,11 +43,21 @@ class SecondMomentOperator {
   // y = M̂2 x in one pass over the counts, split over fixed lanes of documents: the result does not
   // depend on the thread count (Lanczos' product).
   void perform_op(const double* x, double* y) const;
-  // M̂2 X for a block of vectors in one pass over the counts (each document: t = w_n c_nᵀX, then
-  // X's rows scattered back by c_n), split over the fixed lanes below: the result does not depend
-  // on the thread count. The block eigensolver's product (core/whitening/block_eigensolver.h).
+  // M̂2 X for a block of vectors, one pass over the counts per 2 columns (each document: t = w_n
+  // c_nᵀX, then X's rows scattered back by c_n), in the same fixed lanes: the result does not depend
+  // on the thread count. The block eigensolver's product (core/whitening/block_eigensolver.h);
+  // `packed` as for perform_op.
   Eigen::MatrixXd apply(const Eigen::MatrixXd& X) const;
+  Eigen::MatrixXd apply(const Eigen::MatrixXd& X, const std::vector<std::uint32_t>& packed) const;
   Result<Eigen::MatrixXd> toDense(Feedback* feedback = nullptr) const;  // small d
+  // A 4-byte copy of the counts for many products (the eigensolvers): (word << 16) | count per
+  // non-zero instead of 12 bytes: the same products bit for bit, a single-vector pass ~1.6x faster
+  // at NYTimes scale, for 4 bytes per non-zero while the caller keeps it. Empty unless exact
+  // (d <= 65 536, integer counts below 65 536) and worth it (at least minNonZeros non-zeros); the
+  // products then read the doubles.
+  static constexpr Eigen::Index kPackedCountsMinNonZeros = 1 << 20;
+  std::vector<std::uint32_t> packCounts(Eigen::Index minNonZeros = kPackedCountsMinNonZeros) const;
+  void perform_op(const double* x, double* y, const std::vector<std::uint32_t>& packed) const;
 
  private:
   const SparseCounts* m_counts;

@@ -31,7 +31,7 @@ struct SpectralOptions {
   int topicCount = 5;
   double alpha0 = 1.0;
   std::string decomposer = "robust";  // "robust" | "simultaneous" | "fast" | "online"
-  // Large-d eigen step: Spectra Lanczos by default; block Krylov on request (whitening.h).
+  // Large-d eigen step: block Lanczos by default; Spectra Lanczos on request (whitening.h).
   EigenSolverChoice eigenSolver = EigenSolverChoice::Automatic;
   PowerMethodOptions power;
   std::uint64_t initSeed = 1;          // the decomposer's random starts

@@ -52,26 +52,23 @@ Result<BlockEigenResult> blockKrylovTopEigenpairs(const std::function<Eigen::Mat
     return invalidArgument("the number of eigenpairs must be in [1, d = " + std::to_string(d) + "], got " +
                            std::to_string(wanted));
   }
-  if (o.krylovBlocks < 2 || o.maxCycles < 1 || !(o.tolerance > 0.0) || o.oversampling < 0) {
-    return invalidArgument("block eigensolver options: need krylovBlocks >= 2, maxCycles >= 1, tolerance > 0");
+  if (o.blockSize < 1 || o.maxCycles < 1 || !(o.tolerance > 0.0) || o.oversampling < 0 || o.basisSize < 0) {
+    return invalidArgument("block eigensolver options: need blockSize >= 1, maxCycles >= 1, tolerance > 0");
   }
-  const Eigen::Index p = o.oversampling > 0 ? o.oversampling : std::max(8, wanted / 2);
-  Eigen::Index b = std::min<Eigen::Index>(d, wanted + p);
-  // The basis never exceeds d columns; when two blocks do not fit, one block of all d columns
-  // gives the exact answer from one product.
-  int q = static_cast<int>(std::min<Eigen::Index>(o.krylovBlocks, d / b));
-  if (q < 2) {
-    b = d;
-    q = 1;
-  }
+  // keep: Ritz vectors kept at a restart; m: the basis size at which a cycle ends. When the basis
+  // would hold all of R^d, one cycle with m = d gives the exact answer.
+  const Eigen::Index s = std::min<Eigen::Index>(o.blockSize, d);
+  const Eigen::Index keep = std::min<Eigen::Index>(d, wanted + (o.oversampling > 0 ? o.oversampling : std::max(2, wanted / 4)));
+  Eigen::Index m = o.basisSize > 0 ? o.basisSize : std::max<Eigen::Index>(2 * wanted + 1, wanted + 20);
+  m = std::max(m, keep + s);
+  if (m + s > d) m = d;
   SeededRandom rng(o.seed);
 
-  Eigen::MatrixXd K(d, b * q), AK(d, b * q);
-  Eigen::MatrixXd Z(d, b);
-  for (Eigen::Index j = 0; j < b; ++j)
+  Eigen::MatrixXd K(d, m), AK(d, m);
+  Eigen::MatrixXd Z(d, s);
+  for (Eigen::Index j = 0; j < s; ++j)
     for (Eigen::Index i = 0; i < d; ++i) Z(i, j) = standardNormal(rng);
   orthonormaliseAgainst(Z, K, 0, rng);
-  K.leftCols(b) = Z;
 
   BlockEigenResult out;
   auto apply = [&](const Eigen::MatrixXd& X) -> Result<Eigen::MatrixXd> {
@@ -84,33 +81,33 @@ Result<BlockEigenResult> blockKrylovTopEigenpairs(const std::function<Eigen::Mat
     }
     return Y;
   };
-  {
-    auto y = apply(K.leftCols(b));
-    if (!y.ok()) return y.status();
-    AK.leftCols(b) = std::move(y).value();
-  }
+  Eigen::Index used = 0;
   double worst = 0.0;
   for (int cycle = 0; cycle < o.maxCycles; ++cycle) {
     ++out.cycles;
-    // Extend the basis: block j+1 = orth(A · block j).
-    Eigen::Index used = b;
-    for (int j = 1; j < q; ++j) {
-      Z = AK.middleCols(used - b, b);
-      orthonormaliseAgainst(Z, K, used, rng);
-      K.middleCols(used, b) = Z;
+    // Extend the basis by blocks: K gets Z, then Z = orth(A Z) against all of K (the pending block:
+    // A K lies in span(K, Z), so after a restart the kept Ritz vectors' residuals lie in span(Z)).
+    while (used < m) {
+      // Full blocks only, except a last narrow one that completes R^d (the answer is then exact).
+      const Eigen::Index width = std::min(s, d - used);
+      if (used + width > m) break;
+      if (width < Z.cols()) Z.conservativeResize(Eigen::NoChange, width);
+      K.middleCols(used, width) = Z;
       auto y = apply(Z);
       if (!y.ok()) return y.status();
-      AK.middleCols(used, b) = std::move(y).value();
-      used += b;
+      AK.middleCols(used, width) = y.value();
+      used += width;
+      Z = std::move(y).value();
+      if (used < d) orthonormaliseAgainst(Z, K, used, rng);
     }
-    // Rayleigh–Ritz on the whole basis.
+    // Rayleigh–Ritz on the whole basis, largest algebraic first (M̂2 is indefinite).
     Eigen::MatrixXd H = K.leftCols(used).transpose() * AK.leftCols(used);
     H = 0.5 * (H + H.transpose()).eval();
     Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> small(H);
     if (small.info() != Eigen::Success) return numericalFailure("the projected eigenproblem did not converge");
-    // Largest algebraic first.
-    const Eigen::VectorXd theta = small.eigenvalues().reverse().head(b);
-    const Eigen::MatrixXd S = small.eigenvectors().rowwise().reverse().leftCols(b);
+    const Eigen::Index kept = std::min(keep, used);
+    const Eigen::VectorXd theta = small.eigenvalues().reverse().head(kept);
+    const Eigen::MatrixXd S = small.eigenvectors().rowwise().reverse().leftCols(kept);
     Eigen::MatrixXd V = K.leftCols(used) * S;
     Eigen::MatrixXd AV = AK.leftCols(used) * S;
     const double scale = std::max(small.eigenvalues().cwiseAbs().maxCoeff(), 1e-300);
@@ -124,14 +121,17 @@ Result<BlockEigenResult> blockKrylovTopEigenpairs(const std::function<Eigen::Mat
     const bool valuesDone = out.residuals.tail(wanted - vectorPairs).maxCoeff() <= o.valueTolerance ||
                             vectorPairs == wanted;
     reportProgress(feedback, std::min(0.99, std::log10(std::max(worst, 1e-300)) / std::log10(o.tolerance)));
-    if ((vectorsDone && valuesDone) || q * b >= d) {
+    if ((vectorsDone && valuesDone) || used >= d) {
       out.values = theta.head(wanted);
       out.vectors = V.leftCols(wanted);
       return out;
     }
-    // Restart from the b leading Ritz vectors; A of them is already known (A V = AK S).
-    K.leftCols(b) = V;
-    AK.leftCols(b) = AV;
+    // Thick restart: keep the leading Ritz vectors (A of them is known: A V = AK S) and go on from
+    // the pending block, re-orthogonalised against them (it already is, up to rounding).
+    K.leftCols(kept) = V;
+    AK.leftCols(kept) = AV;
+    used = kept;
+    orthonormaliseAgainst(Z, K, used, rng);
   }
   std::ostringstream msg;
   msg << "the block eigensolver did not converge in " << o.maxCycles << " cycles (" << out.blockProducts

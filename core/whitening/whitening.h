@@ -47,12 +47,11 @@ double eigengap(const Eigen::VectorXd& sigmaDescending, int k);
 // Vocabularies up to this size use a dense eigensolver; above it a matrix-free solver.
 inline constexpr int kDenseEigenLimit = 1000;
 
-// Which solver topEigenpairs(operator) uses. Automatic: dense up to kDenseEigenLimit, else Spectra
-// (Lanczos, one pass over the counts per vector). Block: the block Krylov method
-// (block_eigensolver.h: one lane-parallel pass per block of k + 1 + p vectors). Measured in issue
-// 11 (docs/BENCHMARKS.md) the block method needs ~8x more vector products than Lanczos (21 blocks
-// of 31 against 77 at d = 5000, k = 20) and its block pass is only ~1.5x cheaper per vector, so it
-// lost (5.8 s against 1.5 s CPU) and is not the default. Dense: forms M̂2 (d² doubles).
+// Which solver topEigenpairs(operator) uses. Automatic: dense up to kDenseEigenLimit, else Block,
+// the thick-restart block Lanczos of block_eigensolver.h (2 vectors per pass over the counts; only
+// σ_{k+1}'s value is asked for): measured in issue 11 (docs/BENCHMARKS.md) it needs 37 passes where
+// Spectra's Lanczos needs 88 at NYTimes scale (k = 20), with the same topics, about 2x faster.
+// Spectra: Lanczos, one pass per vector, kept as the reference. Dense: forms M̂2 (d² doubles).
 enum class EigenSolverChoice { Automatic, Dense, Spectra, Block };
 
 Status validateTopicCount(int k, int vocabSize, int docCount);

@@ -54,13 +54,13 @@ class TestWhitening : public QObject {
   }
 
   void blockMatchesDenseOnSmallD() {
-    // The block Krylov method forced on a small vocabulary: eigenvalues, eigenvectors (after the
+    // The block Lanczos method forced on a small vocabulary: eigenvalues, eigenvectors (after the
     // sign convention) and residuals against the full dense decomposition.
     const LdaModel model = randomModel(300, 6, 1.0, 0.1, 21);
     const Corpus c = sampleCorpus(model, 4000, 20, 80, 22);
     const SecondMomentOperator op(c, 1.0);
     const EigenpairsTopK block = topEigenpairs(op, 6, nullptr, EigenSolverChoice::Block).value();
-    QVERIFY(block.method.find("block Krylov") != std::string::npos);
+    QVERIFY(block.method.find("block Lanczos") != std::string::npos);
     QVERIFY(block.blockProducts > 0);
     const Eigen::MatrixXd M2 = op.toDense().value();
     const EigenpairsTopK dense = topEigenpairs(M2, 6).value();
@@ -78,15 +78,18 @@ class TestWhitening : public QObject {
   }
 
   void blockMatchesSpectraOnMediumCorpus() {
-    // Above the dense limit: the block method against Spectra (the automatic choice).
+    // Above the dense limit: the block method (the automatic choice) against Spectra.
     const int d = kDenseEigenLimit + 500;
     const LdaModel model = randomModel(d, 8, 1.0, 0.05, 31);
     const Corpus c = sampleCorpus(model, 6000, 30, 150, 32);
     const SecondMomentOperator op(c, 1.0);
     const EigenpairsTopK block = topEigenpairs(op, 8, nullptr, EigenSolverChoice::Block).value();
-    const EigenpairsTopK lanczos = topEigenpairs(op, 8).value();
+    const EigenpairsTopK lanczos = topEigenpairs(op, 8, nullptr, EigenSolverChoice::Spectra).value();
+    // Above the dense limit the automatic choice is the block method.
+    const EigenpairsTopK automatic = topEigenpairs(op, 8).value();
+    QVERIFY(automatic.values == block.values && automatic.vectors == block.vectors);
     QVERIFY(lanczos.method.find("Spectra") != std::string::npos);
-    QVERIFY(block.method.find("block Krylov") != std::string::npos);
+    QVERIFY(block.method.find("block Lanczos") != std::string::npos);
     // σ_{k+1} is held to a residual of 1e-7·σ_1 by the block method, the others to 1e-10.
     QVERIFY(relativeError(block.values.head(8), lanczos.values.head(8)) < 1e-9);
     QVERIFY(std::abs(block.values[8] - lanczos.values[8]) <= 1e-7 * lanczos.values[0]);
@@ -107,12 +110,14 @@ class TestWhitening : public QObject {
     QVERIFY(c.counts.nonZeros() > 16 * 16 * d);  // 16 lanes, and above the threading threshold
     const SecondMomentOperator op(c, 1.0);
     const Eigen::VectorXd x = Eigen::VectorXd::Random(d);
+    std::vector<EigenpairsTopK> blocks;  // the block method's pairs, with 1 and 3 threads
     auto run = [&](int threads, Eigen::VectorXd& y) {
       const int before = omp_get_max_threads();
       omp_set_num_threads(threads);
       y.resize(d);
       op.perform_op(x.data(), y.data());
       EigenpairsTopK eig = topEigenpairs(op, 6, nullptr, EigenSolverChoice::Spectra).value();
+      blocks.push_back(topEigenpairs(op, 6, nullptr, EigenSolverChoice::Block).value());
       omp_set_num_threads(before);
       return eig;
     };
@@ -120,10 +125,40 @@ class TestWhitening : public QObject {
     const EigenpairsTopK one = run(1, yOne), three = run(3, yThree);
     QVERIFY(yOne == yThree);
     QVERIFY(one.values == three.values && one.vectors == three.vectors);
+    QVERIFY(blocks[0].values == blocks[1].values && blocks[0].vectors == blocks[1].vectors);
     QCOMPARE(one.operatorProducts, three.operatorProducts);
     const Eigen::MatrixXd M2 = op.toDense().value();
     QVERIFY(relativeError(yOne, M2 * x) < 1e-12);
     QVERIFY(relativeError(yOne, op.apply(x)) < 1e-12);
+  }
+
+  void packedCountsGiveTheSameProducts() {
+    // The 4-byte copy of the counts (word << 16 | count) must give the products of the doubles bit
+    // for bit, single and block, odd block widths included (the last pass is zero-padded).
+    const int d = kDenseEigenLimit + 100;
+    const LdaModel model = randomModel(d, 5, 1.0, 0.05, 51);
+    const Corpus c = sampleCorpus(model, 4000, 30, 150, 52);
+    const SecondMomentOperator op(c, 1.0);
+    QVERIFY(op.packCounts().empty());  // below the default size threshold: not worth a copy
+    const std::vector<std::uint32_t> packed = op.packCounts(0);
+    QCOMPARE(packed.size(), static_cast<std::size_t>(c.counts.nonZeros()));
+    const Eigen::VectorXd x = Eigen::VectorXd::Random(d);
+    Eigen::VectorXd plain(d), fromPacked(d);
+    op.perform_op(x.data(), plain.data());
+    op.perform_op(x.data(), fromPacked.data(), packed);
+    QVERIFY(plain == fromPacked);
+    const Eigen::MatrixXd X = Eigen::MatrixXd::Random(d, 3);
+    const Eigen::MatrixXd block = op.apply(X), blockPacked = op.apply(X, packed);
+    QVERIFY(block == blockPacked);
+    const Eigen::MatrixXd M2 = op.toDense().value();
+    QVERIFY(relativeError(block, M2 * X) < 1e-12);
+    // A count that does not fit in 16 bits (or a fractional one) keeps the doubles.
+    Corpus big = c;
+    big.counts.valuePtr()[0] = 70000.0;
+    QVERIFY(SecondMomentOperator(big, 1.0).packCounts(0).empty());
+    Corpus fractional = c;
+    fractional.counts.valuePtr()[5] = 2.5;
+    QVERIFY(SecondMomentOperator(fractional, 1.0).packCounts(0).empty());
   }
 
   void blockTakesLargestAlgebraic() {
