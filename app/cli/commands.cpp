@@ -48,7 +48,7 @@ Commands:
       per file) into the UCI bag-of-words files. --separator '%' ends a document at every
       '%' line instead (fortune files; also in every file of a folder). In a folder, files
       that are not UTF-8 text are skipped and listed, and links are read once.
-  dplda run --corpus DIR --topics K [--alpha0 A] [--truth FILE] [--decomposer robust|simultaneous|fast|online]
+  dplda run --corpus DIR --topics K [--alpha0 A] [--truth FILE] [--decomposer fast|robust|simultaneous|online]
                  [--batch-size N] [--online-iterations R]
                  [--seed S] [--top-words N] [--json FILE]
                  [--config 1|2|3|4|whitened|input|none | --edges e5,e6] [--epsilon E] [--delta D]

@@ -100,7 +100,7 @@ struct SweepSpec {
   double maxLength = 200.0;  // public clipping length for input perturbation
   int trials = 10;
   SweepSeeds seeds;
-  std::string decomposer = "robust";
+  std::string decomposer = "fast";  // as SpectralOptions
   PowerMethodOptions power;
   // Held-out evaluation (SPEC §15): when > 0, this fraction of each case's documents (a seeded,
   // public split) is kept out of every fit, and every released model is scored on it by

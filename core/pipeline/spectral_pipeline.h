@@ -30,7 +30,7 @@ namespace dplda {
 struct SpectralOptions {
   int topicCount = 5;
   double alpha0 = 1.0;
-  std::string decomposer = "robust";  // "robust" | "simultaneous" | "fast" | "online"
+  std::string decomposer = "fast";  // "fast" | "robust" | "simultaneous" | "online" (issue 11: fast is the default)
   // Large-d eigen step: block Lanczos by default; Spectra Lanczos on request (whitening.h).
   EigenSolverChoice eigenSolver = EigenSolverChoice::Automatic;
   PowerMethodOptions power;

@@ -128,6 +128,7 @@ GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
   addRow(mform, "vi_clip", tr("Clip C"), m_viClip,
          tr("--clip: public bound on the Frobenius norm of one document's statistics; sensitivity 2C"));
   m_decomposer = new QComboBox;
+  m_decomposer->addItem(tr("fast (spectral start + power steps)"), "fast");
   m_decomposer->addItem(tr("robust tensor power"), "robust");
   m_decomposer->addItem(tr("simultaneous power"), "simultaneous");
   m_decomposer->addItem(tr("online power (seed 004 Alg. 2; non-private runs only)"), "online");

@@ -255,8 +255,8 @@ QMap<QString, QString> validateSession(const SessionState& s) {
   } else if (eps.value().size() > 50) {
     e["sweep_epsilons"] = QString("at most 50 ε values in the session's sweep, got %1").arg(eps.value().size());
   }
-  if (s.decomposer != "robust" && s.decomposer != "simultaneous" && s.decomposer != "online")
-    e["decomposer"] = QString("decomposer must be robust, simultaneous or online, got %1").arg(q(s.decomposer));
+  if (s.decomposer != "fast" && s.decomposer != "robust" && s.decomposer != "simultaneous" && s.decomposer != "online")
+    e["decomposer"] = QString("decomposer must be fast, robust, simultaneous or online, got %1").arg(q(s.decomposer));
   if (s.isVariational()) {  // the command line's ranges and messages (core/vi/vi_parameters.h)
     for (const ViParameterProblem& p : checkViRunParameters(s.vi, s.model == SessionState::Model::DpVi))
       e["vi_" + QString::fromStdString(p.option).replace('-', '_')] = QString::fromStdString(p.message);

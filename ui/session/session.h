@@ -28,7 +28,7 @@ struct SessionState {
   QString corpusPath;        // UCI folder (or docword file), or a text file / folder of text files
   QString separator;         // Text: a line equal to it ends a document; empty = one document per line
   GeneratorParams generator; // d, k, N, α0, prior, β, length, seed; k and α0 also drive the fit
-  QString decomposer = "robust";
+  QString decomposer = "fast";
   std::uint64_t initSeed = 1;  // the decomposer's starts; VI's λ start and visiting order too
 
   // The model a run fits (issue 10): the spectral pipeline drawn on the graph, or a variational
