@@ -53,7 +53,7 @@ Commands:
                  [--seed S] [--top-words N] [--json FILE]
                  [--config 1|2|3|4|whitened|input|none | --edges e5,e6] [--epsilon E] [--delta D]
                  [--mechanism analytic|classic|closed-form|laplace] [--bounds sound|printed]
-                 [--split uniform|w1,w2,...] [--share-releases] [--noise-seed S] [--max-length L] [--no-cache]
+                 [--split uniform|w1,w2,...] [--separate-releases] [--noise-seed S] [--max-length L] [--no-cache]
                  [--release-only] [--accountant basic|gdp]
                  [--e6 noise|decomposition|whitened] [--tpm-accountant gaussian|advanced|printed]
                  [--clip-m1 C1] [--clip-m2 C2] [--clip-whitened C]
@@ -67,6 +67,8 @@ Commands:
       exact (non-private) statistics of the corpus for teaching; --release-only leaves them
       out of the output and the JSON (do this for a real release). --e6 decomposition releases
       TD on edge e6 by seed 004's private tensor power method instead of noise on T.
+      Edges leaving one node share one release (configuration 1: one M2 release for e2 and e5);
+      --separate-releases releases each edge, as the papers did.
       --config whitened: the whitened release (PRIVACY.md §11): the clipped M2 released once for
       e2 and e5 (each document's M1 and M2 terms clipped to --clip-m1 0.5, --clip-m2 0.3), then
       M3(W~,W~,W~) of documents clipped in whitened space to C (default 2 sqrt(k + alpha0))
@@ -76,7 +78,7 @@ Commands:
   dplda sweep --corpus DIR --topics K[,K2..] --out DIR [--truth FILE] [--alpha0 A[,A2..]]
                  [--configs none,1,2,3,4,vi,dp-vi|e5+e6,...] [--epsilons LO:HI:COUNT|E1,E2,..] [--delta D]
                  [--holdout FRACTION] [--clip C] [--iterations T]
-                 [--trials T] [--mechanism M] [--bounds sound|printed] [--decomposer D] [--share-releases] [--no-cache]
+                 [--trials T] [--mechanism M] [--bounds sound|printed] [--decomposer D] [--separate-releases] [--no-cache]
                  [--max-length L] [--formats ...] [--threads N] [--seed S]
       Repeated private runs over a grid of epsilons (log-spaced) and configurations, with seeded
       noise and common random numbers; writes DIR/results.csv, summary.csv, timings.csv, the

@@ -142,7 +142,9 @@ PrivacyOptions privacyOptionsFrom(const Arguments& a) {
     if (!w.ok()) throw UsageError(w.status().message());
     o.splitWeights = w.value();
   }
-  o.shareReleases = a.flag("share-releases");
+  if (a.flag("share-releases") && a.flag("separate-releases"))
+    throw UsageError("--share-releases and --separate-releases contradict each other");
+  o.shareReleases = !a.flag("separate-releases");  // shared by default (issue 13)
   if (a.has("e6")) {
     const std::string m = a.text("e6");
     if (m != "noise" && m != "decomposition" && m != "whitened") {
@@ -185,7 +187,7 @@ int runCommand(const std::vector<std::string>& args) {
                      "edges", "epsilon", "delta", "mechanism", "bounds", "split", "noise-seed", "max-length",
                      "accountant", "e6", "tpm-accountant", "clip-m1", "clip-m2", "clip-whitened", "batch-size", "online-iterations", "model", "holdout",
                      "holdout-seed", "write-split", "score-model", "iterations", "vi", "clip", "tau0", "kappa"},
-                    {"share-releases", "release-only", "no-cache"});
+                    {"share-releases", "separate-releases", "release-only", "no-cache"});
   const std::string modelName = a.text("model", "spectral");
   if (modelName == "vi" || modelName == "dp-vi") return runViCommand(a, modelName);
   if (modelName != "spectral") throw UsageError("--model must be spectral, vi or dp-vi, got '" + modelName + "'");

@@ -142,7 +142,7 @@ int sweepCommand(const std::vector<std::string>& args) {
       {"preset", "out", "trials", "formats", "bounds", "threads", "seed", "corpus", "truth", "topics",
        "alpha0", "configs", "epsilons", "delta", "mechanism", "decomposer", "max-length", "accountant", "holdout",
        "clip", "iterations"},
-      {"share-releases", "no-cache"});
+      {"share-releases", "separate-releases", "no-cache"});
   const std::filesystem::path out = a.text("out");
   const std::vector<ExportFormat> formats = parseFormats(a.text("formats", "png,pdf,svg"));
   // 0 = all cores; the range of validateSweepSpec. Digits only: "-0" is refused.
@@ -168,7 +168,7 @@ int sweepCommand(const std::vector<std::string>& args) {
     const bool figure3 = a.text("preset") == "figure3";
     const bool soundUtility = a.text("preset") == "sound-utility";  // a real corpus only when given
     for (const char* custom : {"corpus", "truth", "topics", "alpha0", "configs", "epsilons", "delta",
-                               "mechanism", "decomposer", "max-length", "share-releases", "accountant", "holdout",
+                               "mechanism", "decomposer", "max-length", "share-releases", "separate-releases", "accountant", "holdout",
                                "clip", "iterations"}) {
       if ((figure3 || soundUtility) && std::string(custom) == "corpus") continue;  // runs on any real corpus
       if (a.has(custom)) throw UsageError(std::string("--") + custom + " cannot be combined with --preset");
@@ -222,7 +222,9 @@ int sweepCommand(const std::vector<std::string>& args) {
                        std::to_string(static_cast<long long>(kMaxClipLength)) +
                        "], got " + a.text("max-length"));
     }
-    s.shareReleases = a.flag("share-releases");
+    if (a.flag("share-releases") && a.flag("separate-releases"))
+      throw UsageError("--share-releases and --separate-releases contradict each other");
+    s.shareReleases = !a.flag("separate-releases");  // shared by default (issue 13)
     s.holdout = a.number("holdout", 0.0);
     if (!(s.holdout >= 0.0 && s.holdout <= 0.9))
       throw UsageError("--holdout must be a fraction in [0, 0.9], got " + quoteText(a.text("holdout")));

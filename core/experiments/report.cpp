@@ -94,7 +94,8 @@ std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
   for (double e : s.epsilons) o << " " << shortNumber(e);
   o << "; delta = " << shortNumber(s.delta) << "\n";
   o << "- Mechanism: " << mechanismName(s.mechanism) << "; budget split: uniform over each configuration's "
-    << "releases (basic composition)" << (s.shareReleases ? "; releases of one node shared by its edges" : "")
+    << "releases (basic composition)" << (s.shareReleases ? "; releases of one node shared by its edges"
+                                                                        : "; every edge released separately (the papers' way)")
     << "\n";
   o << "- Bound set: **" << boundSetName(s.bounds) << "**"
     << (s.bounds == BoundSet::Printed

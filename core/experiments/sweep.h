@@ -96,7 +96,7 @@ struct SweepSpec {
   Mechanism mechanism = Mechanism::AnalyticGaussian;
   Accountant accountant = Accountant::Basic;
   BoundSet bounds = BoundSet::Sound;
-  bool shareReleases = false;
+  bool shareReleases = true;  // as PrivacyOptions; the papers' presets set false (their way)
   double maxLength = 200.0;  // public clipping length for input perturbation
   int trials = 10;
   SweepSeeds seeds;

@@ -48,7 +48,9 @@ double whitenedClipBound(const WhitenedRelease& w, int topicCount, double alpha0
 
 struct PrivacyOptions {
   EdgeSet edges = 0;
-  bool shareReleases = false;          // one release per source node for edges leaving it
+  // One release per source node for the edges leaving it (configuration 1's e2 and e5 share one
+  // M̂2 release): the default since issue 13; the papers released each edge (false).
+  bool shareReleases = true;
   double epsilon = 1.0;                // total
   double delta = 1e-5;                 // total
   Mechanism mechanism = Mechanism::AnalyticGaussian;  // for the node releases

@@ -38,6 +38,7 @@ PrivateRunResult run(Preset preset, Accountant a, double epsilon) {
   o.edges = presetEdges(preset);
   o.epsilon = epsilon;
   o.accountant = a;
+  o.shareReleases = false;  // configuration 1's three releases, as the papers made them
   SeededRandom noise(3);
   return runPrivate(pipeline(), o, noise).value();
 }

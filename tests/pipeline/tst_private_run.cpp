@@ -22,6 +22,7 @@ PrivacyOptions options(Preset preset, double epsilon = 1.0) {
   o.edges = presetEdges(preset);
   o.epsilon = epsilon;
   o.delta = 1e-5;
+  o.shareReleases = false;  // every edge its own release (the papers' way); tested apart below
   return o;
 }
 
@@ -81,7 +82,8 @@ class TestPrivateRun : public QObject {
   void sharedReleaseIsOneDrawOneCharge() {
     SeededRandom noise(1);
     PrivacyOptions o = options(Preset::Config1);
-    o.shareReleases = true;
+    o.shareReleases = PrivacyOptions{}.shareReleases;  // the default shares (issue 13)
+    QVERIFY(o.shareReleases);
     const PrivateRunResult r = runPrivate(m_pipeline, o, noise).value();
     QCOMPARE(r.ledger.size(), std::size_t(2));  // M2 (e2 + e5) and M3 (e3)
     QCOMPARE(r.ledger[0].edges, (std::vector<int>{2, 5}));

@@ -875,6 +875,7 @@ class TstMainWindow : public QObject {
     SessionState s = smallSession();
     s.edges = presetEdges(Preset::Config1);
     s.epsilon = 1.2;
+    s.shareReleases = false;  // e2 and e5 released apart: three releases
     w.model()->reset(s);
     const int n = static_cast<int>(planReleases(s.edges, false, s.bounds).size());
     QCOMPARE(n, 3);  // σ_k and two node releases; the split below is one weight per release

@@ -50,7 +50,7 @@ struct SessionState {
   double delta = 1e-5;
   Mechanism mechanism = Mechanism::AnalyticGaussian;
   BoundSet bounds = BoundSet::Sound;
-  bool shareReleases = false;
+  bool shareReleases = true;  // as PrivacyOptions
   std::vector<double> splitWeights;  // one per release in ledger order; empty = uniform
   std::optional<std::uint64_t> noiseSeed;  // empty: secure noise
   double maxLength = 200.0;
