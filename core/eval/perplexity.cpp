@@ -11,6 +11,7 @@
 
 #include "core/common/number_text.h"
 #include "core/common/random.h"
+#include "core/vi/estep.h"
 #include "core/vi/variational_lda.h"
 
 namespace dplda {
@@ -67,7 +68,8 @@ Result<PerplexityResult> heldOutPerplexity(const LdaModel& model, const Corpus& 
   std::atomic<bool> stop{false};
 #pragma omp parallel num_threads(threads)
   {
-    Eigen::VectorXd gamma(k), expElogTheta(k), phiNorm;
+    vi_detail::EStepScratch& scratch = vi_detail::threadScratch();  // no allocation per document
+    Eigen::VectorXd gamma(k), lgammaTerms(k);
     std::vector<int> tokens, words;
     std::vector<double> counts;
 #pragma omp for schedule(dynamic, 16)
@@ -80,7 +82,8 @@ Result<PerplexityResult> heldOutPerplexity(const LdaModel& model, const Corpus& 
       const double* c0 = X.valuePtr() + p0;
       // The ELBO bound on the whole document.
       gamma = alpha.array() + heldOut.lengths[n] / k;
-      inferDocument(B, alpha, w0, c0, nnz, o.tolerance, o.maxIterations, gamma, expElogTheta, phiNorm);
+      vi_detail::estep(B, alpha.data(), w0, c0, nnz, o.tolerance, o.maxIterations, gamma.data(), scratch);
+      const double* phiNorm = scratch.phiNorm();
       for (int j = 0; j < nnz; ++j) s.elbo += c0[j] * std::log(phiNorm[j]);
       // E[log θ_i] directly: exp(E[log θ_i]) underflows to 0 for a tiny γ_i (α floored at 1e-6),
       // and (α_i − γ_i)·log 0 was NaN.
@@ -105,10 +108,10 @@ Result<PerplexityResult> heldOutPerplexity(const LdaModel& model, const Corpus& 
         else words.push_back(tokens[t]), counts.push_back(1.0);
       }
       gamma = alpha.array() + static_cast<double>(half) / k;
-      inferDocument(B, alpha, words.data(), counts.data(), static_cast<int>(words.size()), o.tolerance,
-                    o.maxIterations, gamma, expElogTheta, phiNorm);
-      const Eigen::VectorXd theta = gamma / gamma.sum();
-      for (std::size_t t = half; t < tokens.size(); ++t) s.logP += std::log(B.col(tokens[t]).dot(theta));
+      vi_detail::estep(B, alpha.data(), words.data(), counts.data(), static_cast<int>(words.size()), o.tolerance,
+                       o.maxIterations, gamma.data(), scratch);
+      gamma /= gamma.sum();  // θ̂
+      for (std::size_t t = half; t < tokens.size(); ++t) s.logP += std::log(B.col(tokens[t]).dot(gamma));
       s.observed = static_cast<long long>(half);
       s.scored = static_cast<long long>(tokens.size() - half);
       s.total = static_cast<long long>(tokens.size());

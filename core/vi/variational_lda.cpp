@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/common/number_text.h"
+#include "core/vi/estep.h"
 #include "core/vi/vi_engine.h"
 
 namespace dplda {
@@ -74,75 +75,25 @@ Status validateViOptions(const ViOptions& o, int k, const Corpus& corpus) {
 }
 
 double digamma(double x) {
-  double r = 0.0;
-  while (x < 8.0) {  // ψ(x) = ψ(x + 1) − 1/x
-    r -= 1.0 / x;
-    x += 1.0;
-  }
-  const double f = 1.0 / (x * x);
-  // Asymptotic series ln x − 1/(2x) − Σ B_2n/(2n x^2n); the first omitted term is < 2e-15 at x = 8.
-  const double series =
-      f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 - f * (1.0 / 240 - f * (1.0 / 132 - f * (691.0 / 32760 - f / 12))))));
-  return r + std::log(x) - 0.5 / x - series;
+  double out;
+  vi_detail::digammaN(&x, &out, 1);
+  return out;
 }
 
 Eigen::MatrixXd expDirichletExpectation(const Eigen::MatrixXd& lambda) {
-  const Eigen::Index k = lambda.rows(), d = lambda.cols();
-  Eigen::VectorXd psiSum(k);
-  for (Eigen::Index i = 0; i < k; ++i) {
-    double s = 0.0;
-    for (Eigen::Index w = 0; w < d; ++w) s += lambda(i, w);  // fixed order
-    psiSum[i] = digamma(s);
-  }
-  Eigen::MatrixXd out(k, d);
-#pragma omp parallel for schedule(static) if (k * d > 100000)
-  for (Eigen::Index w = 0; w < d; ++w) {
-    for (Eigen::Index i = 0; i < k; ++i) out(i, w) = std::exp(digamma(lambda(i, w)) - psiSum[i]);
-  }
+  Eigen::MatrixXd out(lambda.rows(), lambda.cols());
+  vi_detail::expDirichletColumns(lambda, vi_detail::dirichletRows(vi_detail::rowSumsOf(lambda)), nullptr,
+                                 static_cast<int>(lambda.cols()), out);
   return out;
 }
 
 int inferDocument(const Eigen::MatrixXd& B, const Eigen::VectorXd& alpha, const int* words, const double* counts,
                   int nnz, double tolerance, int maxIterations, Eigen::VectorXd& gamma, Eigen::VectorXd& expElogTheta,
                   Eigen::VectorXd& phiNorm) {
-  const int k = static_cast<int>(alpha.size());
-  expElogTheta.resize(k);
-  phiNorm.resize(nnz);
-  const double* b0 = B.data();
-  auto updateTheta = [&] {
-    const double psiSum = digamma(gamma.sum());
-    for (int i = 0; i < k; ++i) expElogTheta[i] = std::exp(digamma(gamma[i]) - psiSum);
-  };
-  auto updateNorm = [&] {
-    for (int j = 0; j < nnz; ++j) {
-      const double* b = b0 + static_cast<std::ptrdiff_t>(words[j]) * k;
-      double acc = 0.0;
-      for (int i = 0; i < k; ++i) acc += expElogTheta[i] * b[i];
-      phiNorm[j] = acc + 1e-100;  // as Hoffman's code: never divide by zero
-    }
-  };
-  updateTheta();
-  updateNorm();
-  Eigen::VectorXd acc(k);
-  int it = 0;
-  while (it < maxIterations) {
-    acc.setZero();
-    for (int j = 0; j < nnz; ++j) {
-      const double f = counts[j] / phiNorm[j];
-      const double* b = b0 + static_cast<std::ptrdiff_t>(words[j]) * k;
-      for (int i = 0; i < k; ++i) acc[i] += b[i] * f;
-    }
-    double change = 0.0;
-    for (int i = 0; i < k; ++i) {
-      const double g = alpha[i] + expElogTheta[i] * acc[i];
-      change += std::abs(g - gamma[i]);
-      gamma[i] = g;
-    }
-    ++it;
-    updateTheta();
-    updateNorm();
-    if (change / k < tolerance) break;
-  }
+  vi_detail::EStepScratch& s = vi_detail::threadScratch();
+  const int it = vi_detail::estep(B, alpha.data(), words, counts, nnz, tolerance, maxIterations, gamma.data(), s);
+  expElogTheta = Eigen::Map<const Eigen::VectorXd>(s.expElogTheta(), alpha.size());
+  phiNorm = Eigen::Map<const Eigen::VectorXd>(s.phiNorm(), nnz);
   return it;
 }
 

@@ -12,6 +12,7 @@
 #include <numeric>
 
 #include "core/common/random.h"
+#include "core/vi/estep.h"
 #include "core/vi/vi_engine.h"
 
 namespace dplda::vi_detail {
@@ -43,18 +44,34 @@ double lgammaSum(const Eigen::VectorXd& v) {
   return s;
 }
 
+// Σ_q v_q² in 8 lanes (q mod 8), added pairwise: a fixed order for a given n.
+double squaredNorm(const double* v, std::ptrdiff_t n) {
+  double lane[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  std::ptrdiff_t q = 0;
+  for (; q + 8 <= n; q += 8)
+    for (int l = 0; l < 8; ++l) lane[l] += v[q + l] * v[q + l];
+  for (; q < n; ++q) lane[q % 8] += v[q] * v[q];
+  return ((lane[0] + lane[1]) + (lane[2] + lane[3])) + ((lane[4] + lane[5]) + (lane[6] + lane[7]));
+}
+
 // Σ_w c_w log phiNorm_w + E[log p(θ|α)] − E[log q(θ|γ)] for one document (optimal φ given γ).
-double documentElbo(const Eigen::VectorXd& alpha, const Eigen::VectorXd& gamma, const Eigen::VectorXd& expElogTheta,
-                    const Eigen::VectorXd& phiNorm, const double* counts, int nnz) {
-  double s = 0.0;
+double documentElbo(const Eigen::VectorXd& alpha, const double* gamma, const double* expElogTheta,
+                    const double* phiNorm, const double* counts, int nnz) {
+  const Eigen::Index k = alpha.size();
+  double s = 0.0, gammaSum = 0.0, lgammaGamma = 0.0;
   for (int j = 0; j < nnz; ++j) s += counts[j] * std::log(phiNorm[j]);
-  for (Eigen::Index i = 0; i < alpha.size(); ++i) s += (alpha[i] - gamma[i]) * std::log(expElogTheta[i]);
-  return s + lgammaSum(gamma) - lgammaSum(alpha) + std::lgamma(alpha.sum()) - std::lgamma(gamma.sum());
+  for (Eigen::Index i = 0; i < k; ++i) {
+    s += (alpha[i] - gamma[i]) * std::log(expElogTheta[i]);
+    gammaSum += gamma[i];
+    lgammaGamma += std::lgamma(gamma[i]);
+  }
+  return s + lgammaGamma - lgammaSum(alpha) + std::lgamma(alpha.sum()) - std::lgamma(gammaSum);
 }
 
 // Phase 1 + 2 over docs[begin, end). `gammaStore` (k x N): warm starts and results (batch), or
 // null (fresh start α + l/k). elboOnly: compute the documents' ELBO terms at their current γ
-// and add nothing to the statistics. Returns the block's ELBO sum when asked.
+// and add nothing to the statistics. Returns the block's ELBO sum when asked. expElogBeta is
+// read only at the block's words.
 double processBlock(Context& c, const std::vector<int>& docs, std::size_t begin, std::size_t end,
                     const Eigen::MatrixXd& expElogBeta, Eigen::MatrixXd* gammaStore, bool elboTerms, bool elboOnly,
                     Eigen::MatrixXd& stats, Block& blk, long long& estepIterations, long long& notConverged) {
@@ -73,12 +90,14 @@ double processBlock(Context& c, const std::vector<int>& docs, std::size_t begin,
   const double clip = c.hooks.clip;
   const double tol = c.options.estepTolerance;
   const int maxIt = c.options.estepMaxIterations;
+  const double* alpha = c.alpha.data();
   // Parallel only when the block is worth a fork/join (one E-step pass >= 1e6 multiply-adds): on a
   // busy machine small minibatches lose far more to OpenMP's wake-ups than they gain.
   const bool parallel = m > 1 && static_cast<double>(blk.offset[m]) * k >= 1e6;
 #pragma omp parallel num_threads(c.threads) if (parallel)
   {
-    Eigen::VectorXd gamma(k), expElogTheta(k), phiNorm;
+    EStepScratch& scratch = threadScratch();
+    Eigen::VectorXd fresh(k);  // γ of a document without a warm start
 #pragma omp for schedule(dynamic, 8)
     for (int j = 0; j < m; ++j) {
       const int n = docs[begin + j];
@@ -86,32 +105,32 @@ double processBlock(Context& c, const std::vector<int>& docs, std::size_t begin,
       const int nnz = X.outerIndexPtr()[n + 1] - p0;
       const int* words = X.innerIndexPtr() + p0;
       const double* counts = X.valuePtr() + p0;
-      if (gammaStore) gamma = gammaStore->col(n);
-      else gamma = c.alpha.array() + c.corpus.lengths[n] / k;
+      double* gamma = fresh.data();
+      if (gammaStore) gamma = gammaStore->col(n).data();
+      else fresh = c.alpha.array() + c.corpus.lengths[n] / k;
       if (elboTerms) {  // the ELBO at the starting γ, before this iteration's E-step
-        inferDocument(expElogBeta, c.alpha, words, counts, nnz, tol, 0, gamma, expElogTheta, phiNorm);
-        blk.elboTerm[j] = documentElbo(c.alpha, gamma, expElogTheta, phiNorm, counts, nnz);
+        estep(expElogBeta, alpha, words, counts, nnz, tol, 0, gamma, scratch);
+        blk.elboTerm[j] = documentElbo(c.alpha, gamma, scratch.expElogTheta(), scratch.phiNorm(), counts, nnz);
       }
       if (elboOnly) continue;
-      blk.estepIterations[j] =
-          inferDocument(expElogBeta, c.alpha, words, counts, nnz, tol, maxIt, gamma, expElogTheta, phiNorm);
-      if (gammaStore) gammaStore->col(n) = gamma;
+      blk.estepIterations[j] = estep(expElogBeta, alpha, words, counts, nnz, tol, maxIt, gamma, scratch);
+      const double* expElogTheta = scratch.expElogTheta();
+      const double* phiNorm = scratch.phiNorm();
       double* out = blk.contrib.data() + blk.offset[j] * k;
-      double norm2 = 0.0;
       for (int q = 0; q < nnz; ++q) {
         const double f = counts[q] / phiNorm[q];
         const double* b = expElogBeta.data() + static_cast<std::ptrdiff_t>(words[q]) * k;
-        for (int i = 0; i < k; ++i) {
-          const double v = expElogTheta[i] * b[i] * f;
-          out[q * k + i] = v;
-          norm2 += v * v;
-        }
+        double* o = out + static_cast<std::ptrdiff_t>(q) * k;
+        for (int i = 0; i < k; ++i) o[i] = expElogTheta[i] * b[i] * f;
       }
       // Clip to Frobenius norm C: s_n · min(1, C/‖s_n‖_F). Skipped entirely when C = ∞.
-      if (std::isfinite(clip) && norm2 > clip * clip) {
-        const double scale = clip / std::sqrt(norm2);
-        for (int q = 0; q < nnz * k; ++q) out[q] *= scale;
-        blk.clipped[j] = 1;
+      if (std::isfinite(clip)) {
+        const double norm2 = squaredNorm(out, static_cast<std::ptrdiff_t>(nnz) * k);
+        if (norm2 > clip * clip) {
+          const double scale = clip / std::sqrt(norm2);
+          for (int q = 0; q < nnz * k; ++q) out[q] *= scale;
+          blk.clipped[j] = 1;
+        }
       }
     }
   }
@@ -182,8 +201,9 @@ Result<ViFit> runEngine(const Corpus& corpus, int k, const ViOptions& options, E
     std::iota(all.begin(), all.end(), 0);
     Eigen::MatrixXd gammaStore(k, N);  // warm starts across iterations (keeps the ELBO monotone)
     for (int n = 0; n < N; ++n) gammaStore.col(n) = alpha.array() + corpus.lengths[n] / k;
+    Eigen::MatrixXd expElogBeta(k, d);
     for (int t = 0; t < options.iterations; ++t) {
-      const Eigen::MatrixXd expElogBeta = expDirichletExpectation(lambda);
+      expDirichletColumns(lambda, dirichletRows(rowSumsOf(lambda)), nullptr, d, expElogBeta, c.threads);
       const bool elbo = options.computeElbo && t > 0;
       stats.setZero();
       double docElbo = 0.0;
@@ -200,7 +220,7 @@ Result<ViFit> runEngine(const Corpus& corpus, int k, const ViOptions& options, E
       ++fit.passes;
     }
     if (options.computeElbo) {  // the last iteration's ELBO: one pass of ELBO terms only
-      const Eigen::MatrixXd expElogBeta = expDirichletExpectation(lambda);
+      expDirichletColumns(lambda, dirichletRows(rowSumsOf(lambda)), nullptr, d, expElogBeta, c.threads);
       double docElbo = 0.0;
       long long unusedA = 0, unusedB = 0;
       for (int b = 0; b < N; b += kBlockDocs) {
@@ -213,6 +233,13 @@ Result<ViFit> runEngine(const Corpus& corpus, int k, const ViOptions& options, E
     const int S = std::min(options.batchSize, N);
     SeededRandom orderRng(deriveSeed(options.seed, 1));
     std::vector<int> perm(N);
+    // exp(E[log β]) is needed only at the minibatch's words: those columns are refreshed before
+    // each update (the values are the same as a full refresh; the other columns are never read).
+    Eigen::MatrixXd expElogBeta(k, d);
+    std::vector<long long> seenIn(d, -1);
+    std::vector<int> batchWords;
+    Eigen::VectorXd rowSums = rowSumsOf(lambda);
+    stats.setZero();
     long long t = 0;
     for (int epoch = 0; epoch < options.iterations; ++epoch) {
       std::iota(perm.begin(), perm.end(), 0);
@@ -220,14 +247,33 @@ Result<ViFit> runEngine(const Corpus& corpus, int k, const ViOptions& options, E
       for (int b = 0; b < N; b += S) {
         if (isCanceled(feedback)) return cancelled();
         const int e = std::min(N, b + S);
-        const Eigen::MatrixXd expElogBeta = expDirichletExpectation(lambda);
-        stats.setZero();
+        batchWords.clear();
+        for (int j = b; j < e; ++j) {
+          const int n = perm[j];
+          for (int p = corpus.counts.outerIndexPtr()[n]; p < corpus.counts.outerIndexPtr()[n + 1]; ++p) {
+            const int w = corpus.counts.innerIndexPtr()[p];
+            if (seenIn[w] != t) seenIn[w] = t, batchWords.push_back(w);
+          }
+        }
+        expDirichletColumns(lambda, dirichletRows(rowSums), batchWords.data(), static_cast<int>(batchWords.size()),
+                            expElogBeta);
         processBlock(c, perm, b, e, expElogBeta, nullptr, false, false, stats, blk, fit.estepIterations,
                      fit.estepNotConverged);
         if (hooks.privatise) hooks.privatise(stats);
         const double rho = std::pow(options.tau0 + static_cast<double>(t), -options.kappa);
         const double scale = static_cast<double>(N) / (e - b);
-        lambda = (1.0 - rho) * lambda.array() + rho * (eta + scale * stats.array());
+        // One pass: λ ← (1 − ρ)λ + ρ(η + scale·S), the new row sums (increasing w), S ← 0.
+        rowSums.setZero();
+        for (Eigen::Index w = 0; w < d; ++w) {
+          double* l = lambda.data() + w * k;
+          double* st = stats.data() + w * k;
+          double* sum = rowSums.data();
+          for (int i = 0; i < k; ++i) {
+            l[i] = (1.0 - rho) * l[i] + rho * (eta + scale * st[i]);
+            sum[i] += l[i];
+            st[i] = 0.0;
+          }
+        }
         ++t;
         ++fit.updates;
         reportProgress(feedback, (epoch + static_cast<double>(e) / N) / options.iterations);

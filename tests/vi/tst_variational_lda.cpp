@@ -2,9 +2,11 @@
 // results that do not depend on the thread count.
 #include <QtTest>
 #include <cmath>
+#include <vector>
 
 #include "core/corpus/synthetic_generator.h"
 #include "core/eval/metrics.h"
+#include "core/vi/estep.h"
 #include "core/vi/variational_lda.h"
 
 using namespace dplda;
@@ -45,6 +47,69 @@ class TestVariationalLda : public QObject {
     for (int i = 0; i < 6; ++i) {
       QVERIFY2(std::abs(digamma(x[i]) - ref[i]) <= 1e-13 * std::max(1.0, std::abs(ref[i])),
                qPrintable(QString("psi(%1) = %2, expected %3").arg(x[i]).arg(digamma(x[i]), 0, 'g', 17).arg(ref[i], 0, 'g', 17)));
+    }
+  }
+
+  void digammaIsAccurateOnADenseGrid() {
+    // The bound stated in variational_lda.h / estep.h, against a long-double reference (recurrence
+    // to x >= 30, asymptotic series to B_20: error < 1e-17 relative): |error| <= 1e-13 max(1, |ψ|)
+    // everywhere, relative error <= 1e-10 wherever |ψ(x)| >= 1e-3. Log-spaced x in [1e-8, 1e14]
+    // and a fine linear grid over (0, 20], where the shift and the series meet.
+    auto reference = [](long double x) {
+      long double r = 0;
+      while (x < 30) {
+        r -= 1 / x;
+        x += 1;
+      }
+      const long double f = 1 / (x * x);
+      const long double b[] = {1.0L / 6, -1.0L / 30, 1.0L / 42, -1.0L / 30, 5.0L / 66, -691.0L / 2730, 7.0L / 6,
+                               -3617.0L / 510, 43867.0L / 798, -174611.0L / 330};
+      long double series = 0, power = f;
+      for (int n = 1; n <= 10; ++n, power *= f) series += b[n - 1] / (2 * n) * power;
+      return r + std::log(x) - 0.5L / x - series;
+    };
+    std::vector<double> xs;
+    for (int i = 0; i <= 4400; ++i) xs.push_back(std::pow(10.0, -8.0 + i * 0.005));
+    for (int i = 1; i <= 20000; ++i) xs.push_back(i * 0.001);
+    double worstMixed = 0, worstRelative = 0;
+    for (double x : xs) {
+      const long double ref = reference(x);
+      const double got = digamma(x);
+      const double err = static_cast<double>(std::abs(got - ref));
+      worstMixed = std::max(worstMixed, err / std::max(1.0, static_cast<double>(std::abs(ref))));
+      if (std::abs(ref) >= 1e-3) worstRelative = std::max(worstRelative, err / static_cast<double>(std::abs(ref)));
+    }
+    qInfo("digamma: worst |error|/max(1,|psi|) %.3g, worst relative error (|psi| >= 1e-3) %.3g", worstMixed,
+          worstRelative);
+    QVERIFY2(worstMixed <= 1e-13, qPrintable(QString::number(worstMixed)));
+    QVERIFY2(worstRelative <= 1e-10, qPrintable(QString::number(worstRelative)));
+    // A pure function of x: the same value from any position of a vectorised call.
+    std::vector<double> out(xs.size());
+    vi_detail::digammaN(xs.data() + 3, out.data(), static_cast<std::ptrdiff_t>(xs.size()) - 3);
+    for (std::size_t i = 3; i < xs.size(); i += 97) QCOMPARE(out[i - 3], digamma(xs[i]));
+  }
+
+  void expDirichletExpectationMatchesTheLogForm() {
+    // exp(ψ(λ) − ψ(Λ)) is computed as (λ + 8)/(Λ + 8) · exp(g(λ) − g(Λ)) without a logarithm; it
+    // must equal exp(a), a = ψ(λ) − ψ(Λ) from digamma(), to relative 1e-13·(1 + |a|) (an error of
+    // e in a moves exp(a) by the relative e; digamma's bound is ~1e-15·|ψ|), where the value is
+    // above 1e-300, over λ from 1e-6 to 1e6 and k = 5, 13 (a padded tail) and 50.
+    for (int k : {5, 13, 50}) {
+      Eigen::MatrixXd lambda(k, 40);
+      for (Eigen::Index q = 0; q < lambda.size(); ++q) lambda.data()[q] = std::pow(10.0, -6.0 + 12.0 * ((q * 37) % 101) / 100.0);
+      const Eigen::MatrixXd e = expDirichletExpectation(lambda);
+      double worst = 0;
+      for (int i = 0; i < k; ++i) {
+        double sum = 0;
+        for (Eigen::Index w = 0; w < lambda.cols(); ++w) sum += lambda(i, w);
+        for (Eigen::Index w = 0; w < lambda.cols(); ++w) {
+          const double a = digamma(lambda(i, w)) - digamma(sum), ref = std::exp(a);
+          if (ref > 1e-300) worst = std::max(worst, std::abs(e(i, w) - ref) / ref / (1 + std::abs(a)));
+          else QVERIFY(e(i, w) < 1e-290);
+        }
+      }
+      qInfo("k = %d: worst relative error / (1 + |a|) %.3g", k, worst);
+      QVERIFY2(worst <= 1e-13, qPrintable(QString("k = %1: relative error %2").arg(k).arg(worst)));
     }
   }
 
