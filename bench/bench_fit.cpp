@@ -1,6 +1,6 @@
 // bench_fit: wall time, peak memory and recovery error of the non-private spectral fit.
 //
-//   bench_fit --corpus DIR --topics K [--truth FILE] [--repeats R] [--decomposer robust|simultaneous|fast]
+//   bench_fit --corpus DIR --topics K [--truth FILE] [--repeats R] [--decomposer fast|robust|simultaneous]
 //             [--eigen auto|block|spectra|dense] [--alpha0 A] [--seed S] [--save-model FILE]
 //
 // --save-model writes the fitted (alpha, topics) in the truth.json format, so another
@@ -109,14 +109,14 @@ std::string jsonNumber(double v) {
 [[noreturn]] void usage(const std::string& problem) {
   std::cerr << "bench_fit: " << problem << "\n"
             << "usage: bench_fit --corpus DIR --topics K [--truth FILE] [--repeats R]\n"
-            << "                 [--decomposer robust|simultaneous|fast] [--eigen auto|block|spectra|dense]\n"
+            << "                 [--decomposer fast|robust|simultaneous] [--eigen auto|block|spectra|dense]\n"
             << "                 [--alpha0 A] [--seed S]\n"
             << "                 [--save-model FILE]\n";
   std::exit(2);
 }
 
 struct Args {
-  std::string corpus, truth, saveModel, decomposer = "robust", eigen = "auto";
+  std::string corpus, truth, saveModel, decomposer = "fast", eigen = "auto";
   int topics = 0, repeats = 5;
   double alpha0 = 1.0;
   std::uint64_t seed = 1;

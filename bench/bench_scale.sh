@@ -7,19 +7,19 @@
 #
 #   bench/bench_scale.sh BUILD_DIR [REPEATS] [DATA_DIR] [CORPORA]
 #
-# REPEATS (default 3) fits per process: bench_fit and numpy_spectral.py load the corpus once and
-# print the median fit time (wall), per-stage medians and the process's peak RSS. For figure2 the
-# whole `dplda run` is also timed REPEATS times (wall, median) against numpy's fit alone. Corpora
-# are generated once into DATA_DIR (default BUILD_DIR/bench-data) and reused. CORPORA: a
+# For each corpus: the whole `dplda run` (read through the binary cache + fit + output) REPEATS
+# times (median wall and CPU, peak RSS); bench_fit's fit alone (REPEATS fits in one process: median
+# fit wall, per-stage medians, peak RSS) with the defaults (block Lanczos eigen step, fast
+# decomposer), and once with the robust decomposer and (nyt, debian) the Spectra eigen step; and
+# numpy_spectral.py (NUMPY_REPEATS fits, default REPEATS: the same estimators, scipy eigsh/ARPACK
+# for d > 1000, numpy's BLAS printed; it reports its load time and fit time apart). Corpora are
+# generated once into DATA_DIR (default BUILD_DIR/bench-data) and reused. CORPORA: a
 # comma-separated subset (default nyt,debian,figure2). Raw JSON lines: DATA_DIR/scale.jsonl.
-#
-# C++ rows: the default fit (block Krylov eigen step, robust decomposer), the fit with the fast
-# decomposer, and (nyt, debian) the Spectra eigen step for comparison. numpy: the same estimators,
-# scipy eigsh (ARPACK) for d > 1000, numpy's BLAS (printed).
 set -euo pipefail
 
 BUILD=${1:?usage: bench_scale.sh BUILD_DIR [REPEATS] [DATA_DIR] [CORPORA]}
 REPEATS=${2:-3}
+NUMPY_REPEATS=${NUMPY_REPEATS:-$REPEATS}  # numpy's NYTimes fit takes about a minute
 DATA=${3:-$BUILD/bench-data}
 CORPORA=${4:-nyt,debian,figure2}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -67,28 +67,30 @@ for name in ${CORPORA//,/ }; do
   esac
   truth=()
   [ -f "$dir/truth.json" ] && truth=(--truth "$dir/truth.json")
+  # The whole command (read through the binary cache + fit + output), REPEATS times: median wall,
+  # median CPU (user + sys) and the largest peak RSS, from /usr/bin/time.
+  "$DPLDA" run --corpus "$dir" --topics "$k" >/dev/null  # builds the cache on a first run
+  walls=(); cpus=(); peak=0
+  for _ in $(seq "$REPEATS"); do
+    /usr/bin/time -f "%e %U %S %M" -o "$DATA/time.txt" "$DPLDA" run --corpus "$dir" --topics "$k" >/dev/null
+    read -r w u sy m < "$DATA/time.txt"
+    walls+=("$w"); cpus+=("$(awk -v u="$u" -v s="$sy" 'BEGIN { printf "%.2f", u + s }')"); [ "$m" -gt "$peak" ] && peak=$m
+  done
+  med() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+  wall=$(med "${walls[@]}"); cpu=$(med "${cpus[@]}")
+  echo "{\"label\":\"$name/dplda-run\",\"result\":{\"wall_s_median\":$wall,\"cpu_s_median\":$cpu,\"peak_rss_kib\":$peak,\"runs\":$REPEATS}}" >> "$OUT"
+  echo "$name/dplda-run: median wall ${wall} s, CPU ${cpu} s, peak ${peak} KiB over $REPEATS runs"
+  # The fit alone (default: block Lanczos eigen step, fast decomposer), then the options.
   run "$name/cpp" "$FIT" --corpus "$dir" --topics "$k" "${truth[@]}" --repeats "$REPEATS" \
     --save-model "$DATA/$name-cpp-model.json"
-  run "$name/cpp-fast" "$FIT" --corpus "$dir" --topics "$k" "${truth[@]}" --repeats "$REPEATS" --decomposer fast
+  run "$name/cpp-robust" "$FIT" --corpus "$dir" --topics "$k" "${truth[@]}" --repeats 1 --decomposer robust
   if [ "$name" != figure2 ]; then
     run "$name/cpp-spectra" "$FIT" --corpus "$dir" --topics "$k" "${truth[@]}" --repeats 1 --eigen spectra
   fi
   # numpy: against the truth when there is one, else against the C++ model (real text).
   ref=("${truth[@]}")
   [ ${#ref[@]} -eq 0 ] && ref=(--truth "$DATA/$name-cpp-model.json")
-  run "$name/numpy" "$PY" "$ROOT/bench/numpy_spectral.py" --corpus "$dir" --topics "$k" "${ref[@]}" --repeats "$REPEATS"
-  if [ "$name" = figure2 ]; then
-    # The whole command (read + fit + output), REPEATS times; the median wall time.
-    times=()
-    for _ in $(seq "$REPEATS"); do
-      s=$(date +%s.%N)
-      "$DPLDA" run --corpus "$dir" --topics "$k" >/dev/null
-      e=$(date +%s.%N)
-      times+=("$(echo "($e - $s) * 1000" | bc -l)")
-    done
-    med=$(printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}')
-    echo "{\"label\":\"figure2/dplda-run\",\"result\":{\"wall_ms_median\":$med,\"runs\":$REPEATS}}" >> "$OUT"
-    echo "figure2/dplda-run median wall ${med} ms over $REPEATS runs"
-  fi
+  run "$name/numpy" "$PY" "$ROOT/bench/numpy_spectral.py" --corpus "$dir" --topics "$k" "${ref[@]}" \
+    --repeats "$NUMPY_REPEATS"
 done
 echo "# raw: $OUT"

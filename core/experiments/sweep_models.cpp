@@ -77,8 +77,10 @@ void fitViTrial(const SweepSpec& spec, const SweepCase& c, PreparedCase& pc, int
   scorePerplexity(pc, spec, *out.model, out.perplexity, out.perplexityBound);
 }
 
-void scoreRelease(const PreparedCase& pc, const SweepSpec& spec, const LdaModel& released,
-                  const LdaModel* reference, SweepRow& row) {
+namespace {
+
+// Utility loss against the reference and error against the truth (no perplexity).
+void scoreErrors(const PreparedCase& pc, const LdaModel& released, const LdaModel* reference, SweepRow& row) {
   if (reference && reference->topics.size() > 0) {
     const TopicErrors loss = compareTopics(reference->topics, reference->alpha, released.topics, released.alpha);
     row.lossL2 = loss.l2Mean;
@@ -93,6 +95,13 @@ void scoreRelease(const PreparedCase& pc, const SweepSpec& spec, const LdaModel&
     row.errorAlpha = err.alphaError;
     row.errorFrobenius = err.frobenius;
   }
+}
+
+}  // namespace
+
+void scoreRelease(const PreparedCase& pc, const SweepSpec& spec, const LdaModel& released,
+                  const LdaModel* reference, SweepRow& row) {
+  scoreErrors(pc, released, reference, row);
   scorePerplexity(pc, spec, released, row.perplexity, row.perplexityBound);
 }
 
@@ -108,7 +117,10 @@ void runViTrial(const SweepSpec& spec, const SweepCase& c, const PreparedCase& p
       row.reason = vi.status.message();
     } else {
       row.released = true;
-      scoreRelease(pc, spec, *vi.model, reference, row);
+      // The same fit at every ε: its perplexity was scored once, in fitViTrial.
+      scoreErrors(pc, *vi.model, reference, row);
+      row.perplexity = vi.perplexity;
+      row.perplexityBound = vi.perplexityBound;
     }
   } else {
     DpViOptions o;
