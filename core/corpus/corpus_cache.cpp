@@ -308,12 +308,13 @@ Result<Corpus> readCorpusCache(const std::string& cachePath, const CorpusSourceK
                    " its header implies");
   {
     // Hashed in blocks whose pages are released behind: a cache larger than memory still loads.
+    // A cache of one block keeps its pages for the pass below (no second round of page faults).
     constexpr std::size_t kBlock = 64u << 20;
     Xxh64 hash;
     for (std::size_t at = sizeof(CacheHeader); at < l.end; at += kBlock) {
       const std::size_t n = std::min(kBlock, l.end - at);
       hash.update(base + at, n);
-      file->dropPages(at, at + n);
+      if (l.end > kBlock) file->dropPages(at, at + n);
     }
     if (hash.digest() != h.payloadHash) return corrupt("payload checksum mismatch");
   }
