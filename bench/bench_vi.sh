@@ -9,7 +9,8 @@
 #
 # Env: REPEATS (3) timed dplda runs per corpus (median), SK_REPEATS (1), EPOCHS (1), BATCH (128).
 # Corpora: the figure-2 corpus (d = 50, k = 5, N = 1e5); the Debian descriptions (k = 50) when
-# REAL_CORPUS_DIR is given (bench/make_real_corpus.sh builds it: OUT/corpus).
+# REAL_CORPUS_DIR is given (bench/make_real_corpus.sh builds it: OUT/corpus). Needs python3-sklearn
+# (apt-get install python3-sklearn; not part of scripts/setup.sh).
 set -euo pipefail
 DPLDA=${1:?usage: bench_vi.sh DPLDA_BINARY OUT_DIR [REAL_CORPUS_DIR]}
 OUT=${2:?usage: bench_vi.sh DPLDA_BINARY OUT_DIR [REAL_CORPUS_DIR]}
