@@ -2,7 +2,7 @@
 // Top eigenpairs of a large symmetric operator from *block* products (SPEC §4, large d).
 //
 // Why: at d = 2·10⁴ and nnz = 6.7·10⁷ a product with M̂2 is a pass over the counts. A pass with
-// 2 vectors costs ~1.2 single-vector passes (SecondMomentOperator::apply reads each count once for
+// 2 vectors costs ~1.4 single-vector passes (SecondMomentOperator::apply reads each count once for
 // both), and the method below asks only the trailing pair σ_{k+1} for its value (to 1e-7·σ_1),
 // where Spectra's Lanczos must converge every wanted pair to its tolerance: σ_{k+1} sits at the
 // edge of the noise bulk and took 35 of Spectra's 88 products at NYTimes scale.

@@ -1,0 +1,270 @@
+// M̂2 as an operator (SecondMomentOperator, declared in moments.h): the products the eigensolvers
+// make, the packed copy of the counts they read, and the dense M̂2 for small d.
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include "core/moments/moment_lanes.h"
+#include "core/moments/moments.h"
+
+namespace dplda {
+
+using moments_detail::blockRows;
+using moments_detail::forEachLane;
+using moments_detail::kLanes;
+
+SecondMomentOperator::SecondMomentOperator(const Corpus& corpus, double alpha0) : m_counts(&corpus.counts) {
+  const double N = corpus.docCount();
+  const double a = MomentConstants::fromAlpha0(alpha0).a;
+  const Eigen::ArrayXd l = corpus.lengths.array();
+  m_docWeights = (1.0 / (N * l * (l - 1.0)) + a / (N * (N - 1.0) * l * l)).matrix();
+  m_rankOneWeight = a / (N * (N - 1.0));
+  // g = Σ_n c_n/(N l(l−1)) and S1 = Σ_n c_n/l in one pass over the counts, in lanes.
+  const SparseCounts& C = corpus.counts;
+  const Eigen::Index docs = C.rows(), d = C.cols(), nb = 4096;
+  const Eigen::Index blocks = (docs + nb - 1) / nb;
+  std::vector<Eigen::VectorXd> diag(kLanes, Eigen::VectorXd::Zero(d)), sum1(kLanes, Eigen::VectorXd::Zero(d));
+  forEachLane(static_cast<double>(C.nonZeros()) * 4, [&](int lane) {
+    for (Eigen::Index b = lane; b < blocks; b += kLanes) {
+      for (Eigen::Index n = b * nb; n < std::min(docs, (b + 1) * nb); ++n) {
+        const double pair = 1.0 / (N * l[n] * (l[n] - 1.0)), inv = 1.0 / l[n];
+        for (SparseCounts::InnerIterator it(C, n); it; ++it) {
+          diag[lane][it.col()] += it.value() * pair;
+          sum1[lane][it.col()] += it.value() * inv;
+        }
+      }
+    }
+  });
+  m_diagonal = diag[0];
+  m_sum1 = sum1[0];
+  for (int lane = 1; lane < kLanes; ++lane) {
+    m_diagonal += diag[lane];
+    m_sum1 += sum1[lane];
+  }
+}
+
+namespace {
+
+// One pass of M̂2 x over documents [begin, end) into z: t_n = w_n c_nᵀx, then z += c_n t_n. The
+// dot product keeps four running sums (added in a fixed order): one sum would be a chain of
+// dependent additions, which bounded the product's speed rather than memory traffic. `entry(e)`
+// gives (word, count) of the e-th stored non-zero; both storages give the same doubles.
+template <class Entry>
+void productPass(const int* outer, Eigen::Index begin, Eigen::Index end, const double* w, const double* x,
+                 double* z, Entry entry) {
+  for (Eigen::Index n = begin; n < end; ++n) {
+    const Eigen::Index first = outer[n], last = outer[n + 1];
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    Eigen::Index e = first;
+    for (; e + 4 <= last; e += 4) {
+      const auto [j0, c0] = entry(e);
+      const auto [j1, c1] = entry(e + 1);
+      const auto [j2, c2] = entry(e + 2);
+      const auto [j3, c3] = entry(e + 3);
+      s0 += c0 * x[j0];
+      s1 += c1 * x[j1];
+      s2 += c2 * x[j2];
+      s3 += c3 * x[j3];
+    }
+    for (; e < last; ++e) {
+      const auto [j, c] = entry(e);
+      s0 += c * x[j];
+    }
+    const double t = ((s0 + s1) + (s2 + s3)) * w[n];
+    for (e = first; e < last; ++e) {
+      const auto [j, c] = entry(e);
+      z[j] += c * t;
+    }
+  }
+}
+
+// What the product passes read: the counts in compressed form (an uncompressed matrix, which no
+// reader makes, is compressed into `scratch`), checked against `packed`, and the number of fixed
+// contiguous lanes of documents (it depends on the corpus shape only, so the lane sums, added in
+// order, give the same bits for any thread count).
+struct PassInput {
+  const SparseCounts* counts;
+  Eigen::Index lanes;
+};
+PassInput passInput(const SparseCounts& C, const std::vector<std::uint32_t>& packed, SparseCounts& scratch) {
+  if (!packed.empty() && packed.size() != static_cast<std::size_t>(C.nonZeros())) {
+    throw std::invalid_argument("SecondMomentOperator: the packed counts are not this corpus's");
+  }
+  const SparseCounts* counts = &C;
+  if (!C.isCompressed()) {
+    scratch = C;
+    scratch.makeCompressed();
+    counts = &scratch;
+  }
+  const Eigen::Index d = std::max<Eigen::Index>(C.cols(), 1);
+  return {counts, std::clamp<Eigen::Index>(C.nonZeros() / (16 * d), 1, 16)};
+}
+
+// Calls pass(entry) with entry(e) = (word, count) of the e-th stored non-zero, read from the
+// packed copy when there is one, else from the doubles (the same values either way).
+template <class Pass>
+void withEntries(const SparseCounts& counts, const std::vector<std::uint32_t>& packed, Pass pass) {
+  if (!packed.empty()) {
+    const std::uint32_t* p = packed.data();
+    pass([p](Eigen::Index e) {
+      return std::pair<std::uint32_t, double>{p[e] >> 16, static_cast<double>(p[e] & 0xFFFFu)};
+    });
+  } else {
+    const double* v = counts.valuePtr();
+    const int* cols = counts.innerIndexPtr();
+    pass([v, cols](Eigen::Index e) { return std::pair<int, double>{cols[e], v[e]}; });
+  }
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> SecondMomentOperator::packCounts(Eigen::Index minNonZeros) const {
+  const SparseCounts& C = *m_counts;
+  if (C.cols() > 65536 || !C.isCompressed() || C.nonZeros() < minNonZeros || C.nonZeros() == 0) return {};
+  const double* v = C.valuePtr();
+  const int* cols = C.innerIndexPtr();
+  const Eigen::Index nnz = C.nonZeros();
+  std::vector<std::uint32_t> packed(static_cast<std::size_t>(nnz));
+  bool exact = true;
+#pragma omp parallel for schedule(static) reduction(&& : exact)
+  for (Eigen::Index e = 0; e < nnz; ++e) {
+    const double c = v[e];
+    const bool fits = c >= 1.0 && c < 65536.0 && c == std::floor(c);
+    exact = exact && fits;
+    packed[static_cast<std::size_t>(e)] =
+        (static_cast<std::uint32_t>(cols[e]) << 16) | (fits ? static_cast<std::uint32_t>(c) : 0u);
+  }
+  if (!exact) return {};
+  return packed;
+}
+
+void SecondMomentOperator::perform_op(const double* x, double* y) const { perform_op(x, y, {}); }
+
+void SecondMomentOperator::perform_op(const double* x, double* y, const std::vector<std::uint32_t>& packed) const {
+  const SparseCounts& C = *m_counts;
+  const Eigen::Index docs = C.rows(), d = C.cols();
+  Eigen::Map<const Eigen::VectorXd> xv(x, d);
+  Eigen::Map<Eigen::VectorXd> yv(y, d);
+  // One pass over the counts (Lanczos makes ~90 of these at NYTimes scale, each bound by memory
+  // traffic): a document's row is read for t_n and again, from cache, for the scatter. The
+  // documents are cut into fixed contiguous lanes (their number depends on the corpus shape
+  // only), each scattering into its own vector; the lanes are added in order, so the result is
+  // bit-identical for any thread count (and for either storage of the counts). Threads take lanes
+  // as they come.
+  SparseCounts scratch;
+  const PassInput in = passInput(C, packed, scratch);
+  const Eigen::Index lanes = in.lanes;
+  const int* outer = in.counts->outerIndexPtr();
+  std::vector<Eigen::VectorXd> partial(static_cast<std::size_t>(lanes));
+#pragma omp parallel for schedule(dynamic, 1) if (lanes > 1 && C.nonZeros() > 200000)
+  for (Eigen::Index lane = 0; lane < lanes; ++lane) {
+    Eigen::VectorXd& zv = partial[static_cast<std::size_t>(lane)];
+    zv = Eigen::VectorXd::Zero(d);
+    const Eigen::Index begin = docs * lane / lanes, end = docs * (lane + 1) / lanes;
+    withEntries(*in.counts, packed,
+                [&](auto entry) { productPass(outer, begin, end, m_docWeights.data(), x, zv.data(), entry); });
+  }
+  yv = partial[0];
+  for (std::size_t lane = 1; lane < partial.size(); ++lane) yv += partial[lane];
+  yv -= m_diagonal.cwiseProduct(xv);
+  yv -= (m_rankOneWeight * m_sum1.dot(xv)) * m_sum1;
+}
+
+namespace {
+
+// M̂2's Gram part for B vectors at once over documents [begin, end): X and Z are row-major d x B,
+// so a non-zero reads and updates one contiguous row and the counts are streamed once for the B
+// vectors. B = 2 measured best per vector at NYTimes scale (a pass costs ~1.4 single-vector
+// passes; with B = 4 or 8 the d x B rows of X and of each lane's sums outgrow the 1 MiB L2 cache
+// and a pass costs 2.4 or 5 single ones).
+constexpr int kBlockPassWidth = 2;
+template <int B, class Entry>
+void productPassB(const int* outer, Eigen::Index begin, Eigen::Index end, const double* w, const double* X,
+                  double* Z, Entry entry) {
+  for (Eigen::Index n = begin; n < end; ++n) {
+    const Eigen::Index first = outer[n], last = outer[n + 1];
+    double t[B] = {};
+    for (Eigen::Index e = first; e < last; ++e) {
+      const auto [j, c] = entry(e);
+      const double* x = X + B * static_cast<Eigen::Index>(j);
+      for (int i = 0; i < B; ++i) t[i] += c * x[i];
+    }
+    for (int i = 0; i < B; ++i) t[i] *= w[n];
+    for (Eigen::Index e = first; e < last; ++e) {
+      const auto [j, c] = entry(e);
+      double* z = Z + B * static_cast<Eigen::Index>(j);
+      for (int i = 0; i < B; ++i) z[i] += c * t[i];
+    }
+  }
+}
+
+}  // namespace
+
+Eigen::MatrixXd SecondMomentOperator::apply(const Eigen::MatrixXd& X) const { return apply(X, {}); }
+
+Eigen::MatrixXd SecondMomentOperator::apply(const Eigen::MatrixXd& X, const std::vector<std::uint32_t>& packed) const {
+  constexpr int B = kBlockPassWidth;
+  using RowsB = Eigen::Matrix<double, Eigen::Dynamic, B, Eigen::RowMajor>;
+  const SparseCounts& C = *m_counts;
+  const Eigen::Index docs = C.rows(), d = C.cols(), b = X.cols();
+  SparseCounts scratch;
+  const PassInput in = passInput(C, packed, scratch);
+  const Eigen::Index lanes = in.lanes;
+  const int* outer = in.counts->outerIndexPtr();
+  Eigen::MatrixXd out(d, b);
+  std::vector<RowsB> partial(static_cast<std::size_t>(lanes));
+  for (Eigen::Index c0 = 0; c0 < b; c0 += B) {  // B columns per pass (the last zero-padded)
+    const Eigen::Index width = std::min<Eigen::Index>(B, b - c0);
+    RowsB Xr = RowsB::Zero(d, B);
+    Xr.leftCols(width) = X.middleCols(c0, width);
+#pragma omp parallel for schedule(dynamic, 1) if (lanes > 1 && C.nonZeros() > 200000)
+    for (Eigen::Index lane = 0; lane < lanes; ++lane) {
+      RowsB& Z = partial[static_cast<std::size_t>(lane)];
+      Z = RowsB::Zero(d, B);
+      const Eigen::Index begin = docs * lane / lanes, end = docs * (lane + 1) / lanes;
+      withEntries(*in.counts, packed, [&](auto entry) {
+        productPassB<B>(outer, begin, end, m_docWeights.data(), Xr.data(), Z.data(), entry);
+      });
+    }
+    RowsB sum = partial[0];
+    for (std::size_t lane = 1; lane < partial.size(); ++lane) sum += partial[lane];
+    out.middleCols(c0, width) = sum.leftCols(width);
+  }
+  // The diagonal and rank-one corrections as in perform_op.
+  out -= m_diagonal.asDiagonal() * X;
+  out.noalias() -= (m_rankOneWeight * m_sum1) * (m_sum1.transpose() * X);
+  return out;
+}
+
+Result<Eigen::MatrixXd> SecondMomentOperator::toDense(Feedback* feedback) const {
+  // Blocked weighted Gram matrix: dense rank updates of sqrt(w_n) c_n, which run at GEMM
+  // speed, instead of scattering nnz_n^2 products per document.
+  const SparseCounts& C = *m_counts;
+  const Eigen::Index N = C.rows(), d = C.cols();
+  const Eigen::Index nb = blockRows(d);
+  const Eigen::Index blocks = (N + nb - 1) / nb;
+  std::vector<Eigen::MatrixXd> lanes(kLanes, Eigen::MatrixXd::Zero(d, d));
+  forEachLane(static_cast<double>(N) * d * d, [&](int lane) {
+    Eigen::MatrixXd block(d, nb);
+    for (Eigen::Index b = lane; b < blocks; b += kLanes) {
+      if (isCanceled(feedback)) return;
+      const Eigen::Index start = b * nb, rows = std::min(nb, N - start);
+      block.leftCols(rows).setZero();
+      for (Eigen::Index r = 0; r < rows; ++r) {
+        const double s = std::sqrt(m_docWeights[start + r]);
+        for (SparseCounts::InnerIterator it(C, start + r); it; ++it) block(it.col(), r) = s * it.value();
+      }
+      lanes[lane].selfadjointView<Eigen::Lower>().rankUpdate(block.leftCols(rows));
+    }
+  });
+  if (isCanceled(feedback)) return cancelled();
+  Eigen::MatrixXd gram = lanes[0];
+  for (int lane = 1; lane < kLanes; ++lane) gram += lanes[lane];
+  Eigen::MatrixXd out = gram.selfadjointView<Eigen::Lower>();
+  out.diagonal() -= m_diagonal;
+  out.noalias() -= m_rankOneWeight * m_sum1 * m_sum1.transpose();
+  return out;
+}
+
+}  // namespace dplda
