@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 #include <filesystem>
 #include <new>
 #include <vector>
@@ -60,7 +61,19 @@ class Xxh64 {
       stripe(m_buf);
       m_fill = 0;
     }
-    for (; n >= 32; p += 32, n -= 32) stripe(p);
+    // The lanes in locals: p is unsigned char*, which may alias the members, so updating the
+    // members in the loop would store and reload them for every stripe.
+    std::uint64_t v0 = m_v[0], v1 = m_v[1], v2 = m_v[2], v3 = m_v[3];
+    for (; n >= 32; p += 32, n -= 32) {
+      v0 = round1(v0, read64(p));
+      v1 = round1(v1, read64(p + 8));
+      v2 = round1(v2, read64(p + 16));
+      v3 = round1(v3, read64(p + 24));
+    }
+    m_v[0] = v0;
+    m_v[1] = v1;
+    m_v[2] = v2;
+    m_v[3] = v3;
     std::memcpy(m_buf, p, n);
     m_fill = n;
   }
@@ -284,6 +297,37 @@ Status writeCorpusCache(const Corpus& corpus, const CorpusSourceKey& key, const 
   return Status::ok();
 }
 
+namespace {
+
+struct RowCopy {
+  double sum = 0.0;
+  bool badId = false, badCount = false;
+};
+
+// Copies the entries [b, e) of a row into the corpus and checks them, without a branch per entry
+// (the flags are tested once per row). A 4-byte count is an integer by construction: only 0 is
+// refused; an 8-byte one must be a positive integer.
+template <class Count>
+RowCopy copyRow(const std::int32_t* inner, const Count* counts, std::int32_t b, std::int32_t e, std::int64_t cols,
+                int* innerOut, double* values) {
+  RowCopy out;
+  std::int32_t previous = -1;
+  for (std::int32_t i = b; i < e; ++i) {
+    const std::int32_t id = inner[i];
+    out.badId |= (id <= previous) | (id >= cols);
+    previous = id;
+    const double v = static_cast<double>(counts[i]);
+    if constexpr (std::is_same_v<Count, double>) out.badCount |= !(v >= 1.0 && v <= 9.0e15 && v == std::floor(v));
+    else out.badCount |= counts[i] == 0;
+    innerOut[i] = id;
+    values[i] = v;
+    out.sum += v;
+  }
+  return out;
+}
+
+}  // namespace
+
 Result<Corpus> readCorpusCache(const std::string& cachePath, const CorpusSourceKey& expected) {
   const std::string name = escapeText(cachePath);
   auto corrupt = [&](const std::string& why) { return badInput(name + " is corrupt: " + why); };
@@ -333,6 +377,8 @@ Result<Corpus> readCorpusCache(const std::string& cachePath, const CorpusSourceK
   } catch (const std::bad_alloc&) {
     return Status(StatusCode::ResourceLimit, name + ": not enough memory for the corpus");
   }
+  adviseHugePages(corpus.counts.valuePtr(), static_cast<std::size_t>(h.nnz) * sizeof(double));
+  adviseHugePages(corpus.counts.innerIndexPtr(), static_cast<std::size_t>(h.nnz) * sizeof(int));
   std::memcpy(corpus.counts.outerIndexPtr(), outer, static_cast<std::size_t>(h.rows + 1) * 4);
   int* innerOut = corpus.counts.innerIndexPtr();
   double* values = corpus.counts.valuePtr();
@@ -342,17 +388,12 @@ Result<Corpus> readCorpusCache(const std::string& cachePath, const CorpusSourceK
   for (std::int64_t r = 0; r < h.rows; ++r) {
     const std::int32_t b = outer[r], e = outer[r + 1];
     if (e < b || e > h.nnz) return corrupt("row offsets decrease at row " + std::to_string(r + 1));
-    double sum = 0.0;
-    for (std::int32_t i = b; i < e; ++i) {
-      if (inner[i] < 0 || inner[i] >= h.cols || (i > b && inner[i] <= inner[i - 1]))
-        return corrupt("word ids out of order or range in row " + std::to_string(r + 1));
-      const double v = h.valueBytes == 4 ? static_cast<double>(narrow[i]) : wide[i];
-      if (!(v >= 1.0 && v <= 9.0e15 && v == std::floor(v)))
-        return corrupt("a count that is not a positive integer in row " + std::to_string(r + 1));
-      innerOut[i] = inner[i];
-      values[i] = v;
-      sum += v;
-    }
+    const RowCopy row = h.valueBytes == 4 ? copyRow(inner, narrow, b, e, h.cols, innerOut, values)
+                                          : copyRow(inner, wide, b, e, h.cols, innerOut, values);
+    const bool badId = row.badId, badCount = row.badCount;
+    const double sum = row.sum;
+    if (badId) return corrupt("word ids out of order or range in row " + std::to_string(r + 1));
+    if (badCount) return corrupt("a count that is not a positive integer in row " + std::to_string(r + 1));
     // The copied part of the mapping leaves the resident set: memory stays at the corpus's size
     // plus a window, not twice the corpus.
     if (e - dropped >= (16 << 20)) {
