@@ -42,6 +42,9 @@ run() {  # label, command...: runs it, keeps its JSON line
   echo "$label $line"
 }
 
+# The median of the arguments.
+med() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+
 corpus() {  # name -> corpus dir (generated on first use)
   case $1 in
     nyt)
@@ -76,7 +79,6 @@ for name in ${CORPORA//,/ }; do
     read -r w u sy m < "$DATA/time.txt"
     walls+=("$w"); cpus+=("$(awk -v u="$u" -v s="$sy" 'BEGIN { printf "%.2f", u + s }')"); [ "$m" -gt "$peak" ] && peak=$m
   done
-  med() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
   wall=$(med "${walls[@]}"); cpu=$(med "${cpus[@]}")
   echo "{\"label\":\"$name/dplda-run\",\"result\":{\"wall_s_median\":$wall,\"cpu_s_median\":$cpu,\"peak_rss_kib\":$peak,\"runs\":$REPEATS}}" >> "$OUT"
   echo "$name/dplda-run: median wall ${wall} s, CPU ${cpu} s, peak ${peak} KiB over $REPEATS runs"

@@ -7,6 +7,7 @@
 
 #include "core/common/random.h"
 #include "core/corpus/corpus.h"
+#include "core/corpus/synthetic_generator.h"
 #include "core/tensor/tensor3.h"
 
 namespace dplda::test {
@@ -62,6 +63,17 @@ inline Corpus sampleCorpus(const LdaModel& m, int N, int minLength, int maxLengt
   }
   auto c = buildCorpus(N, d, triplets);
   return std::move(c).value();
+}
+
+// A small synthetic LDA corpus (mean document length 20) from the project's generator.
+inline Corpus smallLda(int d, int k, int N, std::uint64_t seed) {
+  GeneratorParams g;
+  g.vocabSize = d;
+  g.topicCount = k;
+  g.docCount = N;
+  g.meanLength = 20;
+  g.seed = seed;
+  return generateLdaCorpus(g).value().corpus;
 }
 
 }  // namespace dplda::test

@@ -390,10 +390,8 @@ Result<Corpus> readCorpusCache(const std::string& cachePath, const CorpusSourceK
     if (e < b || e > h.nnz) return corrupt("row offsets decrease at row " + std::to_string(r + 1));
     const RowCopy row = h.valueBytes == 4 ? copyRow(inner, narrow, b, e, h.cols, innerOut, values)
                                           : copyRow(inner, wide, b, e, h.cols, innerOut, values);
-    const bool badId = row.badId, badCount = row.badCount;
-    const double sum = row.sum;
-    if (badId) return corrupt("word ids out of order or range in row " + std::to_string(r + 1));
-    if (badCount) return corrupt("a count that is not a positive integer in row " + std::to_string(r + 1));
+    if (row.badId) return corrupt("word ids out of order or range in row " + std::to_string(r + 1));
+    if (row.badCount) return corrupt("a count that is not a positive integer in row " + std::to_string(r + 1));
     // The copied part of the mapping leaves the resident set: memory stays at the corpus's size
     // plus a window, not twice the corpus.
     if (e - dropped >= (16 << 20)) {
@@ -402,9 +400,9 @@ Result<Corpus> readCorpusCache(const std::string& cachePath, const CorpusSourceK
                       l.values + static_cast<std::size_t>(e) * h.valueBytes);
       dropped = e;
     }
-    if (sum != lengths[r] || sum < kMinDocumentLength)
+    if (row.sum != lengths[r] || row.sum < kMinDocumentLength)
       return corrupt("the length of row " + std::to_string(r + 1) + " is not its sum of counts");
-    corpus.lengths[r] = sum;
+    corpus.lengths[r] = row.sum;
   }
   if (h.hasVocab) {
     const auto* wordLengths = reinterpret_cast<const std::uint32_t*>(base + l.vocabLengths);

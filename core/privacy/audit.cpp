@@ -7,6 +7,7 @@
 #include "core/moments/clipped_moments.h"
 #include "core/moments/moments.h"
 #include "core/privacy/mechanisms.h"
+#include "core/privacy/noise.h"
 #include "core/privacy/sensitivity.h"
 #include "core/whitening/whitening.h"
 
@@ -104,15 +105,6 @@ const char* auditedReleaseName(AuditedRelease r) {
 
 namespace {
 
-Eigen::VectorXd uniqueEntries(const Eigen::MatrixXd& m) {
-  const Eigen::Index d = m.rows();
-  Eigen::VectorXd v(d * (d + 1) / 2);
-  Eigen::Index p = 0;
-  for (Eigen::Index i = 0; i < d; ++i)
-    for (Eigen::Index j = i; j < d; ++j) v[p++] = m(i, j);
-  return v;
-}
-
 Eigen::VectorXd uniqueEntries(const Tensor3& t) {
   const int k = t.dim();
   std::vector<double> v;
@@ -169,8 +161,8 @@ Result<AuditPair> adversarialPair(const Corpus& d, AuditedRelease release, const
       if (!a.ok()) return a.status();
       auto b = secondMomentDense(dp.value(), o.alpha0, feedback);
       if (!b.ok()) return b.status();
-      vD = uniqueEntries(a.value());
-      vDp = uniqueEntries(b.value());
+      vD = symmetricUniqueEntries(a.value());
+      vDp = symmetricUniqueEntries(b.value());
       p.sensitivity = secondMomentSensitivity(N, o.alpha0);
       p.sensitivityFormula = "Δ2 = (2 + 4a)/N";
     } else {
@@ -179,8 +171,8 @@ Result<AuditPair> adversarialPair(const Corpus& d, AuditedRelease release, const
       if (!a.ok()) return a.status();
       auto b = clippedSecondMoment(dp.value(), o.alpha0, clip, feedback);
       if (!b.ok()) return b.status();
-      vD = uniqueEntries(a.value().m2);
-      vDp = uniqueEntries(b.value().m2);
+      vD = symmetricUniqueEntries(a.value().m2);
+      vDp = symmetricUniqueEntries(b.value().m2);
       p.sensitivity = clippedSecondMomentSensitivity(N, o.alpha0, clip);
       p.sensitivityFormula = "(2 C2 + 4 a C1²)/N (Lemma C2)";
     }

@@ -146,4 +146,13 @@ Result<Tensor3> sampleProjectedM3Noise(const Eigen::MatrixXd& W, double sigma, R
   return out;
 }
 
+Eigen::VectorXd symmetricUniqueEntries(const Eigen::MatrixXd& m) {
+  const Eigen::Index d = m.rows();
+  Eigen::VectorXd v(d * (d + 1) / 2);
+  Eigen::Index p = 0;
+  for (Eigen::Index i = 0; i < d; ++i)
+    for (Eigen::Index j = i; j < d; ++j) v[p++] = m(i, j);
+  return v;
+}
+
 }  // namespace dplda

@@ -55,6 +55,10 @@ Status addLaplaceNoise(Eigen::Ref<Eigen::MatrixXd> x, double scale, RandomSource
 // m must be square; if m is exactly symmetric the result is exactly symmetric.
 Status addSymmetricMatrixNoise(Eigen::MatrixXd& m, double sigma, RandomSource& rng);
 
+// The entries i <= j of a symmetric matrix, row by row: the coordinates its noise is drawn on
+// (the empirical privacy audits compare releases in them).
+Eigen::VectorXd symmetricUniqueEntries(const Eigen::MatrixXd& m);
+
 // t += N with N symmetric: one N(0, sigma^2) draw per unique entry (i <= j <= l, lexicographic),
 // added to every permutation of its indices.
 Status addSymmetricTensorNoise(Tensor3& t, double sigma, RandomSource& rng);

@@ -9,8 +9,10 @@
 #include "core/privacy/audit.h"
 #include "core/privacy/mechanisms.h"
 #include "core/privacy/sensitivity.h"
+#include "test_util.h"
 
 using namespace dplda;
+using dplda::test::smallLda;
 using namespace dplda::privacy_audit;
 
 namespace {
@@ -19,16 +21,6 @@ double analyticSigma(double eps, double delta, double sensitivity) {
   const auto c = calibrate(Mechanism::AnalyticGaussian, eps, delta, sensitivity);
   if (!c.ok()) qFatal("%s", c.status().message().c_str());
   return c->scale;
-}
-
-Corpus smallLda(int d, int k, int N, std::uint64_t seed) {
-  GeneratorParams g;
-  g.vocabSize = d;
-  g.topicCount = k;
-  g.docCount = N;
-  g.meanLength = 20;
-  g.seed = seed;
-  return generateLdaCorpus(g).value().corpus;
 }
 
 }  // namespace

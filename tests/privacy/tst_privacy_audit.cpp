@@ -45,15 +45,6 @@ constexpr int kThresholds = 400;
 constexpr double kFamilyAlpha = 1e-6;  // joint failure probability of all Clopper–Pearson bounds
 constexpr int kMinCount = 20;          // a set must hold this many D samples to be used
 
-Eigen::VectorXd uniqueEntries(const Eigen::MatrixXd& m) {
-  const Eigen::Index d = m.rows();
-  Eigen::VectorXd v(d * (d + 1) / 2);
-  Eigen::Index p = 0;
-  for (Eigen::Index i = 0; i < d; ++i)
-    for (Eigen::Index j = i; j < d; ++j) v[p++] = m(i, j);
-  return v;
-}
-
 Eigen::MatrixXd symmetricFromUnique(const Eigen::VectorXd& v, Eigen::Index d) {
   Eigen::MatrixXd m(d, d);
   Eigen::Index p = 0;
@@ -72,7 +63,7 @@ std::vector<double> projectedReleases(const Eigen::MatrixXd& mean, const Eigen::
     x = mean;
     const Status s = addSymmetricMatrixNoise(x, sigma, rng);
     if (!s.isOk()) qFatal("%s", s.message().c_str());
-    xs[r] = uniqueEntries(x).dot(u);
+    xs[r] = symmetricUniqueEntries(x).dot(u);
   }
   std::sort(xs.begin(), xs.end());
   return xs;
@@ -154,13 +145,13 @@ Pair makePair() {
   p.m2D = withDoc0(original);
   for (int w = 0; w < d; ++w) {
     const Eigen::MatrixXd m = withDoc0({{0, w, 5.0}});
-    const double gap = (uniqueEntries(p.m2D) - uniqueEntries(m)).norm();
+    const double gap = (symmetricUniqueEntries(p.m2D) - symmetricUniqueEntries(m)).norm();
     if (gap > p.gap) {
       p.gap = gap;
       p.m2Dp = m;
     }
   }
-  p.u = (uniqueEntries(p.m2D) - uniqueEntries(p.m2Dp)) / p.gap;
+  p.u = (symmetricUniqueEntries(p.m2D) - symmetricUniqueEntries(p.m2Dp)) / p.gap;
   p.l1 = (p.m2D - p.m2Dp).cwiseAbs().sum();
   return p;
 }
@@ -176,7 +167,7 @@ AuditResult runAudit(const char* label, const Eigen::MatrixXd& meanD, const Eige
   const auto xd = projectedReleases(meanD, u, sigma, deriveSeed(seed, 1));
   const auto xdp = projectedReleases(meanDp, u, sigma, deriveSeed(seed, 2));
   const AuditResult r = audit(xd, xdp);
-  const double gap = (uniqueEntries(meanD) - uniqueEntries(meanDp)).norm();
+  const double gap = (symmetricUniqueEntries(meanD) - symmetricUniqueEntries(meanDp)).norm();
   qInfo("%s: sigma %.4g, mean gap %.4g (gap/sigma %.3f), exact eps %.3f, empirical eps lower bound %.3f "
         "(threshold %.4g, counts %d / %d)",
         label, sigma, gap, gap / sigma, exactEpsilon(sigma, gap, kDelta), r.epsLowerBound, r.threshold, r.countP,

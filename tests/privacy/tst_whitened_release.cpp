@@ -10,22 +10,14 @@
 #include "core/moments/clipped_moments.h"
 #include "core/moments/moments.h"
 #include "core/pipeline/private_run.h"
+#include "test_util.h"
 
 using namespace dplda;
+using dplda::test::smallLda;
 
 namespace {
 
 constexpr double kTol = 1e-9;  // relative slack for rounding in the probes
-
-Corpus smallLda(int d, int k, int N, std::uint64_t seed) {
-  GeneratorParams g;
-  g.vocabSize = d;
-  g.topicCount = k;
-  g.docCount = N;
-  g.meanLength = 20;
-  g.seed = seed;
-  return generateLdaCorpus(g).value().corpus;
-}
 
 std::vector<CountTriplet> tripletsOf(const Corpus& c) {
   std::vector<CountTriplet> t;
