@@ -1,0 +1,33 @@
+#include <iostream>
+
+#include "app/cli/arguments.h"
+#include "app/cli/commands.h"
+#include "core/common/text_escape.h"
+
+namespace dplda::cli {
+
+int runReportingErrors(const std::string& command, const std::function<int()>& body) {
+  // One line per error, and no control byte from the input reaches the terminal: the messages
+  // quote user text escaped already; escapeControls is the net for anything that slipped through.
+  const std::string shownCommand = escapeControls(command);
+  auto report = [&](const char* kind, const char* what) {
+    std::cerr << "dplda " << shownCommand << ": " << kind << escapeControls(what) << "\n";
+  };
+  try {
+    return body();
+  } catch (const UsageError& e) {
+    report("usage error: ", e.what());
+    return kExitUsage;
+  } catch (const InputError& e) {
+    report("bad input: ", e.what());
+    return kExitBadInput;
+  } catch (const RunError& e) {
+    report("failed: ", e.what());
+    return kExitFailed;
+  } catch (const std::exception& e) {
+    report("internal error: ", e.what());
+    return kExitFailed;
+  }
+}
+
+}  // namespace dplda::cli
