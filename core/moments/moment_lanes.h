@@ -22,4 +22,10 @@ void forEachLane(double work, F&& f) {
   for (int lane = 0; lane < kLanes; ++lane) f(lane);
 }
 
+// dst[0..width) += a · src[0..width): rows padded to a multiple of 8 vectorise without a tail.
+inline void addScaledRow(double* __restrict dst, double a, const double* __restrict src, Eigen::Index width) {
+#pragma omp simd
+  for (Eigen::Index t = 0; t < width; ++t) dst[t] += a * src[t];
+}
+
 }  // namespace dplda::moments_detail
