@@ -435,6 +435,27 @@ class TstPlots : public QObject {
     QCOMPARE(plot.legendCorner(), Qt::AlignTop | Qt::AlignLeft);
   }
 
+  void shortPlotPutsTheLegendBesideTheData() {
+    // Four entries on a low, wide plot (the Sweeps tab at 1280x720) would cover the data: the
+    // legend goes beside it; made tall again, the plot takes the legend back inside.
+    SeriesPlot plot;
+    for (int i = 0; i < 4; ++i)
+      QVERIFY(plot.setSeries(QString::number(i), "configuration " + QString::number(i), {0.1, 1, 2}, {1.0 + i, 2, 3}));
+    plot.resize(700, 190);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.replot();
+    QRect data = plot.axisRect()->rect(), legend = plot.legend->outerRect();
+    QVERIFY2(!data.intersects(legend), "the legend covers the data of a short plot");
+    QVERIFY(legend.left() > data.right() && plot.rect().contains(legend));
+    plot.resize(700, 600);
+    plot.replot();
+    data = plot.axisRect()->rect();
+    legend = plot.legend->outerRect();
+    QVERIFY2(data.contains(legend), "a tall plot keeps its legend over the data");
+    QVERIFY(data.width() > 550);  // and the room beside the data is given back
+  }
+
   void emptyLegendIsHidden() {
     // No empty legend box on a plot without series; the user's choice is kept apart.
     SeriesPlot plot;

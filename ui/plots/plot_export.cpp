@@ -203,6 +203,7 @@ bool PlotWidget::placeLegendOutside() {
 }
 
 void PlotWidget::paintForExport(QCPPainter* painter, const QSize& logical) {
+  putLegendInside();  // the page is laid out from the plot's own layout, not the screen's
   QCPLayoutInset* inset = axisRect()->insetLayout();
   const bool ownsLegend = inset->elementCount() > 0 && inset->elementAt(0) == legend;
   const QMargins margins = axisRect()->minimumMargins();

@@ -272,14 +272,36 @@ Qt::Alignment PlotWidget::legendCorner() const { return axisRect()->insetLayout(
 
 void PlotWidget::updateLayout() {
   legend->setVisible(m_legendWanted && legend->itemCount() > 0);  // no empty box on an empty plot
+  if (!m_exporting) putLegendInside();
   QCustomPlot::updateLayout();
   if (m_exporting) return;  // paintForExport has placed the legend for the page
-  if (m_fixedLegendCorner || !legend->visible() || axisRect()->insetLayout()->elementCount() == 0) return;
+  if (!legend->visible() || axisRect()->insetLayout()->elementCount() == 0) return;
+  // A short plot (a small window, a low pane): the legend would cover most of the data, so it goes
+  // beside the data (or below it on a narrow plot), as on an exported page.
+  if (legend->minimumOuterSizeHint().height() > 0.5 * axisRect()->rect().height()) {
+    m_marginsInside = axisRect()->minimumMargins();
+    m_legendWrapInside = legend->wrap();
+    m_legendOrderInside = legend->fillOrder();
+    m_legendOutside = placeLegendOutside();
+    if (!m_legendOutside) putLegendInside();
+    return;
+  }
+  if (m_fixedLegendCorner) return;
   const Qt::Alignment best = leastCrowdedCorner();
   if (best != axisRect()->insetLayout()->insetAlignment(0)) {
     axisRect()->insetLayout()->setInsetAlignment(0, best);
     QCustomPlot::updateLayout();
   }
+}
+
+void PlotWidget::putLegendInside() {
+  if (!m_legendOutside) return;
+  m_legendOutside = false;
+  QCPLayoutInset* inset = axisRect()->insetLayout();
+  axisRect()->setMinimumMargins(m_marginsInside);
+  if (inset->elementCount() > 0 && inset->elementAt(0) == legend) inset->setInsetPlacement(0, QCPLayoutInset::ipBorderAligned);
+  legend->setWrap(m_legendWrapInside);
+  legend->setFillOrder(m_legendOrderInside, true);
 }
 
 Qt::Alignment PlotWidget::leastCrowdedCorner() {

@@ -149,6 +149,7 @@ class PlotWidget : public QCustomPlot {
   QFont plotFont(double points, bool bold = false) const;  // the widget's font at points × scale
   void applyFonts();
   Qt::Alignment leastCrowdedCorner();
+  void putLegendInside();  // undoes updateLayout's legend-outside layout of a short plot
 
   QString m_title;
   QCPTextElement* m_titleElement = nullptr;
@@ -166,6 +167,10 @@ class PlotWidget : public QCustomPlot {
   QSize m_exportSize;
   bool m_exportLegendOutside = true;
   bool m_exporting = false;  // updateLayout places the legend outside while set
+  bool m_legendOutside = false;  // on screen: the plot is too short for the legend over the data
+  QMargins m_marginsInside;      // the layout before the legend went outside
+  int m_legendWrapInside = 0;
+  QCPLayoutGrid::FillOrder m_legendOrderInside = QCPLayoutGrid::foRowsFirst;
   QRect m_lastExportAxisRect, m_lastExportLegendRect;
   QMultiHash<QCPAbstractPlottable*, QPointer<QCPAbstractPlottable>> m_companions;
 };
