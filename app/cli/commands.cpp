@@ -56,7 +56,7 @@ Commands:
                  [--split uniform|w1,w2,...] [--separate-releases] [--noise-seed S] [--max-length L] [--no-cache]
                  [--release-only] [--accountant basic|gdp]
                  [--e6 noise|decomposition|whitened] [--tpm-accountant gaussian|advanced|printed]
-                 [--clip-m1 C1] [--clip-m2 C2] [--clip-whitened C]
+                 [--clip-m1 C1] [--clip-m2 C2] [--clip-m3 C3] [--clip-whitened C]
                  [--model spectral|vi|dp-vi] [--holdout F] [--holdout-seed S] [--write-split DIR]
                  [--score-model FILE] [--vi online|batch] [--iterations P] [--tau0 T] [--kappa K] [--clip C]
       --model vi: variational LDA; dp-vi: DP-VI (clip C, zCDP over all iterations; PRIVACY.md §10).
@@ -73,6 +73,9 @@ Commands:
       e2 and e5 (each document's M1 and M2 terms clipped to --clip-m1 0.5, --clip-m2 0.3), then
       M3(W~,W~,W~) of documents clipped in whitened space to C (default 2 sqrt(k + alpha0))
       released given the public W~; no Procedure 1. Use --accountant gdp with it.
+      --clip-m1/--clip-m2/--clip-m3 with configurations 1-4: each document's M1, M2, M3 terms
+      scaled down to these norms before the moments are formed (a bound not given is 1: nothing
+      clipped); the sensitivities follow from the bounds (PRIVACY.md §12). Sound bounds, Gaussian.
   dplda sweep --preset figure2|figure2-vi|figure2-small-corpus|figure2-alpha|figure3|figure4|tpm-noise|online-tpm|dp-tpm|dp-tpm-lda|sound-utility --out DIR
                  [--trials T] [--formats png,pdf,svg|none] [--bounds sound|printed] [--threads N] [--seed S]
   dplda sweep --corpus DIR --topics K[,K2..] --out DIR [--truth FILE] [--alpha0 A[,A2..]]

@@ -168,11 +168,28 @@ PrivacyOptions privacyOptionsFrom(const Arguments& a) {
   o.whitened.m2Clip.m1 = a.number("clip-m1", o.whitened.m2Clip.m1);
   o.whitened.m2Clip.m2 = a.number("clip-m2", o.whitened.m2Clip.m2);
   o.whitened.whitenedClip = a.number("clip-whitened", o.whitened.whitenedClip);
-  if (!o.whitened.enabled && (a.has("clip-m1") || a.has("clip-m2") || a.has("clip-whitened"))) {
-    throw UsageError("--clip-m1, --clip-m2 and --clip-whitened bound the documents of the whitened release; "
-                     "give --config whitened with them");
+  if (!o.whitened.enabled && a.has("clip-whitened")) {
+    throw UsageError("--clip-whitened bounds the whitened terms of the whitened release; give --config whitened "
+                     "with it");
+  }
+  if (o.whitened.enabled && a.has("clip-m3")) {
+    throw UsageError("--clip-m3 bounds each document's M3 term in configurations 1-4; the whitened release clips "
+                     "in whitened space (--clip-whitened)");
   }
   return o;
+}
+
+// --clip-m1/--clip-m2/--clip-m3 outside the whitened release: the papers' configurations on
+// clipped documents (docs/PRIVACY.md §12). A bound not given is 1, which clips nothing of its term.
+MomentClip momentClipFrom(const Arguments& a, const PrivacyOptions& p) {
+  MomentClip c;
+  if (p.whitened.enabled || !(a.has("clip-m1") || a.has("clip-m2") || a.has("clip-m3"))) return c;
+  c.enabled = true;
+  c.m1 = a.number("clip-m1", 1.0);
+  c.m2 = a.number("clip-m2", 1.0);
+  c.m3 = a.number("clip-m3", 1.0);
+  require(validateMomentClip(c));
+  return c;
 }
 
 const char* kNonPrivateNote =
@@ -185,7 +202,7 @@ int runCommand(const std::vector<std::string>& args) {
   const Arguments a(args,
                     {"corpus", "topics", "alpha0", "truth", "decomposer", "seed", "json", "top-words", "config",
                      "edges", "epsilon", "delta", "mechanism", "bounds", "split", "noise-seed", "max-length",
-                     "accountant", "e6", "tpm-accountant", "clip-m1", "clip-m2", "clip-whitened", "batch-size", "online-iterations", "model", "holdout",
+                     "accountant", "e6", "tpm-accountant", "clip-m1", "clip-m2", "clip-m3", "clip-whitened", "batch-size", "online-iterations", "model", "holdout",
                      "holdout-seed", "write-split", "score-model", "iterations", "vi", "clip", "tau0", "kappa"},
                     {"share-releases", "separate-releases", "release-only", "no-cache"});
   const std::string modelName = a.text("model", "spectral");
@@ -213,6 +230,7 @@ int runCommand(const std::vector<std::string>& args) {
     require(makeDecomposer(o.decomposer).status());
   }
   PrivacyOptions privacy = privacyOptionsFrom(a);
+  o.clip = momentClipFrom(a, privacy);
   const bool isPrivateRun = privacy.edges != 0;
   const bool teaching = !a.flag("release-only");
   if (!isPrivateRun && !teaching) throw UsageError("--release-only needs an edge set (--config or --edges)");
@@ -273,7 +291,11 @@ int runCommand(const std::vector<std::string>& args) {
   json.insert("alpha0", o.alpha0);
   json.insert("decomposer", QString::fromStdString(o.decomposer));
   json.insert("init_seed", QString::number(o.initSeed));
-  json.insert("privacy", privacyToJson(privacy, priv));
+  QJsonObject privacyJson = privacyToJson(privacy, priv);
+  if (o.clip.enabled) {  // public bounds of the clipped estimators (docs/PRIVACY.md §12)
+    privacyJson.insert("moment_clip", QJsonObject{{"c1", o.clip.m1}, {"c2", o.clip.m2}, {"c3", o.clip.m3}});
+  }
+  json.insert("privacy", privacyJson);
   if (isPrivateRun) json.insert("released_diagnostics", releasedDiagnosticsToJson(priv.diagnostics));
 
   std::ostringstream out;
@@ -367,6 +389,12 @@ int runCommand(const std::vector<std::string>& args) {
       out << "the non-private model could not be computed: " << modelFailure << "\n";
     }
     if (isPrivateRun) exact.insert("checks", preconditionsToJson(np.checks));
+    if (std::isfinite(np.clipped.m3)) {  // clipping inside configurations 1-4 (docs/PRIVACY.md §12)
+      const auto& c = np.clipped;
+      exact.insert("clipped_fractions", QJsonObject{{"m1", c.m1}, {"m2", c.m2}, {"m3", c.m3}});
+      out << "documents clipped (" << momentClipText(o.clip) << "): M1 " << c.m1 << ", M2 " << c.m2 << ", M3 "
+          << c.m3 << "\n";
+    }
     if (std::isfinite(np.clipped.whitenedBound)) {
       const auto& c = np.clipped;
       exact.insert("clipped_fractions", QJsonObject{{"m1", c.m1}, {"m2", c.m2}, {"whitened_y", c.y},

@@ -158,7 +158,8 @@ Result<ExperimentPreset> makeExperimentPreset(const std::string& name, const Pre
         "(d = 50, k = 5, N = 100000, alpha0 = 1): configurations 1-4 with basic composition, configurations 1 "
         "and 2 with the Gaussian-DP accountant and shared M2 releases (/gdp), and the whitened release "
         "(docs/PRIVACY.md §11) without clipping (whitened/raw), with clipping in whitened space (whitened) and "
-        "with clipping and the Gaussian-DP accountant (whitened/gdp)" +
+        "with clipping and the Gaussian-DP accountant (whitened/gdp), and configurations 1-4 on documents clipped to "
+        "C1 = 0.5, C2 = 0.3, C3 = 0.15 with the Gaussian-DP accountant (/clip/gdp, docs/PRIVACY.md §12)" +
         std::string(ov.corpus ? "; and the same on " + ov.corpusDescription +
                                     " (k = 10, alpha0 = 0.1, held-out perplexity on a 10% public split)"
                               : "") +
@@ -175,7 +176,9 @@ Result<ExperimentPreset> makeExperimentPreset(const std::string& name, const Pre
       p.sweep.holdout = 0.1;
     }
     p.sweep.configurations =
-        parseConfigurations("none,1,1/gdp,2,2/gdp,3,4,whitened/raw,whitened,whitened/gdp").value();
+        parseConfigurations("none,1,1/gdp,2,2/gdp,3,4,whitened/raw,whitened,whitened/gdp,1/clip/gdp,2/clip/gdp,"
+                            "3/clip/gdp,4/clip/gdp")
+            .value();
     p.sweep.epsilons = logSpaced(0.1, 10.0, 9);
     p.sweep.shareReleases = false;  // "1" and "2" as the papers released them; "/gdp" shares
     p.sweep.delta = 1e-5;

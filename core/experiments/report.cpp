@@ -145,7 +145,8 @@ std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
   for (std::size_t g = 0; g < s.configurations.size(); ++g) {
     const SweepConfiguration& cfg = s.configurations[g];
     const StatementInputs in =
-        statementInputs(privacyOptionsFor(s, cfg, s.epsilons.front()), r.cases.empty() ? 0 : r.cases.front().docCount);
+        statementInputs(privacyOptionsFor(s, cfg, s.epsilons.front()), r.cases.empty() ? 0 : r.cases.front().docCount,
+                        cfg.clipMoments ? s.momentClip : MomentClip{});
     std::string releases;
     const SweepRow& row0 = r.row(0, static_cast<int>(g), 0, 0);
     for (const NoiseScale& n : row0.noiseScales) {

@@ -86,6 +86,19 @@ void prepareCase(const SweepSpec& spec, const SweepCase& c, PreparedCase& out) {
       break;
     }
   }
+  for (const SweepConfiguration& cfg : spec.configurations) {
+    if (!cfg.clipMoments) continue;
+    SpectralOptions clipped = out.pipeline.options();
+    clipped.clip = spec.momentClip;
+    out.clippedPipeline.emplace(out.pipeline);
+    out.clippedPipeline->setOptions(clipped);
+    auto cm = out.clippedPipeline->run();  // cached for the trials; a failure is the trials' to report
+    if (!cm.ok() && cm.status().code() == StatusCode::Cancelled) {
+      out.status = cm.status();
+      return;
+    }
+    break;
+  }
   SweepCaseInfo& info = out.info;
   info.label = c.label;
   info.description = c.source.description;
@@ -429,8 +442,9 @@ Result<SweepResult> runSweep(const SweepSpec& spec, Feedback* feedback, const Sw
   result.rows.resize(total);
   // Per worker, a copy of each case's pipeline, made on first use: copying carries the cached
   // noise-free stages, so nothing is recomputed and no pipeline is shared between threads.
+  // Index 2c: the case's pipeline; 2c + 1: its clipped copy ("/clip" configurations).
   std::vector<std::vector<std::optional<SpectralPipeline>>> local(
-      threads, std::vector<std::optional<SpectralPipeline>>(C));
+      threads, std::vector<std::optional<SpectralPipeline>>(2 * C));
   std::mutex listenerMutex;  // the listener's calls are serialised
   if (listener && listener->casesReady) {
     std::lock_guard<std::mutex> lock(listenerMutex);
@@ -454,8 +468,9 @@ Result<SweepResult> runSweep(const SweepSpec& spec, Feedback* feedback, const Sw
     const int g = (i / T) % G;
     const int e = (i / (T * G)) % E;
     const int c = i / (T * G * E);
-    auto& mine = local[worker][c];
-    if (!mine) mine.emplace(prepared[c].pipeline);
+    const bool clipped = spec.configurations[g].clipMoments && prepared[c].clippedPipeline.has_value();
+    auto& mine = local[worker][2 * c + (clipped ? 1 : 0)];
+    if (!mine) mine.emplace(clipped ? *prepared[c].clippedPipeline : prepared[c].pipeline);
     const std::size_t point = summaryIndex(spec, c, g, e);
     result.rows[point * T + t] = runTrial(spec, prepared[c], *mine, c, g, e, t);
     reportProgress(feedback, static_cast<double>(done.fetch_add(1) + 1) / total);

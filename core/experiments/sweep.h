@@ -77,6 +77,9 @@ struct SweepConfiguration {
   // accounting, issue 13 item 1), whatever the sweep's own accountant.
   std::optional<Accountant> accountant;
   bool shareReleases = false;
+  // "/clip": the papers' configuration on documents clipped to the sweep's momentClip bounds
+  // (docs/PRIVACY.md §12); its trials run on a clipped copy of the case's pipeline.
+  bool clipMoments = false;
 };
 
 struct SweepSeeds {
@@ -89,6 +92,8 @@ struct SweepSeeds {
 
 struct SweepSpec {
   std::string name = "sweep";
+  // The public bounds of the "/clip" configurations (enabled is set for them).
+  MomentClip momentClip{true, kDefaultClipM1, kDefaultClipM2, kDefaultClipM3};
   std::vector<SweepCase> cases;
   std::vector<SweepConfiguration> configurations;
   std::vector<double> epsilons;  // total ε of each run, > 0

@@ -27,6 +27,7 @@ struct PreparedCase {
   std::shared_ptr<const Corpus> heldOut;  // the held-out documents (null without held-out evaluation)
   std::optional<LdaModel> truth;
   SpectralPipeline pipeline;  // run once; its noise-free stages are cached
+  std::optional<SpectralPipeline> clippedPipeline;  // the same with spec.momentClip ("/clip" configurations)
   UnwhitenedTopics baseline;  // the non-private output
   std::vector<ViTrialFit> vi;  // per trial, when a "vi" or "dp-vi" configuration is present
   SweepCaseInfo info;

@@ -151,6 +151,21 @@ Result<std::vector<SweepConfiguration>> parseConfigurations(const std::string& t
       out.push_back(c);
       continue;
     }
+    if (endsWith("/clip")) {
+      auto base = parseConfigurations(entry.substr(0, entry.size() - 5));
+      if (!base.ok()) return base.status();
+      SweepConfiguration c = base.value().front();
+      if (c.model != SweepModel::Spectral || c.edges == 0 || c.whitened.enabled || contains(c.edges, 0) ||
+          contains(c.edges, 1)) {
+        return invalidArgument("configurations: \"" + entry + "\": /clip clips the documents' moment terms of a "
+                               "private spectral configuration of the papers (not input perturbation, not the "
+                               "whitened release, which clips its own)");
+      }
+      c.label = entry;
+      c.clipMoments = true;
+      out.push_back(c);
+      continue;
+    }
     const bool tpm = endsWith("/tpm");
     const std::string item = tpm ? entry.substr(0, entry.size() - 4) : entry;
     if (tpm) {

@@ -24,7 +24,8 @@ std::string configurationText(const SweepConfiguration& c) {
   if (c.whitened.enabled) {
     return edges + (c.whitened.clipToRowBound ? " (whitened release, nothing clipped)" : " (whitened release, clipped)");
   }
-  const std::string accounted = c.accountant == Accountant::GaussianDp ? edges + " (gdp, shared)" : edges;
+  const std::string base = c.clipMoments ? edges + " (clipped documents)" : edges;
+  const std::string accounted = c.accountant == Accountant::GaussianDp ? base + " (gdp, shared)" : base;
   return c.privateDecomposition ? accounted + " (e6 by the private power method)" : accounted;
 }
 

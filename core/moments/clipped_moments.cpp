@@ -42,6 +42,73 @@ Status validateSecondMomentClip(const SecondMomentClip& clip) {
   return validateClip(clip.m2, "C2 (on each document's M2 term)");
 }
 
+Status validateMomentClip(const MomentClip& clip) {
+  if (!clip.enabled) return Status::ok();
+  DPLDA_RETURN_IF_ERROR(validateClip(clip.m1, "C1 (on each document's M1 term)"));
+  DPLDA_RETURN_IF_ERROR(validateClip(clip.m2, "C2 (on each document's M2 term)"));
+  return validateClip(clip.m3, "C3 (on each document's M3 term)");
+}
+
+Result<ClippedMomentScales> clippedMomentScales(const Corpus& corpus, const MomentClip& clip) {
+  if (!clip.enabled) return invalidArgument("clippedMomentScales: clipping is off");
+  DPLDA_RETURN_IF_ERROR(validateMomentClip(clip));
+  const SparseCounts& C = corpus.counts;
+  const Eigen::Index N = C.rows();
+  ClippedMomentScales out;
+  out.scales.m1.resize(N);
+  out.scales.m2.resize(N);
+  out.scales.m3.resize(N);
+  Eigen::Index clipped[3] = {0, 0, 0};
+  for (Eigen::Index n = 0; n < N; ++n) {
+    // M̃3ⁿ(i,j,l) counts the ordered triples of distinct tokens with words (i,j,l): c_ic_jc_l for three
+    // distinct words, c_i(c_i−1)c_l for two, c_i(c_i−1)(c_i−2) for one. With q = c², the squares
+    // of the distinct-word entries sum to 6 e3(q) (elementary symmetric, no cancellation).
+    double s2 = 0.0, s3 = 0.0, e1 = 0.0, e2 = 0.0, e3 = 0.0, r = 0.0, rq = 0.0, u = 0.0;
+    for (SparseCounts::InnerIterator it(C, n); it; ++it) {
+      const double c = it.value(), q = c * c, ri = (c * (c - 1.0)) * (c * (c - 1.0));
+      s2 += q;
+      s3 += q * c;
+      e3 += e2 * q;
+      e2 += e1 * q;
+      e1 += q;
+      r += ri;
+      rq += ri * q;
+      u += (c * (c - 1.0) * (c - 2.0)) * (c * (c - 1.0) * (c - 2.0));
+    }
+    const double l = corpus.lengths[n], pairs = l * (l - 1.0), triples = pairs * (l - 2.0);
+    const double norm1 = std::sqrt(s2) / l;
+    const double norm2 = std::sqrt(std::max(0.0, s2 * s2 - 2.0 * s3 + s2)) / pairs;
+    const double norm3 = std::sqrt(std::max(0.0, 6.0 * e3 + 3.0 * (r * e1 - rq) + u)) / triples;
+    out.scales.m1[n] = clipFactor(norm1, clip.m1);
+    out.scales.m2[n] = clipFactor(norm2, clip.m2);
+    out.scales.m3[n] = clipFactor(norm3, clip.m3);
+    clipped[0] += out.scales.m1[n] < 1.0;
+    clipped[1] += out.scales.m2[n] < 1.0;
+    clipped[2] += out.scales.m3[n] < 1.0;
+  }
+  const double Nd = static_cast<double>(N);
+  out.fractionClippedM1 = static_cast<double>(clipped[0]) / Nd;
+  out.fractionClippedM2 = static_cast<double>(clipped[1]) / Nd;
+  out.fractionClippedM3 = static_cast<double>(clipped[2]) / Nd;
+  return out;
+}
+
+ClippedMomentBounds clippedMomentBounds(int docCount, double alpha0, const MomentClip& clip) {
+  const MomentConstants mc = MomentConstants::fromAlpha0(alpha0);
+  const double c1 = std::min(clip.m1, 1.0), c2 = std::min(clip.m2, 1.0), c3 = std::min(clip.m3, 1.0);
+  const double N = static_cast<double>(docCount), b = std::abs(mc.b);
+  ClippedMomentBounds out;
+  out.delta2 = (2.0 * c2 + 4.0 * mc.a * c1 * c1) / N;
+  out.delta3 = (2.0 * c3 + 12.0 * b * c1 * c2 + 6.0 * mc.c * c1 * c1 * c1) / N;
+  out.m2Norm = c2 + mc.a * c1 * c1;
+  out.m3Norm = c3 + 3.0 * b * c1 * c2 + mc.c * c1 * c1 * c1;
+  return out;
+}
+
+std::string momentClipText(const MomentClip& clip) {
+  return "C1 = " + shortNumber(clip.m1) + ", C2 = " + shortNumber(clip.m2) + ", C3 = " + shortNumber(clip.m3);
+}
+
 Result<ClippedSecondMoment> clippedSecondMoment(const Corpus& corpus, double alpha0, const SecondMomentClip& clip,
                                                 Feedback* feedback) {
   DPLDA_RETURN_IF_ERROR(validateMomentInputs(corpus, alpha0));

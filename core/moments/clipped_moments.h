@@ -5,10 +5,12 @@
 // clipped are NON-PRIVATE diagnostics (computed from the data, part of no release), reported
 // for teaching and labelled so.
 #include <Eigen/Dense>
+#include <string>
 
 #include "core/common/feedback.h"
 #include "core/common/status.h"
 #include "core/corpus/corpus.h"
+#include "core/moments/moments.h"
 #include "core/tensor/tensor3.h"
 
 namespace dplda {
@@ -34,6 +36,30 @@ Result<ClippedSecondMoment> clippedSecondMoment(const Corpus& corpus, double alp
 
 // Its Frobenius sensitivity when one document is replaced (Lemma C2): (2 m2 + 4 a m1²)/N.
 double clippedSecondMomentSensitivity(int docCount, double alpha0, const SecondMomentClip& clip);
+
+// ---- Clipping inside the papers' configurations (docs/PRIVACY.md §12) ----
+Status validateMomentClip(const MomentClip& clip);
+
+struct ClippedMomentScales {
+  DocumentScales scales;           // the factors the estimators of moments.h take
+  double fractionClippedM1 = 0.0;  // non-private diagnostics: documents whose term was scaled
+  double fractionClippedM2 = 0.0;
+  double fractionClippedM3 = 0.0;
+};
+// The factor min(1, C/‖term‖) of each document's M̃1ⁿ, M̃2ⁿ, M̃3ⁿ, from the raw norms in O(nnz)
+// (‖M̃3ⁿ‖_F without forming d³ entries).
+Result<ClippedMomentScales> clippedMomentScales(const Corpus& corpus, const MomentClip& clip);
+
+// Lemma C4's public bounds for the clipped M̂2ᶜ, M̂3ᶜ, with C′ = min(C, 1) (a term's norm is <= 1):
+struct ClippedMomentBounds {
+  double delta2 = 0.0;  // ‖M̂2ᶜ(D) − M̂2ᶜ(D′)‖_F <= (2C2′ + 4aC1′²)/N       (Lemma C2)
+  double delta3 = 0.0;  // ‖M̂3ᶜ(D) − M̂3ᶜ(D′)‖_F <= (2C3′ + 12|b|C1′C2′ + 6cC1′³)/N
+  double m2Norm = 0.0;  // ‖M̂2ᶜ‖_F <= C2′ + aC1′²  (bounds σ_1(M̂2ᶜ))
+  double m3Norm = 0.0;  // ‖M̂3ᶜ‖_F <= C3′ + 3|b|C1′C2′ + cC1′³  (replaces m3)
+};
+ClippedMomentBounds clippedMomentBounds(int docCount, double alpha0, const MomentClip& clip);
+// "C1 = 0.5, C2 = 0.3, C3 = 0.2" for ledgers and statements.
+std::string momentClipText(const MomentClip& clip);
 
 struct ClippedWhitenedTensor {
   Tensor3 tensor;                 // k x k x k, symmetric

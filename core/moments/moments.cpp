@@ -253,7 +253,7 @@ Result<Tensor3> thirdMomentDense(const Corpus& corpus, double alpha0, std::size_
 
 
 Result<Tensor3> whitenedThirdMoment(const Corpus& corpus, double alpha0, const Eigen::MatrixXd& W,
-                                    Feedback* feedback) {
+                                    Feedback* feedback, const DocumentScales* scales) {
   DPLDA_RETURN_IF_ERROR(validateMomentInputs(corpus, alpha0));
   if (W.rows() != corpus.vocabSize() || W.cols() < 1) {
     return invalidArgument("the whitening matrix must be " + std::to_string(corpus.vocabSize()) +
@@ -326,13 +326,17 @@ Result<Tensor3> whitenedThirdMoment(const Corpus& corpus, double alpha0, const E
       Y.topRows(rows) = Yr.topRows(rows).leftCols(k);
       for (Eigen::Index r = 0; r < rows; ++r) {
         const double l = corpus.lengths[start + r];
-        const double e = 1.0 / (Nd * l * (l - 1.0) * (l - 2.0));
-        const double f = 1.0 / (l * l * (l - 1.0));
-        const double h = e - 3.0 * beta2 * f + 2.0 * gamma3 / (l * l * l);
+        // Clipping (docs/PRIVACY.md §12) scales the terms from M̃3ⁿ by s3, from M̃2ⁿ by s2 and each
+        // M̃1ⁿ factor by s1; scales of 1 change no bit.
+        const double s1 = scales ? scales->m1[start + r] : 1.0, s2 = scales ? scales->m2[start + r] : 1.0;
+        const double s3 = scales ? scales->m3[start + r] : 1.0;
+        const double e = s3 / (Nd * l * (l - 1.0) * (l - 2.0));
+        const double f = s1 * s2 / (l * l * (l - 1.0));
+        const double h = e - 3.0 * beta2 * f + 2.0 * gamma3 * (s1 * s1 * s1) / (l * l * l);
         const double q = -3.0 * e + 3.0 * beta2 * f;
-        invL[r] = 1.0 / l;
-        invL2[r] = 1.0 / (l * l);
-        pairInv[r] = 1.0 / (l * (l - 1.0));
+        invL[r] = s1 / l;
+        invL2[r] = s1 * s1 / (l * l);
+        pairInv[r] = s2 / (l * (l - 1.0));
         HY.row(r) = h * Y.row(r);
         for (SparseCounts::InnerIterator it(C, start + r); it; ++it) {
           const Eigen::Index i = it.col();

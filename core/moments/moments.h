@@ -20,6 +20,22 @@ struct MomentConstants {
   static MomentConstants fromAlpha0(double alpha0);
 };
 
+// Public bounds on one document's raw terms inside the papers' configurations (docs/PRIVACY.md
+// §12): ‖M̃1ⁿ‖₂ <= m1, ‖M̃2ⁿ‖_F <= m2, ‖M̃3ⁿ‖_F <= m3. Off by default: SPEC §3's estimators, bit
+// for bit. Each term is a probability vector / matrix / tensor (norm <= 1), so a bound >= 1 clips
+// nothing of that term.
+struct MomentClip {
+  bool enabled = false;
+  double m1 = 1.0, m2 = 1.0, m3 = 1.0;
+  bool operator==(const MomentClip&) const = default;
+};
+
+// Per-document factors in (0, 1] that scale M̃1ⁿ, M̃2ⁿ, M̃3ⁿ down to their bounds
+// (clippedMomentScales in clipped_moments.h). The estimators below take them optionally.
+struct DocumentScales {
+  Eigen::VectorXd m1, m2, m3;
+};
+
 // Checks what every estimator needs: finite alpha0 > 0 and at least 3 documents
 // (M̂3 divides by N(N-1)(N-2)).
 Status validateMomentInputs(const Corpus& corpus, double alpha0);
@@ -37,7 +53,8 @@ Result<Eigen::MatrixXd> secondMomentDense(const Corpus& corpus, double alpha0, F
 class SecondMomentOperator {
  public:
   using Scalar = double;
-  SecondMomentOperator(const Corpus& corpus, double alpha0);
+  // With `scales`, the clipped M̂2ᶜ of docs/PRIVACY.md §11.1: each document's M̃2ⁿ and M̃1ⁿ scaled.
+  SecondMomentOperator(const Corpus& corpus, double alpha0, const DocumentScales* scales = nullptr);
   Eigen::Index rows() const { return m_counts->cols(); }
   Eigen::Index cols() const { return m_counts->cols(); }
   // y = M̂2 x in one pass over the counts, split over fixed lanes of documents: the result does not
@@ -88,8 +105,9 @@ Result<Tensor3> thirdMomentDense(const Corpus& corpus, double alpha0,
                                  std::size_t maxBytes = kDefaultExplicitM3Limit, Feedback* feedback = nullptr);
 
 // T̂ = M̂3(W, W, W) from the documents in O(nnz k + N k^3 + d k^3) time and O(k^3 + batch)
-// memory; W is d x k.
+// memory; W is d x k. With `scales`, the clipped M̂3ᶜ(W, W, W) of docs/PRIVACY.md §12: every
+// per-document term of SPEC §3 scaled by its document's factor (scales of 1 change no bit).
 Result<Tensor3> whitenedThirdMoment(const Corpus& corpus, double alpha0, const Eigen::MatrixXd& W,
-                                    Feedback* feedback = nullptr);
+                                    Feedback* feedback = nullptr, const DocumentScales* scales = nullptr);
 
 }  // namespace dplda

@@ -14,11 +14,15 @@ using moments_detail::blockRows;
 using moments_detail::forEachLane;
 using moments_detail::kLanes;
 
-SecondMomentOperator::SecondMomentOperator(const Corpus& corpus, double alpha0) : m_counts(&corpus.counts) {
+SecondMomentOperator::SecondMomentOperator(const Corpus& corpus, double alpha0, const DocumentScales* scales)
+    : m_counts(&corpus.counts) {
   const double N = corpus.docCount();
   const double a = MomentConstants::fromAlpha0(alpha0).a;
   const Eigen::ArrayXd l = corpus.lengths.array();
-  m_docWeights = (1.0 / (N * l * (l - 1.0)) + a / (N * (N - 1.0) * l * l)).matrix();
+  // Clipping scales M̃2ⁿ by f2 and M̃1ⁿ by f1 (so its same-document term by f1²); f = 1 is exact.
+  const Eigen::ArrayXd ones = Eigen::ArrayXd::Ones(l.size());
+  const Eigen::ArrayXd f1 = scales ? scales->m1.array() : ones, f2 = scales ? scales->m2.array() : ones;
+  m_docWeights = (f2 / (N * l * (l - 1.0)) + a * f1.square() / (N * (N - 1.0) * l * l)).matrix();
   m_rankOneWeight = a / (N * (N - 1.0));
   // g = Σ_n c_n/(N l(l−1)) and S1 = Σ_n c_n/l in one pass over the counts, in lanes.
   const SparseCounts& C = corpus.counts;
@@ -28,7 +32,7 @@ SecondMomentOperator::SecondMomentOperator(const Corpus& corpus, double alpha0) 
   forEachLane(static_cast<double>(C.nonZeros()) * 4, [&](int lane) {
     for (Eigen::Index b = lane; b < blocks; b += kLanes) {
       for (Eigen::Index n = b * nb; n < std::min(docs, (b + 1) * nb); ++n) {
-        const double pair = 1.0 / (N * l[n] * (l[n] - 1.0)), inv = 1.0 / l[n];
+        const double pair = f2[n] / (N * l[n] * (l[n] - 1.0)), inv = f1[n] / l[n];
         for (SparseCounts::InnerIterator it(C, n); it; ++it) {
           diag[lane][it.col()] += it.value() * pair;
           sum1[lane][it.col()] += it.value() * inv;

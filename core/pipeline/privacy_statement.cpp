@@ -1,5 +1,7 @@
 #include "core/pipeline/privacy_statement.h"
 
+#include "core/moments/clipped_moments.h"
+
 #include <cmath>
 
 #include "core/common/number_text.h"
@@ -57,6 +59,11 @@ PrivacyStatement privacyStatement(const StatementInputs& in) {
                        "Theorem 6 are not proven for this corpus): not a privacy guarantee."
                      : "Private: (epsilon, delta)-DP for replacing one document, every release calibrated to a "
                        "bound proven in docs/PRIVACY.md.";
+  }
+  if (in.edges != 0 && in.momentClip.enabled && !in.whitenedRelease) {
+    // Every output names the clipping and its public bounds next to the claim.
+    st.summary += " Documents clipped to public norm bounds " + momentClipText(in.momentClip) +
+                  " (M1, M2, M3 terms; sensitivities from Lemma C4, docs/PRIVACY.md §12).";
   }
   if (in.edges != 0) {
     if (in.docCount > 0 && in.delta >= 1.0 / in.docCount) {

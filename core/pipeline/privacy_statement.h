@@ -35,6 +35,7 @@ struct StatementInputs {
   double noiseMultiplier = 1.0;
   int docCount = 0;  // N (public); 0 when unknown (no δ >= 1/N check)
   bool whitenedRelease = false;  // {e2, e5, e6} by the whitened release (docs/PRIVACY.md §11)
+  MomentClip momentClip;         // the papers' configurations on clipped documents (docs/PRIVACY.md §12)
 };
 PrivacyStatement privacyStatement(const StatementInputs& in);
 

@@ -57,8 +57,33 @@ double drawsOf(Node node, double N, double d, double k) {
 
 using namespace detail;
 
-StatementInputs statementInputs(const PrivacyOptions& o, int docCount) {
-  return {o.edges, o.shareReleases, o.bounds, o.epsilon, o.delta, o.noiseMultiplier, docCount, o.whitened.enabled};
+StatementInputs statementInputs(const PrivacyOptions& o, int docCount, const MomentClip& clip) {
+  return {o.edges, o.shareReleases, o.bounds, o.epsilon, o.delta, o.noiseMultiplier, docCount, o.whitened.enabled,
+          clip};
+}
+
+// Clipping inside configurations 1–4 (docs/PRIVACY.md §12) is proven for the sound set's Gaussian
+// releases of the moments and what is computed from them.
+static Status validateMomentClipping(const PrivacyOptions& o, const MomentClip& clip) {
+  if (!clip.enabled || o.edges == 0) return Status::ok();
+  DPLDA_RETURN_IF_ERROR(validateMomentClip(clip));
+  if (o.whitened.enabled) {
+    return invalidArgument("the whitened release clips its own terms (C1, C2, C); moment clipping (C3) applies to "
+                           "the papers' configurations 1-4");
+  }
+  if (o.bounds != BoundSet::Sound) {
+    return invalidArgument("moment clipping has sensitivities in the sound bound set only (docs/PRIVACY.md §12); "
+                           "the printed set reproduces the papers' unclipped estimators");
+  }
+  if (o.mechanism == Mechanism::Laplace) {
+    return invalidArgument("moment clipping bounds Frobenius norms (an l2 sensitivity); Laplace noise needs an l1 "
+                           "bound: use a Gaussian mechanism");
+  }
+  if (contains(o.edges, 0) || contains(o.edges, 1)) {
+    return invalidArgument("input perturbation (e0, e1) releases the counts, which moment clipping does not "
+                           "bound; its sensitivity comes from L_max");
+  }
+  return Status::ok();
 }
 
 Status validatePrivacyOptions(const PrivacyOptions& o, int docCount, int vocabSize, int topicCount) {
@@ -134,7 +159,11 @@ void addNonPrivateDiagnostics(SpectralPipeline& pipeline, PrivateRunResult& res,
   np.sigmaK = sigma[k - 1];
   np.sigmaKPlus1 = sigma.size() > k ? sigma[k] : 0.0;
   np.eigengap = eigengap(sigma, k);
-  const double delta2 = secondMomentSensitivity(pipeline.corpus()->docCount(), so.alpha0);
+  SensitivityInputs in;
+  in.docCount = pipeline.corpus()->docCount();
+  in.alpha0 = so.alpha0;
+  in.clip = so.clip;
+  const double delta2 = delta2Of(in);
   const double gapK = sigma.size() > k ? np.sigmaK - np.sigmaKPlus1 : np.sigmaK;
   np.checks.push_back({"sigma_k > Delta2", np.sigmaK > delta2, shortNumber(np.sigmaK) + " vs " + shortNumber(delta2)});
   np.checks.push_back({"Delta2 <= sigma_k - sigma_k+1 (whitening stability)", delta2 <= gapK,
@@ -147,6 +176,11 @@ void addNonPrivateDiagnostics(SpectralPipeline& pipeline, PrivateRunResult& res,
     return;
   }
   np.gammaS = full.value().gammaS;
+  if (const auto& sc = pipeline.clipScales()) {
+    np.clipped.m1 = sc->fractionClippedM1;
+    np.clipped.m2 = sc->fractionClippedM2;
+    np.clipped.m3 = sc->fractionClippedM3;
+  }
   np.available = true;
 }
 
@@ -265,7 +299,7 @@ Result<PrivateRunResult> PrivateRun::run() {
   const double mult = m_o.noiseMultiplier;
   PrivacyDiagnostics& diag = m_res.diagnostics;
   m_res.decision = decidePrivacy(m_o.edges);
-  m_res.statement = privacyStatement(statementInputs(m_o, m_corpus.docCount()));
+  m_res.statement = privacyStatement(statementInputs(m_o, m_corpus.docCount(), m_so.clip));
   m_res.noiseSource = m_noise.description();
   if (!m_res.statement.isPrivate()) m_res.warnings.push_back(m_res.statement.summary);
   for (const std::string& c : m_res.statement.cautions) m_res.warnings.push_back(c);
@@ -358,6 +392,7 @@ Result<PrivateRunResult> runPrivate(SpectralPipeline& pipeline, const PrivacyOpt
   const Corpus& c = *pipeline.corpus();
   DPLDA_RETURN_IF_ERROR(validatePrivacyOptions(o, c.docCount(), c.vocabSize(), pipeline.options().topicCount));
   DPLDA_RETURN_IF_ERROR(validateSpectralOptions(pipeline.options(), *pipeline.corpus()));  // public inputs only
+  DPLDA_RETURN_IF_ERROR(validateMomentClipping(o, pipeline.options().clip));
   if (o.edges != 0 && pipeline.options().decomposer == "online") {
     return invalidArgument("the online decomposer reads documents in batches, and no sensitivity bound covers "
                            "it; choose robust or simultaneous for a private run");
@@ -367,7 +402,7 @@ Result<PrivateRunResult> runPrivate(SpectralPipeline& pipeline, const PrivacyOpt
     // No noise: the non-private output, reported as such; its failure is its result.
     PrivateRunResult res;
     res.decision = decidePrivacy(0);
-    res.statement = privacyStatement(statementInputs(o, pipeline.corpus()->docCount()));
+    res.statement = privacyStatement(statementInputs(o, pipeline.corpus()->docCount(), pipeline.options().clip));
     res.noiseSource = noise.description();
     res.warnings.push_back(res.decision.explanation);
     auto model = pipeline.run(feedback);

@@ -26,6 +26,9 @@ namespace dplda {
 
 inline constexpr double kDefaultClipM1 = 0.5;
 inline constexpr double kDefaultClipM2 = 0.3;
+// C3 on ‖M̃3ⁿ‖_F for clipped configurations 1–4 (about the 90th percentile on the figure-2 corpus,
+// docs/PRIVACY.md §12.3); used with C1, C2 above by the sweeps' "/clip" configurations.
+inline constexpr double kDefaultClipM3 = 0.15;
 
 // The whitened release (docs/PRIVACY.md §11): a mechanism of its own for the cut {e2, e5, e6}.
 // One Gaussian release of the clipped M̂2, shared by e2 and e5, gives the public W̃ and W̃⁺; then
@@ -69,7 +72,8 @@ struct PrivacyOptions {
   // release and without influence on it; false for a real release (CLI --release-only).
   bool nonPrivateDiagnostics = true;
 };
-StatementInputs statementInputs(const PrivacyOptions& options, int docCount);
+// `clip`: the pipeline's moment clipping (SpectralOptions::clip), named in the statement.
+StatementInputs statementInputs(const PrivacyOptions& options, int docCount, const MomentClip& clip = {});
 
 // Everything about the options that can be refused before any draw. The corpus shape (public:
 // N, d, k) sizes the releases; without it (0s) every release counts as one draw.
@@ -89,7 +93,9 @@ struct NonPrivateDiagnostics {
   // The whitened release's clipping (fractions of documents whose term was scaled down); NaN
   // when the run did not clip. Computed from the data: part of no release.
   struct Clipping {
-    double m1 = std::nan(""), m2 = std::nan(""), y = std::nan(""), p = std::nan(""), t = std::nan("");
+    // m3: the raw M̃3ⁿ terms (clipping inside configurations 1–4, docs/PRIVACY.md §12).
+    double m1 = std::nan(""), m2 = std::nan(""), m3 = std::nan(""), y = std::nan(""), p = std::nan(""),
+           t = std::nan("");
     double whitenedBound = std::nan("");  // the C used (public)
   } clipped;
 };

@@ -53,7 +53,8 @@ class PrivateRun {
   PrivateRun(SpectralPipeline& pipeline, const PrivacyOptions& o, RandomSource& noise, Feedback* feedback)
       : m_pipeline(pipeline), m_o(o), m_noise(noise), m_feedback(feedback), m_corpus(*pipeline.corpus()),
         m_so(pipeline.options()), m_k(m_so.topicCount),
-        m_in{.docCount = m_corpus.docCount(), .topicCount = m_k, .alpha0 = m_so.alpha0, .maxLength = o.maxLength} {}
+        m_in{.docCount = m_corpus.docCount(), .topicCount = m_k, .alpha0 = m_so.alpha0, .maxLength = o.maxLength,
+             .clip = m_so.clip} {}
 
   Result<PrivateRunResult> run();
 

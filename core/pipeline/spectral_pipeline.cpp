@@ -14,6 +14,11 @@ Status validateSpectralOptions(const SpectralOptions& o, const Corpus& corpus) {
   DPLDA_RETURN_IF_ERROR(validateMomentInputs(corpus, o.alpha0));
   DPLDA_RETURN_IF_ERROR(validateTopicCount(o.topicCount, corpus.vocabSize(), corpus.docCount()));
   DPLDA_RETURN_IF_ERROR(validatePowerMethodOptions(o.power));
+  DPLDA_RETURN_IF_ERROR(validateMomentClip(o.clip));
+  if (o.decomposer == "online" && o.clip.enabled) {
+    return invalidArgument("the online decomposer reads the unclipped documents; clipping the moments needs the "
+                           "fast, robust or simultaneous decomposer");
+  }
   if (o.decomposer == "online") return validateOnlinePowerOptions(o.online, corpus.docCount(), o.topicCount);
   return makeDecomposer(o.decomposer, o.power).status();
 }
@@ -23,15 +28,17 @@ void SpectralPipeline::setCorpus(std::shared_ptr<const Corpus> corpus) {
   m_operator.reset();
   m_dense.reset();
   m_thirdMoment.reset();
+  m_scales.reset();
   m_momentsValid = m_eigenValid = m_whitenValid = m_tensorValid = m_decomposeValid = m_unwhitenValid = false;
 }
 
 void SpectralPipeline::setOptions(const SpectralOptions& o) {
   const SpectralOptions& old = m_options;
-  if (o.alpha0 != old.alpha0) {
+  if (o.alpha0 != old.alpha0 || !(o.clip == old.clip)) {
     m_momentsValid = false;
     m_dense.reset();
     m_thirdMoment.reset();
+    m_scales.reset();
   }
   if (o.topicCount != old.topicCount || o.eigenSolver != old.eigenSolver) m_eigenValid = false;
   if (o.decomposer != old.decomposer || o.initSeed != old.initSeed || o.power.restarts != old.power.restarts ||
@@ -62,6 +69,8 @@ void SpectralPipeline::setExplicitThirdMomentLimit(std::size_t maxBytes) {
 Status SpectralPipeline::prepareExplicitThirdMoment(Feedback* feedback) {
   if (!m_corpus) return invalidArgument("no corpus loaded");
   if (m_thirdMoment) return Status::ok();
+  // The clipped M̂3ᶜ is formed from the documents through each W (one pass; no explicit form).
+  if (m_options.clip.enabled) return Status::ok();
   if (explicitThirdMomentBytes(m_corpus->vocabSize()) > m_thirdMomentLimit) return Status::ok();
   auto m3 = thirdMomentDense(*m_corpus, m_options.alpha0, m_thirdMomentLimit, feedback);
   if (!m3.ok()) return m3.status();
@@ -71,7 +80,10 @@ Status SpectralPipeline::prepareExplicitThirdMoment(Feedback* feedback) {
 
 Result<Tensor3> SpectralPipeline::whitenedTensor(const Eigen::MatrixXd& W, Feedback* feedback) const {
   if (!m_corpus) return invalidArgument("no corpus loaded");
-  if (!m_thirdMoment) return whitenedThirdMoment(*m_corpus, m_options.alpha0, W, feedback);
+  if (!m_thirdMoment) {
+    if (m_options.clip.enabled && !m_scales) return invalidArgument("run the pipeline's moments stage first");
+    return whitenedThirdMoment(*m_corpus, m_options.alpha0, W, feedback, m_scales ? &m_scales->scales : nullptr);
+  }
   const int d = m_thirdMoment->dim();
   if (W.rows() != d || W.cols() < 1) {
     return invalidArgument("the whitening matrix must be " + std::to_string(d) + " x k, got " +
@@ -107,7 +119,13 @@ Result<SpectralModel> SpectralPipeline::runThrough(PipelineStage last, Feedback*
   // A stage recomputed invalidates everything downstream of it.
   if (!m_momentsValid) m_eigenValid = false;
   DPLDA_RETURN_IF_ERROR(stage("second_moment", m_momentsValid, [&] {
-    m_operator.emplace(corpus, o.alpha0);
+    m_scales.reset();
+    if (o.clip.enabled) {
+      auto sc = clippedMomentScales(corpus, o.clip);
+      if (!sc.ok()) return sc.status();
+      m_scales = std::make_shared<const ClippedMomentScales>(std::move(sc).value());
+    }
+    m_operator.emplace(corpus, o.alpha0, m_scales ? &m_scales->scales : nullptr);
     m_dense.reset();
     if (corpus.vocabSize() <= kDenseEigenLimit) {
       auto dense = m_operator->toDense(feedback);
@@ -149,7 +167,8 @@ Result<SpectralModel> SpectralPipeline::runThrough(PipelineStage last, Feedback*
       m_tensorValid = true;
       return Status::ok();
     }
-    auto t = whitenedThirdMoment(corpus, o.alpha0, m_model.whitening.W, feedback);
+    auto t = whitenedThirdMoment(corpus, o.alpha0, m_model.whitening.W, feedback,
+                                 m_scales ? &m_scales->scales : nullptr);
     if (!t.ok()) return t.status();
     m_model.tensor = std::move(t).value();
     const Eigen::VectorXd signs = canonicalTensorSigns(m_model.tensor);

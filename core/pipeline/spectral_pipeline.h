@@ -18,6 +18,7 @@
 #include "core/common/feedback.h"
 #include "core/common/status.h"
 #include "core/corpus/corpus.h"
+#include "core/moments/clipped_moments.h"
 #include "core/moments/moments.h"
 #include "core/tensor/decomposer.h"
 #include "core/tensor/online_power_method.h"
@@ -36,6 +37,9 @@ struct SpectralOptions {
   PowerMethodOptions power;
   std::uint64_t initSeed = 1;          // the decomposer's random starts
   OnlinePowerOptions online;           // decomposer "online": seed 004's Algorithm 2 on the documents
+  // Public bounds on each document's M̃1ⁿ, M̃2ⁿ, M̃3ⁿ (docs/PRIVACY.md §12): when enabled every
+  // stage uses the clipped estimators M̂2ᶜ, M̂3ᶜ. Off by default.
+  MomentClip clip;
 };
 
 Status validateSpectralOptions(const SpectralOptions& options, const Corpus& corpus);
@@ -85,6 +89,9 @@ class SpectralPipeline {
   // (canonicalTensorSigns), the same rule a released T̂ is canonicalised with.
   Result<SpectralModel> runThrough(PipelineStage last, Feedback* feedback = nullptr);
   const std::vector<StageTiming>& timings() const { return m_timings; }
+  // The clipping factors and fractions of options().clip (null when off or before the moments
+  // stage). The fractions are NON-PRIVATE diagnostics.
+  const std::shared_ptr<const ClippedMomentScales>& clipScales() const { return m_scales; }
 
   // Cached noise-free intermediates (valid after a successful run).
   const SecondMomentOperator& secondMomentOperator() const { return *m_operator; }
@@ -134,6 +141,7 @@ class SpectralPipeline {
   // Cache, each with the validity of the inputs it was computed from.
   std::optional<SecondMomentOperator> m_operator;
   std::shared_ptr<const Eigen::MatrixXd> m_dense;  // shared by copies (d² can be large)
+  std::shared_ptr<const ClippedMomentScales> m_scales;  // when options().clip is enabled
   // The explicit M̂3 of (corpus, α0), shared between copies; null until prepared.
   std::shared_ptr<const Tensor3> m_thirdMoment;
   std::size_t m_thirdMomentLimit = kPipelineExplicitM3Bytes;

@@ -6,6 +6,8 @@
 #include <limits>
 #include <sstream>
 
+#include "core/moments/clipped_moments.h"
+
 namespace dplda {
 
 namespace {
@@ -28,8 +30,11 @@ bool validCorpusShape(int N, double alpha0) { return N >= 3 && std::isfinite(alp
 
 double aConstant(double alpha0) { return alpha0 / (alpha0 + 1.0); }
 
-// σ_1(M̂2) <= ||M̂2||_1 <= 1 + a (SPEC §9): public.
-double sigma1M2Bound(double alpha0) { return 1.0 + aConstant(alpha0); }
+// σ_1(M̂2) <= ||M̂2||_1 <= 1 + a (SPEC §9): public; clipped, also <= ‖M̂2ᶜ‖_F (Lemma C4).
+double sigma1M2Bound(const SensitivityInputs& in) {
+  const double plain = 1.0 + aConstant(in.alpha0);
+  return in.clip.enabled ? std::min(plain, clippedMomentBounds(in.docCount, in.alpha0, in.clip).m2Norm) : plain;
+}
 
 const char* kPrintedNote =
     "printed set: reproduces the papers' formula (for reproducing their figures); this is not the sound set";
@@ -101,14 +106,14 @@ double perComponentTD(const SensitivityInputs& in, double deltaT) {
 double perComponentU(const SensitivityInputs& in, double deltaT, double delta2, double deltaWplus) {
   const double a0 = in.alpha0;
   const double kappa = (a0 + 2.0) / (2.0 * std::sqrt(a0 * (a0 + 1.0)));
-  const double s1m = sigma1M2Bound(a0);
-  const double s1t = m3Constant(in.docCount, a0) / std::pow(in.sigmaKTilde, 1.5);
+  const double s1m = sigma1M2Bound(in);
+  const double s1t = m3Of(in) / std::pow(in.sigmaKTilde, 1.5);
   const double td = perComponentTD(in, deltaT);
   return kappa * (s1t * std::sqrt(s1m) * td + s1t * deltaWplus + std::sqrt(s1m + delta2) * td);
 }
 
 double printedUnwhiteningSensitivity(const SensitivityInputs& in, double delta2) {
-  return std::sqrt(sigma1M2Bound(in.alpha0)) * delta2 / in.sigmaKTilde;
+  return std::sqrt(sigma1M2Bound(in)) * delta2 / in.sigmaKTilde;
 }
 
 }  // namespace
@@ -144,19 +149,36 @@ double m3Constant(int N, double alpha0) {
          6.0 * alpha0 * alpha0 * n * n / ((alpha0 + 1.0) * (alpha0 + 2.0) * (n - 1.0) * (n - 2.0));
 }
 
+double delta2Of(const SensitivityInputs& in) {
+  if (!in.clip.enabled || !validCorpusShape(in.docCount, in.alpha0)) return secondMomentSensitivity(in.docCount, in.alpha0);
+  return clippedMomentBounds(in.docCount, in.alpha0, in.clip).delta2;
+}
+
+double delta3Of(const SensitivityInputs& in, BoundSet bounds) {
+  if (!in.clip.enabled || !validCorpusShape(in.docCount, in.alpha0)) {
+    return thirdMomentSensitivity(in.docCount, in.alpha0, bounds);
+  }
+  return clippedMomentBounds(in.docCount, in.alpha0, in.clip).delta3;
+}
+
+double m3Of(const SensitivityInputs& in) {
+  if (!in.clip.enabled || !validCorpusShape(in.docCount, in.alpha0)) return m3Constant(in.docCount, in.alpha0);
+  return clippedMomentBounds(in.docCount, in.alpha0, in.clip).m3Norm;
+}
+
 namespace {
 
 // The shared preconditions of the sound whitening bounds: a valid shape, σ̃_k > Δ2, g̃ > 2Δ2.
 bool soundWhiteningDomain(const SensitivityInputs& in) {
   if (!validCorpusShape(in.docCount, in.alpha0) || in.topicCount < 1) return false;
-  const double d2 = secondMomentSensitivity(in.docCount, in.alpha0);
+  const double d2 = delta2Of(in);
   return std::isfinite(in.sigmaKTilde) && in.sigmaKTilde > d2 && std::isfinite(in.gapTilde) &&
          in.gapTilde > 2.0 * d2;
 }
 
 // ρ = √2 Δ2 / (g̃ − Δ2): Davis–Kahan with Weyl, ‖u_i − s_i u'_i‖ <= ρ for every i <= k.
 double eigenvectorDrift(const SensitivityInputs& in) {
-  const double d2 = secondMomentSensitivity(in.docCount, in.alpha0);
+  const double d2 = delta2Of(in);
   return std::sqrt(2.0) * d2 / (in.gapTilde - d2);
 }
 
@@ -166,15 +188,15 @@ double eigenvectorDrift(const SensitivityInputs& in) {
 // (Σ_i ‖E u_i‖² <= ‖E‖_F², and Mirsky's Σ_i (σ_i − σ'_i)² <= ‖E‖_F²), so no √k factor.
 double whiteningSensitivity(const SensitivityInputs& in) {
   if (!soundWhiteningDomain(in)) return kNaN;
-  const double d2 = secondMomentSensitivity(in.docCount, in.alpha0);
+  const double d2 = delta2Of(in);
   const double s = in.sigmaKTilde;
   return eigenvectorDrift(in) / std::sqrt(s) + d2 / (2.0 * std::pow(s - d2, 1.5));
 }
 
 double unwhiteningSensitivity(const SensitivityInputs& in) {
   if (!soundWhiteningDomain(in)) return kNaN;
-  const double d2 = secondMomentSensitivity(in.docCount, in.alpha0);
-  return std::sqrt(sigma1M2Bound(in.alpha0)) * eigenvectorDrift(in) + d2 / (2.0 * std::sqrt(in.sigmaKTilde - d2));
+  const double d2 = delta2Of(in);
+  return std::sqrt(sigma1M2Bound(in)) * eigenvectorDrift(in) + d2 / (2.0 * std::sqrt(in.sigmaKTilde - d2));
 }
 
 std::vector<BoundComparison> boundComparisons(Node node, const SensitivityInputs& in) {
@@ -182,9 +204,9 @@ std::vector<BoundComparison> boundComparisons(Node node, const SensitivityInputs
   const double sqrtK = std::sqrt(static_cast<double>(std::max(in.topicCount, 0)));
   // Issue 9's sound forms summed the k columns' bounds: √k times Lemma W′ / W⁺′, and Δ_T with that Δ_W.
   auto earlierT = [&] {
-    const double d2 = secondMomentSensitivity(in.docCount, in.alpha0), s = in.sigmaKTilde;
-    return thirdMomentSensitivity(in.docCount, in.alpha0, BoundSet::Sound) / std::pow(s - d2, 1.5) +
-           3.0 * m3Constant(in.docCount, in.alpha0) * sqrtK * whiteningSensitivity(in) / (s - d2);
+    const double d2 = delta2Of(in), s = in.sigmaKTilde;
+    return delta3Of(in, BoundSet::Sound) / std::pow(s - d2, 1.5) +
+           3.0 * m3Of(in) * sqrtK * whiteningSensitivity(in) / (s - d2);
   };
   const double printed = sensitivityOf(node, in, BoundSet::Printed).value;
   const double current = sensitivityOf(node, in, BoundSet::Sound).value;
@@ -195,7 +217,7 @@ std::vector<BoundComparison> boundComparisons(Node node, const SensitivityInputs
   // TD and U are linear in Δ_T (and U's W⁺ term in Δ_W⁺): scale the current value term by term.
   if (node == Node::TD) earlier = current * earlierT() / whitenedTensorSensitivity(in, BoundSet::Sound);
   if (node == Node::U) {
-    const double d2 = secondMomentSensitivity(in.docCount, in.alpha0);
+    const double d2 = delta2Of(in);
     earlier = std::sqrt(2.0 * in.topicCount) * perComponentU(in, earlierT(), d2, sqrtK * unwhiteningSensitivity(in));
   }
   return {{"printed (the papers' formula)", printed},
@@ -205,26 +227,48 @@ std::vector<BoundComparison> boundComparisons(Node node, const SensitivityInputs
 
 double whitenedTensorSensitivity(const SensitivityInputs& in, BoundSet bounds) {
   if (!validCorpusShape(in.docCount, in.alpha0) || in.topicCount < 1) return kNaN;
-  const double d2 = secondMomentSensitivity(in.docCount, in.alpha0);
+  const double d2 = delta2Of(in);
   const double s = in.sigmaKTilde;
   if (!std::isfinite(s) || !(s > d2)) return kNaN;
   const double k = in.topicCount;
-  const double d3 = thirdMomentSensitivity(in.docCount, in.alpha0, bounds);
+  const double d3 = delta3Of(in, bounds);
   if (bounds == BoundSet::Sound) {
     // ‖A(W,W,W) − A'(X,X,X)‖_F <= ‖A − A'‖_F ‖X‖³ + ‖A‖_F ‖W − X‖ (‖W‖² + ‖W‖‖X‖ + ‖X‖²), X = W'S.
     if (!soundWhiteningDomain(in)) return kNaN;
-    return d3 / std::pow(s - d2, 1.5) + 3.0 * m3Constant(in.docCount, in.alpha0) * whiteningSensitivity(in) / (s - d2);
+    return d3 / std::pow(s - d2, 1.5) + 3.0 * m3Of(in) * whiteningSensitivity(in) / (s - d2);
   }
   const double gap = std::pow(s - d2, 1.5);
-  return m3Constant(in.docCount, in.alpha0) * std::pow(2.0 * k, 1.5) * d2 * d2 * d2 / (s * s * s * gap) +
+  return m3Of(in) * std::pow(2.0 * k, 1.5) * d2 * d2 * d2 / (s * s * s * gap) +
          d3 * std::pow(k, 1.5) / gap;
 }
 
+namespace {
+
+// With clipping every moment bound inside a formula is Lemma C4's: say so, with the bounds.
+SensitivityBound labelClipping(SensitivityBound b, const SensitivityInputs& in) {
+  if (!in.clip.enabled || b.node == Node::D || b.node == Node::OUT) return b;
+  const ClippedMomentBounds cb = clippedMomentBounds(in.docCount, in.alpha0, in.clip);
+  b.formula = "clipped documents (" + momentClipText(in.clip) + "; docs/PRIVACY.md §12, Lemma C4): Delta2 = (2 C2' + "
+              "4a C1'^2)/N = " + num(cb.delta2) + ", Delta3 = (2 C3' + 12|b| C1' C2' + 6c C1'^3)/N = " + num(cb.delta3) +
+              ", m3 = C3' + 3|b| C1' C2' + c C1'^3 = " + num(cb.m3Norm) + ", C' = min(C, 1); in: " + b.formula;
+  return b;
+}
+
+SensitivityBound unlabelledSensitivityOf(Node node, const SensitivityInputs& in, BoundSet bounds);
+
+}  // namespace
+
 SensitivityBound sensitivityOf(Node node, const SensitivityInputs& in, BoundSet bounds) {
+  return labelClipping(unlabelledSensitivityOf(node, in, bounds), in);
+}
+
+namespace {
+
+SensitivityBound unlabelledSensitivityOf(Node node, const SensitivityInputs& in, BoundSet bounds) {
   SensitivityBound b;
   b.node = node;
   const bool printed = bounds == BoundSet::Printed;
-  const double d2 = secondMomentSensitivity(in.docCount, in.alpha0);
+  const double d2 = delta2Of(in);
   const std::string joint = "sqrt(2k) x ";  // the ℓ2 norm over the k vectors and the k scalars
 
   switch (node) {
@@ -255,7 +299,7 @@ SensitivityBound sensitivityOf(Node node, const SensitivityInputs& in, BoundSet 
         b.formula = "Delta3 = 2/N + 12 alpha0/((alpha0+2) N) + 12 alpha0^2 (N-1)/((alpha0+1)(alpha0+2) N (N-2)) "
                     "(seed 000 G.2 with all three B placements counted, SPEC §9)";
       }
-      finish(b, thirdMomentSensitivity(in.docCount, in.alpha0, bounds));
+      finish(b, delta3Of(in, bounds));
       return b;
     }
     case Node::T: {
@@ -374,6 +418,8 @@ SensitivityBound sensitivityOf(Node node, const SensitivityInputs& in, BoundSet 
   return b;
 }
 
+}  // namespace
+
 SensitivityBound sigmaKSensitivity(const SensitivityInputs& in, BoundSet bounds) {
   SensitivityBound b;
   b.node = Node::M2;
@@ -385,9 +431,9 @@ SensitivityBound sigmaKSensitivity(const SensitivityInputs& in, BoundSet bounds)
   } else {
     b.formula = "Delta_sigma_k = Delta2 = (2 + 4a)/N (Weyl: |sigma_k(M2) - sigma_k(M2')| <= ||E||_2 <= "
                 "||E||_1; SPEC §9 correcting Lemma 9)";
-    finish(b, secondMomentSensitivity(in.docCount, in.alpha0));
+    finish(b, delta2Of(in));
   }
-  return b;
+  return labelClipping(std::move(b), in);
 }
 
 SensitivityBound gammaSSensitivity(const SensitivityInputs& in, BoundSet bounds) {
@@ -405,11 +451,11 @@ SensitivityBound gammaSSensitivity(const SensitivityInputs& in, BoundSet bounds)
                 "by 2 Delta_T, gamma_s is a quarter gap; SPEC §9)";
     b.note = "heuristic: tensor eigenvalue stability under a perturbation of norm Delta_T is known only near "
              "orthogonal decomposability";
-    addSigmaAboveDelta2(b, in, secondMomentSensitivity(in.docCount, in.alpha0));
-    addGapAboveTwoDelta2(b, in, secondMomentSensitivity(in.docCount, in.alpha0));
+    addSigmaAboveDelta2(b, in, delta2Of(in));
+    addGapAboveTwoDelta2(b, in, delta2Of(in));
     finish(b, whitenedTensorSensitivity(in, bounds) / 2.0);
   }
-  return b;
+  return labelClipping(std::move(b), in);
 }
 
 SensitivityBound eigengapSensitivity(const SensitivityInputs& in) {
@@ -418,8 +464,8 @@ SensitivityBound eigengapSensitivity(const SensitivityInputs& in) {
   addShapePreconditions(b, in, true);
   b.formula = "Delta_gap = 2 Delta2 (Weyl: each of sigma_1..sigma_k+1 moves by at most ||E||_2 <= Delta2, a "
               "difference of two by 2 Delta2, and a minimum of such differences no more; docs/PRIVACY.md §3)";
-  finish(b, 2.0 * secondMomentSensitivity(in.docCount, in.alpha0));
-  return b;
+  finish(b, 2.0 * delta2Of(in));
+  return labelClipping(std::move(b), in);
 }
 
 bool needsEigengap(Node node, BoundSet bounds) {

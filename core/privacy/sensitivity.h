@@ -11,6 +11,7 @@
 #include "core/common/random.h"
 #include "core/common/status.h"
 #include "core/graph/computation_graph.h"
+#include "core/moments/moments.h"
 
 namespace dplda {
 
@@ -36,6 +37,9 @@ struct SensitivityInputs {
   double gammaSTilde = 0.0;   // Procedure 1 lower bound on γ_s(T̂)
   double gapTilde = 0.0;      // Procedure 1 lower bound on g = min_{i<=k} (σ_i − σ_{i+1}) of M̂2 (sound set)
   double maxLength = 0.0;     // public clipping length L_max (input perturbation)
+  // Public per-document bounds of the clipped estimators (docs/PRIVACY.md §12): when enabled, Δ2,
+  // Δ3, m3 and the bound on σ_1(M̂2) below are Lemma C4's, in every bound of the sound set.
+  MomentClip clip;
 };
 
 struct SensitivityBound {
@@ -54,6 +58,11 @@ struct SensitivityBound {
 double secondMomentSensitivity(int N, double alpha0);                  // Δ2 = (2 + 4a)/N
 double thirdMomentSensitivity(int N, double alpha0, BoundSet bounds);  // Δ3 (sound or printed)
 double m3Constant(int N, double alpha0);                              // m3 of SPEC §9
+// The moment bounds a run uses: SPEC §9's (sound Δ3) without clipping, Lemma C4's with it
+// (docs/PRIVACY.md §12). NaN for an invalid shape.
+double delta2Of(const SensitivityInputs& in);
+double delta3Of(const SensitivityInputs& in, BoundSet bounds);
+double m3Of(const SensitivityInputs& in);
 // Δ_T(σ̃_k) (printed: seed 000 eq. 113) or Δ_T(σ̃_k, g̃) (sound: docs/PRIVACY.md §3, sign-aligned);
 // NaN when its preconditions fail (σ̃_k <= Δ2, or g̃ <= 2Δ2 for the sound set).
 double whitenedTensorSensitivity(const SensitivityInputs& in, BoundSet bounds);
