@@ -321,7 +321,8 @@ Result<Tensor3> whitenedThirdMoment(const Corpus& corpus, double alpha0, const E
       for (Eigen::Index r = 0; r < rows; ++r) {
         double* y = Yr.row(r).data();
         std::fill(y, y + kp, 0.0);
-        for (SparseCounts::InnerIterator it(C, start + r); it; ++it) moments_detail::addScaledRow(y, it.value(), Wr.row(it.col()).data(), kp);
+        for (SparseCounts::InnerIterator it(C, start + r); it; ++it)
+          moments_detail::addScaledRow(y, it.value(), Wr.row(it.col()).data(), kp);
       }
       Y.topRows(rows) = Yr.topRows(rows).leftCols(k);
       for (Eigen::Index r = 0; r < rows; ++r) {

@@ -146,8 +146,29 @@ class TestCli : public QObject {
     QVERIFY2(quiet.code == 0, qPrintable(quiet.err));
     QVERIFY(!readJson(json).contains("non_private_diagnostics"));
     QVERIFY(!quiet.out.contains("documents clipped"));
-    // Clipping bounds without the whitened release are refused.
-    QCOMPARE(dplda({"run", "--corpus", m_corpus, "--topics", "3", "--config", "1", "--clip-m1", "0.5"}).code, 2);
+    // Each release clips its own terms: M3's bound belongs to configurations 1-4, C to the whitened release.
+    QCOMPARE(dplda({"run", "--corpus", m_corpus, "--topics", "3", "--config", "whitened", "--clip-m3", "0.2"}).code, 2);
+    QCOMPARE(dplda({"run", "--corpus", m_corpus, "--topics", "3", "--config", "1", "--clip-whitened", "2"}).code, 2);
+  }
+
+  void clippedConfigurationNamesItsBounds() {
+    // Configuration 1 on clipped documents (PRIVACY.md §12): the bounds in the JSON, in every ledger
+    // row's formula, a smaller M2 sensitivity than the unclipped run, the fractions apart.
+    const QString json = m_dir.filePath("clip1.json"), plain = m_dir.filePath("plain1.json");
+    const QStringList run = {"run", "--corpus", m_corpus, "--topics", "3", "--config", "1", "--epsilon", "5",
+                             "--noise-seed", "3", "--json"};
+    const Outcome r = dplda(run + QStringList{json, "--clip-m1", "0.5", "--clip-m2", "0.3", "--clip-m3", "0.15"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(dplda(run + QStringList{plain}).code == 0, "the unclipped run failed");
+    const QJsonObject o = readJson(json), p = readJson(plain);
+    const QJsonObject clip = o["privacy"].toObject()["moment_clip"].toObject();
+    QCOMPARE(clip["c3"].toDouble(), 0.15);
+    QVERIFY(!p["privacy"].toObject().contains("moment_clip"));
+    const QJsonArray ledger = o["privacy"].toObject()["ledger"].toArray(), plainLedger = p["privacy"].toObject()["ledger"].toArray();
+    QVERIFY(!ledger.isEmpty() && ledger.size() == plainLedger.size());
+    QVERIFY(ledger[0].toObject()["sensitivity"].toDouble() < plainLedger[0].toObject()["sensitivity"].toDouble());
+    QVERIFY(o["non_private_diagnostics"].toObject().contains("clipped_fractions"));
+    QVERIFY(r.out.contains("documents clipped"));
   }
 
   void nonPrivateSetWarns() {
