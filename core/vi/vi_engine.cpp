@@ -2,8 +2,9 @@
 //
 // A block of documents is processed in two phases: (1) in parallel, each document's E-step
 // (inferDocument) and its contribution s_n[i][w] = c_w φ_wi, written to the document's own slot
-// of a block buffer (and clipped there when asked); (2) sequentially, the slots are added into
-// the k x d statistics in document order. Phase 2 costs one pass over the block's non-zeros
+// of a block buffer with its Frobenius norm; (2) sequentially, the slots are added into one or
+// more k x d sums in document order, each clipped at its own C (the first batch pass fills VI's
+// and DP-VI's sums from the same E-steps). Phase 2 costs one pass over the block's non-zeros
 // (about 1/20 of phase 1), and fixes the summation order.
 #include <omp.h>
 
