@@ -68,7 +68,22 @@ void scorePerplexity(const PreparedCase& pc, const SweepSpec& spec, const LdaMod
 
 void fitViTrial(const SweepSpec& spec, const SweepCase& c, PreparedCase& pc, int trial) {
   ViTrialFit& out = pc.vi[trial];
-  auto fit = fitVi(*pc.corpus, c.topicCount, viOptionsFor(spec, c, trial));
+  const ViOptions options = viOptionsFor(spec, c, trial);
+  int dpViFits = 0;
+  for (const SweepConfiguration& cfg : spec.configurations) dpViFits += cfg.model == SweepModel::DpVi;
+  dpViFits *= static_cast<int>(spec.epsilons.size());
+  // Batch VB's first iteration runs against λ_0 alone, the same for VI and for DP-VI at every ε:
+  // computed once, with VI's sum and DP-VI's clipped one (most E-step updates are in it).
+  if (options.method == ViMethod::Batch && dpViFits > 0) {
+    const double inf = std::numeric_limits<double>::infinity();
+    auto first = firstBatchPass(*pc.corpus, c.topicCount, options, {inf, spec.dpViClip});
+    if (first.ok()) {
+      out.firstPass = std::make_shared<SharedFirstPass>();
+      out.firstPass->pass = std::move(first).value();
+      out.firstPass->users.store(dpViFits);
+    }  // else each fit reports its own error
+  }
+  auto fit = fitVi(*pc.corpus, c.topicCount, options, nullptr, out.firstPass ? &out.firstPass->pass : nullptr);
   if (!fit.ok()) {
     out.status = fit.status();
     return;
@@ -135,7 +150,11 @@ void runViTrial(const SweepSpec& spec, const SweepCase& c, const PreparedCase& p
       if (cal.ok()) o.noiseMultiplier = cal.value().noiseMultiplier * spec.noiseMultiplier;
     }
     SeededRandom noise(row.noiseSeed);
-    auto fit = fitDpVi(*pc.corpus, c.topicCount, o, noise);
+    auto fit = fitDpVi(*pc.corpus, c.topicCount, o, noise, nullptr, vi.firstPass ? &vi.firstPass->pass : nullptr);
+    // acq_rel: the last user frees it after every other fit has stopped reading it.
+    if (vi.firstPass && vi.firstPass->users.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      vi.firstPass->pass = ViFirstPass{};
+    }
     if (!fit.ok()) {
       row.status = fit.status().code();
       row.reason = fit.status().message();

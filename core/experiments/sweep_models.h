@@ -2,6 +2,7 @@
 // Internals of the sweep engine shared by sweep.cpp and sweep_models.cpp (not a public API):
 // a prepared case, and the parts of a trial that are not spectral: the variational baselines
 // (SPEC §15) and the scores every released model gets (error, utility loss, perplexity).
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -15,8 +16,16 @@ namespace dplda {
 
 // Trial t's non-private VI fit of a case: the "vi" configuration's result at every ε and the
 // reference of trial t's DP-VI (utility loss).
+// The first batch iteration of trial t, shared by its VI fit and all its DP-VI fits (bit-identical
+// to computing it in each: it does not depend on ε or the noise); freed by its last DP-VI fit.
+struct SharedFirstPass {
+  ViFirstPass pass;
+  std::atomic<int> users{0};  // DP-VI fits still to use it
+};
+
 struct ViTrialFit {
   Status status;
+  std::shared_ptr<SharedFirstPass> firstPass;  // null for online VB or without DP-VI
   std::optional<LdaModel> model;
   double perplexity = std::numeric_limits<double>::quiet_NaN();
   double perplexityBound = std::numeric_limits<double>::quiet_NaN();

@@ -85,7 +85,7 @@ Status validateDpViOptions(const DpViOptions& o, int k, const Corpus& corpus) {
 }
 
 Result<DpViFit> fitDpVi(const Corpus& train, int k, const DpViOptions& options, RandomSource& noise,
-                        Feedback* feedback) {
+                        Feedback* feedback, const ViFirstPass* start) {
   DPLDA_RETURN_IF_ERROR(validateDpViOptions(options, k, train));
   const long long releases = dpViReleaseCount(options.vi, train.docCount());
   const double drawsPerRelease = static_cast<double>(k) * train.vocabSize();
@@ -143,7 +143,7 @@ Result<DpViFit> fitDpVi(const Corpus& train, int k, const DpViOptions& options, 
   };
   ViOptions vi = options.vi;
   vi.computeElbo = false;  // the ELBO of the data is not a release
-  auto fit = vi_detail::runEngine(train, k, vi, hooks, feedback);
+  auto fit = vi_detail::runEngine(train, k, vi, hooks, feedback, start);
   if (!fit.ok()) return fit.status();
   DpViFit out;
   out.fit = std::move(fit).value();

@@ -98,8 +98,10 @@ struct DpViFit {
 
 Status validateDpViOptions(const DpViOptions& options, int k, const Corpus& corpus);
 
-// Runs DP-VI; noise from `noise` (SecureRandom for a release, SeededRandom for tests).
+// Runs DP-VI; noise from `noise` (SecureRandom for a release, SeededRandom for tests). `start`:
+// the first iteration's E-steps and clipped sum, computed once (firstBatchPass with options.vi
+// and a sum at options.clip); the fit is then bit-identical to one without it (PRIVACY.md §10).
 Result<DpViFit> fitDpVi(const Corpus& train, int k, const DpViOptions& options, RandomSource& noise,
-                        Feedback* feedback = nullptr);
+                        Feedback* feedback = nullptr, const ViFirstPass* start = nullptr);
 
 }  // namespace dplda

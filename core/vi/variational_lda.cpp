@@ -97,10 +97,21 @@ int inferDocument(const Eigen::MatrixXd& B, const Eigen::VectorXd& alpha, const 
   return it;
 }
 
-Result<ViFit> fitVi(const Corpus& train, int k, const ViOptions& options, Feedback* feedback) {
+Result<ViFirstPass> firstBatchPass(const Corpus& train, int k, const ViOptions& options,
+                                   const std::vector<double>& clips, Feedback* feedback) {
+  DPLDA_RETURN_IF_ERROR(validateViOptions(options, k, train));
+  if (options.method != ViMethod::Batch) return invalidArgument("a first batch pass needs the batch VI method");
+  for (double clip : clips) {
+    if (!(clip > 0)) return invalidArgument("the clipping norm C must be > 0, got " + shortNumber(clip));
+  }
+  return vi_detail::runFirstPass(train, k, options, clips, feedback);
+}
+
+Result<ViFit> fitVi(const Corpus& train, int k, const ViOptions& options, Feedback* feedback,
+                    const ViFirstPass* start) {
   DPLDA_RETURN_IF_ERROR(validateViOptions(options, k, train));
   vi_detail::EngineHooks hooks;  // no clipping, no noise
-  return vi_detail::runEngine(train, k, options, hooks, feedback);
+  return vi_detail::runEngine(train, k, options, hooks, feedback, start);
 }
 
 }  // namespace dplda

@@ -72,8 +72,31 @@ struct ViFit {
   double milliseconds = 0.0;
 };
 
-// Fits LDA by VB on `train`. Cancelled (through feedback) returns StatusCode::Cancelled.
-Result<ViFit> fitVi(const Corpus& train, int k, const ViOptions& options, Feedback* feedback = nullptr);
+// The state after the first batch iteration: every document's γ after its E-step against λ_0,
+// and Σ_n clip_C(s_n) for each C asked for. A function of the data, λ_0 (the seed) and the E-step
+// settings only, so non-private VI and DP-VI at every ε of one seed share it (a sweep computes it
+// once per trial); a fit started from it is bit-identical to one that computes it.
+struct ViFirstPass {
+  Eigen::MatrixXd gamma;               // k x N
+  std::vector<double> clips;           // the C of each sum (+infinity: unclipped)
+  std::vector<Eigen::MatrixXd> stats;  // k x d each
+  std::vector<long long> clippedVisits;
+  long long estepIterations = 0;
+  long long estepNotConverged = 0;
+  ViOptions options;                   // what it was computed for (threads and computeElbo aside)
+  int docs = 0, vocab = 0;
+  long long nonZeros = 0;
+};
+
+// The first batch iteration of `options` (method batch) on `train`, with one sum per clip value.
+Result<ViFirstPass> firstBatchPass(const Corpus& train, int k, const ViOptions& options,
+                                   const std::vector<double>& clips, Feedback* feedback = nullptr);
+
+// Fits LDA by VB on `train`. Cancelled (through feedback) returns StatusCode::Cancelled. With
+// `start` (batch only, from firstBatchPass on the same corpus, k and options, with a C = +infinity
+// sum) the first iteration is taken from it; InvalidArgument when it does not match.
+Result<ViFit> fitVi(const Corpus& train, int k, const ViOptions& options, Feedback* feedback = nullptr,
+                    const ViFirstPass* start = nullptr);
 
 // ---- building blocks shared with DP-VI and held-out evaluation ----
 

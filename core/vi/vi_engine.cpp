@@ -2,8 +2,9 @@
 //
 // A block of documents is processed in two phases: (1) in parallel, each document's E-step
 // (inferDocument) and its contribution s_n[i][w] = c_w φ_wi, written to the document's own slot
-// of a block buffer (and clipped there when asked); (2) sequentially, the slots are added into
-// the k x d statistics in document order. Phase 2 costs one pass over the block's non-zeros
+// of a block buffer with its Frobenius norm; (2) sequentially, the slots are added into one or
+// more k x d sums in document order, each clipped at its own C (the first batch pass fills VI's
+// and DP-VI's sums from the same E-steps). Phase 2 costs one pass over the block's non-zeros
 // (about 1/20 of phase 1), and fixes the summation order.
 #include <omp.h>
 
@@ -23,10 +24,18 @@ constexpr int kBlockDocs = 4096;  // documents per block in batch mode (bounds t
 
 struct Block {
   std::vector<long long> offset;  // offset[j] = first non-zero of document j in `contrib` / k
-  std::vector<double> contrib;    // k values per non-zero
+  std::vector<double> contrib;    // k values per non-zero (unclipped)
   std::vector<int> estepIterations;
   std::vector<double> elboTerm;
-  std::vector<char> clipped;
+  std::vector<double> norm2;      // ‖s_n‖²_F, when some sum is clipped
+};
+
+// One sum of the documents' contributions, each clipped to Frobenius norm `clip` (+∞: none).
+// The first batch pass fills several (VI's and DP-VI's) from the same E-steps.
+struct Sum {
+  Eigen::MatrixXd* stats;
+  double clip;
+  long long clipped = 0;  // out: contributions scaled down
 };
 
 struct Context {
@@ -74,7 +83,7 @@ double documentElbo(const Eigen::VectorXd& alpha, const double* gamma, const dou
 // read only at the block's words.
 double processBlock(Context& c, const std::vector<int>& docs, std::size_t begin, std::size_t end,
                     const Eigen::MatrixXd& expElogBeta, Eigen::MatrixXd* gammaStore, bool elboTerms, bool elboOnly,
-                    Eigen::MatrixXd& stats, Block& blk, long long& estepIterations, long long& notConverged) {
+                    std::vector<Sum>& sums, Block& blk, long long& estepIterations, long long& notConverged) {
   const SparseCounts& X = c.corpus.counts;
   const int k = c.k;
   const int m = static_cast<int>(end - begin);
@@ -86,8 +95,9 @@ double processBlock(Context& c, const std::vector<int>& docs, std::size_t begin,
   if (!elboOnly) blk.contrib.resize(static_cast<std::size_t>(blk.offset[m]) * k);
   blk.estepIterations.assign(m, 0);
   blk.elboTerm.assign(m, 0.0);
-  blk.clipped.assign(m, 0);
-  const double clip = c.hooks.clip;
+  bool clipping = false;  // ‖s_n‖_F is needed only when some sum is clipped
+  for (const Sum& sum : sums) clipping = clipping || std::isfinite(sum.clip);
+  blk.norm2.assign(m, 0.0);
   const double tol = c.options.estepTolerance;
   const int maxIt = c.options.estepMaxIterations;
   const double* alpha = c.alpha.data();
@@ -123,15 +133,7 @@ double processBlock(Context& c, const std::vector<int>& docs, std::size_t begin,
         double* o = out + static_cast<std::ptrdiff_t>(q) * k;
         for (int i = 0; i < k; ++i) o[i] = expElogTheta[i] * b[i] * f;
       }
-      // Clip to Frobenius norm C: s_n · min(1, C/‖s_n‖_F). Skipped entirely when C = ∞.
-      if (std::isfinite(clip)) {
-        const double norm2 = squaredNorm(out, static_cast<std::ptrdiff_t>(nnz) * k);
-        if (norm2 > clip * clip) {
-          const double scale = clip / std::sqrt(norm2);
-          for (int q = 0; q < nnz * k; ++q) out[q] *= scale;
-          blk.clipped[j] = 1;
-        }
-      }
+      if (clipping) blk.norm2[j] = squaredNorm(out, static_cast<std::ptrdiff_t>(nnz) * k);
     }
   }
   double elbo = 0.0;
@@ -140,14 +142,23 @@ double processBlock(Context& c, const std::vector<int>& docs, std::size_t begin,
     if (elboOnly) continue;
     estepIterations += blk.estepIterations[j];
     if (blk.estepIterations[j] >= maxIt) ++notConverged;
-    c.hooks.clippedVisits += blk.clipped[j];
     const int n = docs[begin + j];
     const int p0 = X.outerIndexPtr()[n];
     const int nnz = X.outerIndexPtr()[n + 1] - p0;
     const double* in = blk.contrib.data() + blk.offset[j] * k;
-    for (int q = 0; q < nnz; ++q) {
-      double* col = stats.data() + static_cast<std::ptrdiff_t>(X.innerIndexPtr()[p0 + q]) * k;
-      for (int i = 0; i < k; ++i) col[i] += in[q * k + i];
+    for (Sum& sum : sums) {
+      // Clip to Frobenius norm C: s_n · min(1, C/‖s_n‖_F), each entry scaled before it is added.
+      const bool clip = std::isfinite(sum.clip) && blk.norm2[j] > sum.clip * sum.clip;
+      const double scale = clip ? sum.clip / std::sqrt(blk.norm2[j]) : 1.0;
+      sum.clipped += clip;
+      for (int q = 0; q < nnz; ++q) {
+        double* col = sum.stats->data() + static_cast<std::ptrdiff_t>(X.innerIndexPtr()[p0 + q]) * k;
+        if (clip) {
+          for (int i = 0; i < k; ++i) col[i] += in[q * k + i] * scale;
+        } else {
+          for (int i = 0; i < k; ++i) col[i] += in[q * k + i];
+        }
+      }
     }
   }
   return elbo;
@@ -176,20 +187,90 @@ LdaModel modelOf(const Eigen::MatrixXd& lambda, const Eigen::VectorXd& alpha) {
   return m;
 }
 
+// λ_0 ~ Gamma(100, 1/100) entrywise, drawn in storage order (word-major), from the seed.
+Eigen::MatrixXd initialLambda(const ViOptions& options, int k, int d) {
+  SeededRandom initRng(deriveSeed(options.seed, 0));
+  Eigen::MatrixXd lambda(k, d);
+  for (Eigen::Index q = 0; q < lambda.size(); ++q) lambda.data()[q] = gammaSample(initRng, 100.0) / 100.0;
+  return lambda;
+}
+
+// γ_n = α + l_n/k (Blei et al.): the start of every document's first E-step.
+Eigen::MatrixXd initialGamma(const Corpus& corpus, const Eigen::VectorXd& alpha, int k) {
+  Eigen::MatrixXd gamma(k, corpus.docCount());
+  for (int n = 0; n < corpus.docCount(); ++n) gamma.col(n) = alpha.array() + corpus.lengths[n] / k;
+  return gamma;
+}
+
+// One batch iteration's E-steps (t = its index, for progress), warm-started from gammaStore, into
+// `sums` (zeroed here). Returns the documents' ELBO terms at their starting γ when elbo is set.
+Result<double> batchPass(Context& c, int t, const Eigen::MatrixXd& expElogBeta, Eigen::MatrixXd& gammaStore, bool elbo,
+                         std::vector<Sum>& sums, Block& blk, ViFit& fit, Feedback* feedback) {
+  const int N = c.corpus.docCount();
+  std::vector<int> all(N);
+  std::iota(all.begin(), all.end(), 0);
+  for (Sum& sum : sums) sum.stats->setZero();
+  double docElbo = 0.0;
+  for (int b = 0; b < N; b += kBlockDocs) {
+    if (isCanceled(feedback)) return cancelled();
+    docElbo += processBlock(c, all, b, std::min(N, b + kBlockDocs), expElogBeta, &gammaStore, elbo, false, sums, blk,
+                            fit.estepIterations, fit.estepNotConverged);
+    reportProgress(feedback, (t + static_cast<double>(std::min(N, b + kBlockDocs)) / N) / c.options.iterations);
+  }
+  return docElbo;
+}
+
 }  // namespace
 
+Result<int> firstPassSum(const ViFirstPass& s, const Corpus& corpus, int k, const ViOptions& o, double clip) {
+  const ViOptions& f = s.options;
+  const bool same = o.method == ViMethod::Batch && f.method == ViMethod::Batch && s.docs == corpus.docCount() &&
+                    s.vocab == corpus.vocabSize() && s.nonZeros == corpus.counts.nonZeros() &&
+                    s.gamma.rows() == k && f.seed == o.seed && viAlpha(f, k) == viAlpha(o, k) &&
+                    viEta(f, k) == viEta(o, k) && f.estepTolerance == o.estepTolerance &&
+                    f.estepMaxIterations == o.estepMaxIterations;
+  if (!same) return invalidArgument("the first batch pass given was computed for another corpus, k or VI options");
+  for (std::size_t i = 0; i < s.clips.size(); ++i)
+    if (s.clips[i] == clip || (std::isinf(s.clips[i]) && std::isinf(clip))) return static_cast<int>(i);
+  return invalidArgument("the first batch pass given has no sum clipped at C = " + std::to_string(clip));
+}
+
+Result<ViFirstPass> runFirstPass(const Corpus& corpus, int k, const ViOptions& options,
+                                 const std::vector<double>& clips, Feedback* feedback) {
+  const Eigen::VectorXd alpha = viAlpha(options, k);
+  EngineHooks hooks;
+  Context c{corpus, k, options, alpha, hooks, options.threads > 0 ? options.threads : omp_get_max_threads()};
+  ViFirstPass out;
+  out.options = options;
+  out.docs = corpus.docCount();
+  out.vocab = corpus.vocabSize();
+  out.nonZeros = corpus.counts.nonZeros();
+  out.clips = clips;
+  out.gamma = initialGamma(corpus, alpha, k);
+  out.stats.assign(clips.size(), Eigen::MatrixXd(k, out.vocab));
+  std::vector<Sum> sums;
+  for (std::size_t i = 0; i < clips.size(); ++i) sums.push_back({&out.stats[i], clips[i]});
+  const Eigen::MatrixXd lambda = initialLambda(options, k, out.vocab);
+  Eigen::MatrixXd expElogBeta(k, out.vocab);
+  expDirichletColumns(lambda, dirichletRows(rowSumsOf(lambda)), nullptr, out.vocab, expElogBeta, c.threads);
+  Block blk;
+  ViFit counts;
+  auto pass = batchPass(c, 0, expElogBeta, out.gamma, false, sums, blk, counts, feedback);
+  if (!pass.ok()) return pass.status();
+  for (const Sum& sum : sums) out.clippedVisits.push_back(sum.clipped);
+  out.estepIterations = counts.estepIterations;
+  out.estepNotConverged = counts.estepNotConverged;
+  return out;
+}
+
 Result<ViFit> runEngine(const Corpus& corpus, int k, const ViOptions& options, EngineHooks& hooks,
-                        Feedback* feedback) {
+                        Feedback* feedback, const ViFirstPass* first) {
   const auto start = std::chrono::steady_clock::now();
   const int N = corpus.docCount(), d = corpus.vocabSize();
   const Eigen::VectorXd alpha = viAlpha(options, k);
   const double eta = viEta(options, k);
   Context c{corpus, k, options, alpha, hooks, options.threads > 0 ? options.threads : omp_get_max_threads()};
-
-  // λ ~ Gamma(100, 1/100) entrywise, drawn in storage order (word-major), from the seed.
-  SeededRandom initRng(deriveSeed(options.seed, 0));
-  Eigen::MatrixXd lambda(k, d);
-  for (Eigen::Index q = 0; q < lambda.size(); ++q) lambda.data()[q] = gammaSample(initRng, 100.0) / 100.0;
+  Eigen::MatrixXd lambda = initialLambda(options, k, d);
 
   ViFit fit;
   fit.eta = eta;
@@ -197,23 +278,36 @@ Result<ViFit> runEngine(const Corpus& corpus, int k, const ViOptions& options, E
   Eigen::MatrixXd stats(k, d);
   Block blk;
   if (options.method == ViMethod::Batch) {
-    std::vector<int> all(N);
-    std::iota(all.begin(), all.end(), 0);
-    Eigen::MatrixXd gammaStore(k, N);  // warm starts across iterations (keeps the ELBO monotone)
-    for (int n = 0; n < N; ++n) gammaStore.col(n) = alpha.array() + corpus.lengths[n] / k;
+    // Every document's γ is kept from one iteration to the next (its warm start; keeps the ELBO
+    // monotone). It is a function of the document and of λ_0 … λ_{t−1} only (PRIVACY.md §10).
+    Eigen::MatrixXd gammaStore;
     Eigen::MatrixXd expElogBeta(k, d);
-    for (int t = 0; t < options.iterations; ++t) {
+    std::vector<Sum> sums{{&stats, hooks.clip}};
+    int t = 0;
+    if (first) {  // iteration 0's E-steps and sum, computed once for several fits
+      auto index = firstPassSum(*first, corpus, k, options, hooks.clip);
+      if (!index.ok()) return index.status();
+      gammaStore = first->gamma;
+      stats = first->stats[index.value()];
+      hooks.clippedVisits += first->clippedVisits[index.value()];
+      fit.estepIterations += first->estepIterations;
+      fit.estepNotConverged += first->estepNotConverged;
+      if (hooks.privatise) hooks.privatise(stats);
+      lambda = stats.array() + eta;
+      ++fit.updates;
+      ++fit.passes;
+      t = 1;
+    } else {
+      gammaStore = initialGamma(corpus, alpha, k);
+    }
+    for (; t < options.iterations; ++t) {
       expDirichletColumns(lambda, dirichletRows(rowSumsOf(lambda)), nullptr, d, expElogBeta, c.threads);
       const bool elbo = options.computeElbo && t > 0;
-      stats.setZero();
-      double docElbo = 0.0;
-      for (int b = 0; b < N; b += kBlockDocs) {
-        if (isCanceled(feedback)) return cancelled();
-        docElbo += processBlock(c, all, b, std::min(N, b + kBlockDocs), expElogBeta, &gammaStore, elbo, false, stats,
-                                blk, fit.estepIterations, fit.estepNotConverged);
-        reportProgress(feedback, (t + static_cast<double>(std::min(N, b + kBlockDocs)) / N) / options.iterations);
-      }
-      if (elbo) fit.elbo.push_back(docElbo + topicElbo(lambda, expElogBeta, eta));  // ELBO of iteration t−1
+      sums[0].clipped = 0;
+      auto docElbo = batchPass(c, t, expElogBeta, gammaStore, elbo, sums, blk, fit, feedback);
+      if (!docElbo.ok()) return docElbo.status();
+      hooks.clippedVisits += sums[0].clipped;
+      if (elbo) fit.elbo.push_back(docElbo.value() + topicElbo(lambda, expElogBeta, eta));  // ELBO of iteration t−1
       if (hooks.privatise) hooks.privatise(stats);
       lambda = stats.array() + eta;
       ++fit.updates;
@@ -221,10 +315,13 @@ Result<ViFit> runEngine(const Corpus& corpus, int k, const ViOptions& options, E
     }
     if (options.computeElbo) {  // the last iteration's ELBO: one pass of ELBO terms only
       expDirichletColumns(lambda, dirichletRows(rowSumsOf(lambda)), nullptr, d, expElogBeta, c.threads);
+      std::vector<int> all(N);
+      std::iota(all.begin(), all.end(), 0);
+      std::vector<Sum> none;
       double docElbo = 0.0;
       long long unusedA = 0, unusedB = 0;
       for (int b = 0; b < N; b += kBlockDocs) {
-        docElbo += processBlock(c, all, b, std::min(N, b + kBlockDocs), expElogBeta, &gammaStore, true, true, stats,
+        docElbo += processBlock(c, all, b, std::min(N, b + kBlockDocs), expElogBeta, &gammaStore, true, true, none,
                                 blk, unusedA, unusedB);
       }
       fit.elbo.push_back(docElbo + topicElbo(lambda, expElogBeta, eta));
@@ -240,6 +337,7 @@ Result<ViFit> runEngine(const Corpus& corpus, int k, const ViOptions& options, E
     std::vector<int> batchWords;
     Eigen::VectorXd rowSums = rowSumsOf(lambda);
     stats.setZero();
+    std::vector<Sum> onlineSums{{&stats, hooks.clip}};
     long long t = 0;
     for (int epoch = 0; epoch < options.iterations; ++epoch) {
       std::iota(perm.begin(), perm.end(), 0);
@@ -257,8 +355,10 @@ Result<ViFit> runEngine(const Corpus& corpus, int k, const ViOptions& options, E
         }
         expDirichletColumns(lambda, dirichletRows(rowSums), batchWords.data(), static_cast<int>(batchWords.size()),
                             expElogBeta);
-        processBlock(c, perm, b, e, expElogBeta, nullptr, false, false, stats, blk, fit.estepIterations,
+        onlineSums[0].clipped = 0;
+        processBlock(c, perm, b, e, expElogBeta, nullptr, false, false, onlineSums, blk, fit.estepIterations,
                      fit.estepNotConverged);
+        hooks.clippedVisits += onlineSums[0].clipped;
         if (hooks.privatise) hooks.privatise(stats);
         const double rho = std::pow(options.tau0 + static_cast<double>(t), -options.kappa);
         const double scale = static_cast<double>(N) / (e - b);

@@ -19,8 +19,18 @@ struct EngineHooks {
   long long clippedVisits = 0;  // out: document visits whose contribution was scaled down
 };
 
-// Runs batch or online VB on `corpus` (validated by the caller).
+// Runs batch or online VB on `corpus` (validated by the caller); batch VB takes its first
+// iteration from `start` when given (it must hold a sum for hooks.clip).
 Result<ViFit> runEngine(const Corpus& corpus, int k, const ViOptions& options, EngineHooks& hooks,
-                        Feedback* feedback);
+                        Feedback* feedback, const ViFirstPass* start = nullptr);
+
+// firstBatchPass's work (options and clips validated by the caller).
+Result<ViFirstPass> runFirstPass(const Corpus& corpus, int k, const ViOptions& options,
+                                 const std::vector<double>& clips, Feedback* feedback);
+
+// InvalidArgument unless `start` was computed on a corpus of this shape with the same k and
+// options (λ_0 seed, α, η, E-step settings), batch method, and holds a sum for `clip`; else the
+// index of that sum.
+Result<int> firstPassSum(const ViFirstPass& start, const Corpus& corpus, int k, const ViOptions& options, double clip);
 
 }  // namespace dplda::vi_detail

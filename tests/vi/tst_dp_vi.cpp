@@ -181,6 +181,47 @@ class TestDpVi : public QObject {
     }
   }
 
+  void sharedFirstPassGivesTheSameFitsBitForBit() {
+    // A sweep computes batch VB's first iteration once per trial (firstBatchPass) for its VI fit
+    // and its DP-VI fits; each must equal the fit that computes it itself, noise and all.
+    const SyntheticCorpus s = corpusOf(3000, 5);
+    DpViOptions o;
+    o.vi.method = ViMethod::Batch;
+    o.vi.iterations = 4;
+    o.clip = 3.0;  // small enough that many documents are clipped
+    o.epsilon = 1.0;
+    const double inf = std::numeric_limits<double>::infinity();
+    auto first = firstBatchPass(s.corpus, 3, o.vi, {inf, o.clip});
+    QVERIFY(first.ok());
+    QVERIFY(first->clippedVisits[0] == 0 && first->clippedVisits[1] > 100);
+    auto vi = fitVi(s.corpus, 3, o.vi);
+    auto viShared = fitVi(s.corpus, 3, o.vi, nullptr, &first.value());
+    QVERIFY(vi.ok() && viShared.ok());
+    QVERIFY(vi->lambda == viShared->lambda);
+    QCOMPARE(viShared->estepIterations, vi->estepIterations);
+    for (double eps : {0.5, 2.0}) {
+      o.epsilon = eps;
+      SeededRandom n1(7), n2(7);
+      auto dp = fitDpVi(s.corpus, 3, o, n1);
+      auto dpShared = fitDpVi(s.corpus, 3, o, n2, nullptr, &first.value());
+      QVERIFY(dp.ok() && dpShared.ok());
+      QVERIFY(dp->fit.lambda == dpShared->fit.lambda);
+      QCOMPARE(dpShared->clippedVisits, dp->clippedVisits);
+      QCOMPARE(dpShared->fit.estepIterations, dp->fit.estepIterations);
+      QVERIFY(dp->fit.lambda != vi->lambda);  // the noise is there
+    }
+    // A first pass of other options, or without a sum at this C, is refused, not used.
+    DpViOptions other = o;
+    other.vi.seed = 2;
+    SeededRandom n3(7);
+    QCOMPARE(fitDpVi(s.corpus, 3, other, n3, nullptr, &first.value()).status().code(), StatusCode::InvalidArgument);
+    other = o;
+    other.clip = 4.0;
+    QCOMPARE(fitDpVi(s.corpus, 3, other, n3, nullptr, &first.value()).status().code(), StatusCode::InvalidArgument);
+    other.vi.method = ViMethod::Online;
+    QCOMPARE(firstBatchPass(s.corpus, 3, other.vi, {inf}).status().code(), StatusCode::InvalidArgument);
+  }
+
   void refusesBadOptions() {
     const SyntheticCorpus s = corpusOf(100);
     SeededRandom noise(1);
