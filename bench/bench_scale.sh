@@ -75,9 +75,11 @@ for name in ${CORPORA//,/ }; do
   "$DPLDA" run --corpus "$dir" --topics "$k" >/dev/null  # builds the cache on a first run
   walls=(); cpus=(); peak=0
   for _ in $(seq "$REPEATS"); do
-    /usr/bin/time -f "%e %U %S %M" -o "$DATA/time.txt" "$DPLDA" run --corpus "$dir" --topics "$k" >/dev/null
-    read -r w u sy m < "$DATA/time.txt"
-    walls+=("$w"); cpus+=("$(awk -v u="$u" -v s="$sy" 'BEGIN { printf "%.2f", u + s }')"); [ "$m" -gt "$peak" ] && peak=$m
+    t0=$(date +%s%N)
+    /usr/bin/time -f "%U %S %M" -o "$DATA/time.txt" "$DPLDA" run --corpus "$dir" --topics "$k" >/dev/null
+    t1=$(date +%s%N)
+    read -r u sy m < "$DATA/time.txt"
+    walls+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }')"); cpus+=("$(awk -v u="$u" -v s="$sy" 'BEGIN { printf "%.2f", u + s }')"); [ "$m" -gt "$peak" ] && peak=$m
   done
   wall=$(med "${walls[@]}"); cpu=$(med "${cpus[@]}")
   echo "{\"label\":\"$name/dplda-run\",\"result\":{\"wall_s_median\":$wall,\"cpu_s_median\":$cpu,\"peak_rss_kib\":$peak,\"runs\":$REPEATS}}" >> "$OUT"
@@ -94,5 +96,7 @@ for name in ${CORPORA//,/ }; do
   [ ${#ref[@]} -eq 0 ] && ref=(--truth "$DATA/$name-cpp-model.json")
   run "$name/numpy" "$PY" "$ROOT/bench/numpy_spectral.py" --corpus "$dir" --topics "$k" "${ref[@]}" \
     --repeats "$NUMPY_REPEATS"
+  numpyFit=$(tail -n 1 "$OUT" | "$PY" -c 'import json, sys; print(json.load(sys.stdin)["result"]["fit_ms"]["median"] / 1e3)')
+  echo "$name: numpy's fit alone (median) / the whole dplda run (median) = $(awk -v n="$numpyFit" -v w="$wall" 'BEGIN { printf "%.2f", n / w }')"
 done
 echo "# raw: $OUT"
