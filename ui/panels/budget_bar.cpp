@@ -157,9 +157,10 @@ BudgetBar::BudgetBar(QWidget* parent) : QWidget(parent) {
   place(m_noiseSeed);
   m_indicator = new QLabel;
   m_indicator->setTextFormat(Qt::RichText);
-  place(m_indicator);
-  m_indicator->setWordWrap(true);  // a long claim wraps instead of widening the window
-  rows[1]->addStretch(1);
+  // The rest of the row: a long claim wraps instead of widening the window, a short one stays
+  // on one line (with a stretch beside it, it wrapped to its minimum width even at 1920 px).
+  rows[1]->addWidget(m_indicator, 1);
+  m_indicator->setWordWrap(true);
   buildE6Row(rows[2]);
   m_error = new QLabel;
   m_error->setStyleSheet(QString("color: %1;").arg(leakColor().name()));

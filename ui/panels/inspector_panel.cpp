@@ -49,8 +49,14 @@ QString clippingHtml(const NonPrivateDiagnostics::Clipping& c, const MomentClip&
                           .arg(pc(c.m1), pc(c.m2), pc(c.y), pc(c.p), pc(c.t), g(c.whitenedBound)));
 }
 
-// What each node holds, beyond the one-line description of core.
-QString nodeDetail(Node n) {
+// What each node holds, beyond the one-line description of core; `clipped`: the documents are
+// clipped (docs/PRIVACY.md §12), so the moments are M̂2ᶜ, M̂3ᶜ with Lemma C4's sensitivities.
+QString nodeDetail(Node n, bool clipped) {
+  if (clipped && (n == Node::M2 || n == Node::M3)) {
+    return QObject::tr("%1 of the documents clipped to the public bounds C1, C2, C3: each document's term scaled "
+                       "down to its bound, so one document moves it less (Lemma C4 below).")
+        .arg(n == Node::M2 ? QObject::tr("M̂₂ᶜ, the second moment (d×d)") : QObject::tr("M̂₃ᶜ, the third moment"));
+  }
   switch (n) {
     case Node::D: return QObject::tr("The documents: one row of word counts per document. Neighbouring corpora differ in one document.");
     case Node::M2: return QObject::tr("M̂₂, the unbiased second moment (d×d). Sensitivity Δ₂ = (2 + 4a)/N shrinks with N.");
@@ -189,7 +195,8 @@ QString InspectorPanel::edgeHtml(int e) const {
 QString InspectorPanel::nodeHtml(Node n) const {
   const NodeInfo& info = nodeInfo(n);
   QString h = QString("<h3>%1</h3><p>%2</p><p>%3</p>")
-                  .arg(QString::fromLatin1(info.name), QString(info.description).toHtmlEscaped(), nodeDetail(n));
+                  .arg(QString::fromLatin1(info.name), QString(info.description).toHtmlEscaped(),
+                       nodeDetail(n, momentClipOf(m_state).enabled));
   if (hasSensitivityBound(n)) h += boundHtml(n, nullptr);
   if (!m_outcome || !m_outcome->status.isOk()) return h;
   const RunOutcome& o = *m_outcome;
