@@ -146,8 +146,10 @@ class TestCli : public QObject {
     QVERIFY2(quiet.code == 0, qPrintable(quiet.err));
     QVERIFY(!readJson(json).contains("non_private_diagnostics"));
     QVERIFY(!quiet.out.contains("documents clipped"));
-    // Clipping bounds without the whitened release are refused.
-    QCOMPARE(dplda({"run", "--corpus", m_corpus, "--topics", "3", "--config", "1", "--clip-m1", "0.5"}).code, 2);
+    // The whitened bound C without the whitened release, and C3 with it, are refused (--clip-m1 with
+    // configuration 1 clips its documents instead, docs/PRIVACY.md §12: tests/privacy/tst_moment_clipping).
+    QCOMPARE(dplda({"run", "--corpus", m_corpus, "--topics", "3", "--config", "1", "--clip-whitened", "2"}).code, 2);
+    QCOMPARE(dplda({"run", "--corpus", m_corpus, "--topics", "3", "--config", "whitened", "--clip-m3", "0.2"}).code, 2);
   }
 
   void nonPrivateSetWarns() {
