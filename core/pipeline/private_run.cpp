@@ -64,7 +64,7 @@ StatementInputs statementInputs(const PrivacyOptions& o, int docCount, const Mom
 
 // Clipping inside configurations 1–4 (docs/PRIVACY.md §12) is proven for the sound set's Gaussian
 // releases of the moments and what is computed from them.
-static Status validateMomentClipping(const PrivacyOptions& o, const MomentClip& clip) {
+Status validateMomentClipping(const PrivacyOptions& o, const MomentClip& clip) {
   if (!clip.enabled || o.edges == 0) return Status::ok();
   DPLDA_RETURN_IF_ERROR(validateMomentClip(clip));
   if (o.whitened.enabled) {

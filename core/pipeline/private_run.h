@@ -75,6 +75,10 @@ struct PrivacyOptions {
 // `clip`: the pipeline's moment clipping (SpectralOptions::clip), named in the statement.
 StatementInputs statementInputs(const PrivacyOptions& options, int docCount, const MomentClip& clip = {});
 
+// Whether the pipeline's moment clipping (docs/PRIVACY.md §12) fits the options: the sound bound
+// set, a Gaussian mechanism, no input perturbation, not the whitened release. Ok when off.
+Status validateMomentClipping(const PrivacyOptions& options, const MomentClip& clip);
+
 // Everything about the options that can be refused before any draw. The corpus shape (public:
 // N, d, k) sizes the releases; without it (0s) every release counts as one draw.
 Status validatePrivacyOptions(const PrivacyOptions& options, int docCount = 0, int vocabSize = 0,

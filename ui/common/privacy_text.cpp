@@ -1,5 +1,6 @@
 #include "ui/common/privacy_text.h"
 
+#include "core/moments/clipped_moments.h"
 #include "core/privacy/budget.h"
 #include "ui/common/palette.h"
 
@@ -28,7 +29,12 @@ bool isWhitenedStatement(const PrivacyStatement& st) {
   return st.summary.find("by the whitened release") != std::string::npos;
 }
 
-QString privacyHeadline(const PrivacyStatement& st, const PrivacyDecision& d, EdgeSet edges, bool whitened) {
+QString privacyHeadline(const PrivacyStatement& st, const PrivacyDecision& d, EdgeSet edges, bool whitened,
+                        const MomentClip& clip) {
+  if (clip.enabled && !whitened && st.claim != PrivacyClaim::NotPrivate) {
+    return privacyHeadline(st, d, edges) +
+           QObject::tr(" · documents clipped to %1 (docs/PRIVACY.md §12)").arg(QString::fromStdString(momentClipText(clip)));
+  }
   switch (st.claim) {
     case PrivacyClaim::Proven:
       if (whitened) {

@@ -19,9 +19,10 @@ QString readablePrivacyText(const std::string& text);
 // "⚠ Cut, printed bounds — reproduces the papers; not a guarantee (e2, e3, e5)",
 // "⚠ Cut, not covered by a proven bound: T …", "✗ Not private — leaking path: D → …".
 // `whitened`: the edges are released by the whitened release (docs/PRIVACY.md §11), which the
-// proven headline names.
+// proven headline names. `clip` (enabled): the papers' configuration on clipped documents
+// (docs/PRIVACY.md §12); a cut's headline names the clipping and its public bounds.
 QString privacyHeadline(const PrivacyStatement& statement, const PrivacyDecision& decision, EdgeSet edges,
-                        bool whitened = false);
+                        bool whitened = false, const MomentClip& clip = {});
 // Whether a statement is the whitened release's (core names the mechanism in its summary).
 bool isWhitenedStatement(const PrivacyStatement& statement);
 // The statement's cautions (δ ≥ 1/N, a very large ε), each prefixed with ⚠.

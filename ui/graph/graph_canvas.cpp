@@ -224,7 +224,7 @@ void GraphCanvas::setStatementInputs(const StatementInputs& inputs) {
   const bool same = in.shareReleases == m_inputs.shareReleases && in.bounds == m_inputs.bounds &&
                     in.epsilon == m_inputs.epsilon && in.delta == m_inputs.delta &&
                     in.noiseMultiplier == m_inputs.noiseMultiplier && in.docCount == m_inputs.docCount &&
-                    in.whitenedRelease == m_inputs.whitenedRelease;
+                    in.whitenedRelease == m_inputs.whitenedRelease && in.momentClip == m_inputs.momentClip;
   m_inputs = in;
   if (!same) {
     m_runStatement.reset();
@@ -247,7 +247,7 @@ void GraphCanvas::refresh() {
   m_inputs.edges = m_noisy;
   m_statement = m_runStatement ? *m_runStatement : privacyStatement(m_inputs);
   const PrivacyClaim claim = m_statement.claim;
-  const QString text = privacyHeadline(m_statement, m_decision, m_noisy, showsWhitenedRelease());
+  const QString text = privacyHeadline(m_statement, m_decision, m_noisy, showsWhitenedRelease(), m_inputs.momentClip);
   m_banner->setText(text);
   QString tip = readablePrivacyText(m_statement.summary);
   if (m_statement.summary != m_decision.explanation) tip += "\n" + readablePrivacyText(m_decision.explanation);

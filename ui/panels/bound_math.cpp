@@ -35,9 +35,13 @@ BoundMath boundMath(Node node, const SensitivityInputs& in, BoundSet bounds, con
   const bool printed = bounds == BoundSet::Printed;
   const double N = in.docCount, k = in.topicCount, a0 = in.alpha0;
   const double a = a0 / (a0 + 1.0);
-  const double d2 = secondMomentSensitivity(in.docCount, a0);
+  // Clipped documents (docs/PRIVACY.md §12): Lemma C4's Δ2, Δ3, m3 and σ1 bound in every formula.
+  const double d2 = delta2Of(in);
   const double s = in.sigmaKTilde, gap = in.gapTilde, gamma = in.gammaSTilde;
-  const double d3 = thirdMomentSensitivity(in.docCount, a0, bounds), m3 = m3Constant(in.docCount, a0);
+  const double d3 = delta3Of(in, bounds), m3 = m3Of(in);
+  const ClippedMomentBounds cb = clippedMomentBounds(in.docCount, a0, in.clip);
+  const double sigma1 = in.clip.enabled ? std::min(1.0 + a, cb.m2Norm) : 1.0 + a;  // public bound on σ1(M̂2)
+  const QString sigma1Text = in.clip.enabled ? QObject::tr("min(1 + a, C2′ + aC1′²)") : QStringLiteral("1 + a");
   const QString aDef = QObject::tr("a = %1/(%1 + 1) = %2").arg(A0, n(a));
   const QString rho = QObject::tr("ρ = √2 %1/(%2 − %1)").arg(D2, G);
   const double rhoValue = std::sqrt(2.0) * d2 / (gap - d2);
@@ -77,6 +81,29 @@ BoundMath boundMath(Node node, const SensitivityInputs& in, BoundSet bounds, con
         m.plugged = QString("= %1·%2³/%3").arg(n(factor), n(c), n(N));
         m.value = clippedWhitenedTensorSensitivity(in.docCount, a0, c);
       }
+    }
+    return m;
+  }
+
+  if (in.clip.enabled && (node == Node::M2 || node == Node::M3)) {
+    const MomentConstants mc = MomentConstants::fromAlpha0(a0);
+    const double c1 = std::min(in.clip.m1, 1.0), c2 = std::min(in.clip.m2, 1.0), c3 = std::min(in.clip.m3, 1.0);
+    const QString C1p = C1 + "′", C2p = C2 + "′", C3p = sub("C", "3") + "′";
+    const QString bounds = QObject::tr("C′ = min(C, 1) of the public bounds %1 = %2, %3 = %4, %5 = %6 on each "
+                                       "document's M̂<sub>1</sub>, M̂<sub>2</sub>, M̂<sub>3</sub> terms")
+                               .arg(C1, n(in.clip.m1), C2, n(in.clip.m2), sub("C", "3"), n(in.clip.m3));
+    m.reference = QObject::tr("docs/PRIVACY.md §12, Lemma C4: the papers' configuration on clipped documents");
+    if (node == Node::M2) {
+      m.formula = QObject::tr("%1 = (2%2 + 4a%3)/N").arg(D2, C2p, sup(C1p, "2"));
+      m.where = aDef + "; " + bounds;
+      m.plugged = QString("= (2·%1 + 4·%2·%3²)/%4").arg(n(c2), n(a), n(c1), n(N));
+      m.value = cb.delta2;
+    } else {
+      m.formula = QObject::tr("%1 = (2%2 + 12|b|%3%4 + 6c%5)/N").arg(D3, C3p, C1p, C2p, sup(C1p, "3"));
+      m.where = QObject::tr("b = %1, c = %2 the moment constants of %3; ").arg(n(mc.b), n(mc.c), A0) + bounds;
+      m.plugged = QString("= (2·%1 + 12·%2·%3·%4 + 6·%5·%3³)/%6")
+                      .arg(n(c3), n(std::abs(mc.b)), n(c1), n(c2), n(mc.c), n(N));
+      m.value = cb.delta3;
     }
     return m;
   }
@@ -122,9 +149,9 @@ BoundMath boundMath(Node node, const SensitivityInputs& in, BoundSet bounds, con
         m.plugged = QString("= √%1·%2/%3").arg(n(1 + a), n(d2), n(s));
         m.reference = QObject::tr("seed 000 G.5 item (iv) (bounds an aligned W⁺)");
       } else {
-        m.formula = QObject::tr("%1 = √(1 + a) ρ + %2/(2√(%3 − %2))").arg(DWp, D2, SK);
+        m.formula = QObject::tr("%1 = √(%4) ρ + %2/(2√(%3 − %2))").arg(DWp, D2, SK, sigma1Text);
         m.where = aDef + "; " + rho;
-        m.plugged = QString("= √%1·%2 + %3/(2√(%4 − %3))").arg(n(1 + a), n(rhoValue), n(d2), n(s));
+        m.plugged = QString("= √%1·%2 + %3/(2√(%4 − %3))").arg(n(sigma1), n(rhoValue), n(d2), n(s));
         m.reference = QObject::tr("docs/PRIVACY.md §3.6; released up to the signs of its columns");
       }
       break;
@@ -141,7 +168,10 @@ BoundMath boundMath(Node node, const SensitivityInputs& in, BoundSet bounds, con
                         .arg(n(d3), n(s), n(d2), n(m3), n(whiteningSensitivity(in)));
         m.reference = QObject::tr("docs/PRIVACY.md §3, Theorem T; %1 the sign-aligned whitening bound").arg(DW);
       }
-      m.where = m3Text() + QString(" = %1").arg(n(m3));
+      m.where = in.clip.enabled ? QObject::tr("%1 = C3′ + 3|b|C1′C2′ + cC1′³ = %2, the public bound on "
+                                              "‖M̂<sub>3</sub>ᶜ‖<sub>F</sub> of the clipped documents (Lemma C4)")
+                                      .arg(M3, n(m3))
+                                : m3Text() + QString(" = %1").arg(n(m3));
       break;
     case Node::TD: {
       const double deltaT = whitenedTensorSensitivity(in, bounds);
@@ -160,8 +190,8 @@ BoundMath boundMath(Node node, const SensitivityInputs& in, BoundSet bounds, con
       const QString s1t = sub("s", "1T"), s1m = sub("s", "1M");
       m.formula = QObject::tr("%1 = %2κ[%3√%4 · 2√k %5/%6 + %3 %7 + √(%4 + %8) · 2√k %5/%6]")
                       .arg(sub("Δ", "U"), printed ? QString() : QStringLiteral("√(2k) · "), s1t, s1m, DT, GS, DWp, D2);
-      m.where = QObject::tr("κ = (%1 + 2)/(2√(%1(%1 + 1))) = %2, %3 = 1 + a = %4, %5 = %6/%7<sup>3/2</sup>")
-                    .arg(A0, n(kappa), s1m, n(1 + a), s1t, M3, SK);
+      m.where = QObject::tr("κ = (%1 + 2)/(2√(%1(%1 + 1))) = %2, %3 = %8 = %4, %5 = %6/%7<sup>3/2</sup>")
+                    .arg(A0, n(kappa), s1m, n(sigma1), s1t, M3, SK, sigma1Text);
       m.plugged = QObject::tr("with %1 = %2, %3 = %4, %5 = %6, %7 = %8").arg(DT, n(deltaT), DWp, n(wplus), GS, n(gamma), s1t,
                                                                               n(m3 / std::pow(s, 1.5)));
       m.reference = printed ? QObject::tr("seed 000 eq. 117, per component")

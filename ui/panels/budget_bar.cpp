@@ -56,7 +56,7 @@ BudgetBar::BudgetBar(QWidget* parent) : QWidget(parent) {
   auto* grid = new QVBoxLayout(this);
   grid->setContentsMargins(6, 2, 6, 2);
   grid->setSpacing(2);
-  // A third row, e6's release and the whitened release's clipping, shows while e6 is noisy.
+  // A third row, e6's release (while e6 is noisy) and the clipping bounds (while edges are noisy).
   QHBoxLayout* rows[3] = {new QHBoxLayout, new QHBoxLayout, new QHBoxLayout};
   m_e6Row = new QWidget;
   for (QHBoxLayout* r : rows) {
@@ -157,9 +157,10 @@ BudgetBar::BudgetBar(QWidget* parent) : QWidget(parent) {
   place(m_noiseSeed);
   m_indicator = new QLabel;
   m_indicator->setTextFormat(Qt::RichText);
-  place(m_indicator);
-  m_indicator->setWordWrap(true);  // a long claim wraps instead of widening the window
-  rows[1]->addStretch(1);
+  // The rest of the row: a long claim wraps instead of widening the window, a short one stays
+  // on one line (with a stretch beside it, it wrapped to its minimum width even at 1920 px).
+  rows[1]->addWidget(m_indicator, 1);
+  m_indicator->setWordWrap(true);
   buildE6Row(rows[2]);
   m_error = new QLabel;
   m_error->setStyleSheet(QString("color: %1;").arg(leakColor().name()));
@@ -167,7 +168,7 @@ BudgetBar::BudgetBar(QWidget* parent) : QWidget(parent) {
   m_error->hide();
   grid->addWidget(m_error);
 
-  for (QLineEdit* f : {m_epsilon, m_delta, m_noiseSeed, m_split, m_clipM1, m_clipM2, m_clipWhitened})
+  for (QLineEdit* f : {m_epsilon, m_delta, m_noiseSeed, m_split, m_clipM1, m_clipM2, m_clipM3, m_clipWhitened})
     m_tips.insert(f, f->toolTip());
 
   connect(m_slider, &QSlider::valueChanged, this, [this](int pos) {
@@ -214,7 +215,7 @@ BudgetBar::BudgetBar(QWidget* parent) : QWidget(parent) {
 
 void BudgetBar::showError(QLineEdit* field, const QString& message) {
   const std::initializer_list<QLineEdit*> fields{m_epsilon, m_delta, m_noiseSeed, m_split, m_clipM1, m_clipM2,
-                                                 m_clipWhitened};
+                                                 m_clipM3, m_clipWhitened};
   for (QLineEdit* f : fields) f->setStyleSheet(QString());
   if (field && !message.isEmpty()) field->setStyleSheet(QString("border: 2px solid %1;").arg(leakColor().name()));
   m_error->setText(message);
@@ -289,8 +290,9 @@ void BudgetBar::emitIfValid(const SessionState& next, const QString& what, int m
   // The options of e6's release and the accountant: refused when the edit brings a new problem
   // (a session loaded with one keeps running into it at the run, which names it).
   const QMap<QString, QString> before = validateSession(m_state);
-  const std::pair<const char*, QLineEdit*> fields[] = {{"clip_m1", m_clipM1}, {"clip_m2", m_clipM2},
-                                                       {"clip_whitened", m_clipWhitened}, {"accountant", nullptr},
+  const std::pair<const char*, QLineEdit*> fields[] = {{"clip_m1", m_clipM1},       {"clip_m2", m_clipM2},
+                                                       {"clip_m3", m_clipM3},       {"clip_whitened", m_clipWhitened},
+                                                       {"clip_documents", nullptr}, {"accountant", nullptr},
                                                        {"e6", nullptr}};
   for (const auto& [key, field] : fields) {
     if (errors.contains(key) && errors.value(key) != before.value(key)) {

@@ -3,7 +3,8 @@
 // the configuration preset (reflecting clicks on the canvas), mechanism, bound set, shared
 // releases, the accountant (basic | Gaussian-DP), the budget split over the releases, the noise
 // seed (empty = secure noise), e6's release (noise on T̂, the private decomposition or the
-// whitened release with its clipping bounds C1, C2, C; shown while e6 is noisy) and the
+// whitened release; shown while e6 is noisy), the clipping bounds (the whitened release's C1,
+// C2, C, or "clip documents" with C1, C2, C3 for other noisy edges; docs/PRIVACY.md §11–§12) and the
 // indicator of what the configuration may claim (privacyStatement: "✔ private" only for a
 // proven cut; printed or heuristic bounds and uncovered releases say so; cautions counted,
 // listed in its tooltip).
@@ -56,8 +57,11 @@ class BudgetBar : public QWidget {
   QLineEdit* clipM1Edit() const { return m_clipM1; }
   QLineEdit* clipM2Edit() const { return m_clipM2; }
   QLineEdit* clipWhitenedEdit() const { return m_clipWhitened; }
+  QLineEdit* clipM3Edit() const { return m_clipM3; }
+  QCheckBox* clipDocumentsCheck() const { return m_clipDocuments; }
   QCheckBox* rowBoundCheck() const { return m_rowBound; }
-  bool isE6RowVisible() const;  // e6's release row (e6 noisy, or a release chosen for it)
+  bool isE6RowVisible() const;  // e6's release (e6 noisy, or a release chosen for it)
+  bool isClipBoxVisible() const;  // the clipping bounds (noisy edges of the spectral model)
   QString e6ProblemText() const;  // why the session's e6 release cannot run ("" when it can)
 
   // Slider position <-> ε (log scale, 100 steps per decade).
@@ -96,11 +100,16 @@ class BudgetBar : public QWidget {
   QLineEdit* m_split = nullptr;
   QComboBox* m_accountant = nullptr;
   QWidget* m_e6Row = nullptr;
+  QWidget* m_e6Group = nullptr;
   QComboBox* m_e6 = nullptr;
   QWidget* m_clipBox = nullptr;
+  QCheckBox* m_clipDocuments = nullptr;
   QLineEdit* m_clipM1 = nullptr;
   QLineEdit* m_clipM2 = nullptr;
+  QLineEdit* m_clipM3 = nullptr;
+  QWidget* m_clipM3Box = nullptr;
   QLineEdit* m_clipWhitened = nullptr;
+  QWidget* m_clipWhitenedBox = nullptr;
   QCheckBox* m_rowBound = nullptr;
   QLabel* m_e6Problem = nullptr;
   QLabel* m_indicator = nullptr;

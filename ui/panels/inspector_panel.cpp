@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/moments/clipped_moments.h"
 #include "core/privacy/budget.h"
 #include "core/privacy/sensitivity.h"
 #include "ui/common/palette.h"
@@ -33,17 +34,29 @@ QString teachingHtml(const QString& body) {
       .arg(body);
 }
 
-// The whitened release's clipping: fractions of documents scaled down (exact, from the data).
-QString clippingHtml(const NonPrivateDiagnostics::Clipping& c) {
+// The clipping of the run (the whitened release's, or the documents' in configurations 1–4 with
+// the public bounds `clip`): fractions of documents scaled down (exact, from the data).
+QString clippingHtml(const NonPrivateDiagnostics::Clipping& c, const MomentClip& clip) {
   if (!std::isfinite(c.m1)) return {};
   auto pc = [](double f) { return std::isfinite(f) ? QString::number(100.0 * f, 'g', 3) + "%" : QString("—"); };
+  if (!std::isfinite(c.whitenedBound)) {
+    return teachingHtml(QObject::tr("documents clipped (%1): M̂<sub>1</sub> term %2, M̂<sub>2</sub> term %3, "
+                                    "M̂<sub>3</sub> term %4")
+                            .arg(esc(momentClipText(clip)), pc(c.m1), pc(c.m2), pc(c.m3)));
+  }
   return teachingHtml(QObject::tr("documents clipped by the whitened release: M̂<sub>1</sub> term %1, M̂<sub>2</sub> "
                                   "term %2; whitened terms y %3, p %4, t %5 (C = %6)")
                           .arg(pc(c.m1), pc(c.m2), pc(c.y), pc(c.p), pc(c.t), g(c.whitenedBound)));
 }
 
-// What each node holds, beyond the one-line description of core.
-QString nodeDetail(Node n) {
+// What each node holds, beyond the one-line description of core; `clipped`: the documents are
+// clipped (docs/PRIVACY.md §12), so the moments are M̂2ᶜ, M̂3ᶜ with Lemma C4's sensitivities.
+QString nodeDetail(Node n, bool clipped) {
+  if (clipped && (n == Node::M2 || n == Node::M3)) {
+    return QObject::tr("%1 of the documents clipped to the public bounds C1, C2, C3: each document's term scaled "
+                       "down to its bound, so one document moves it less (Lemma C4 below).")
+        .arg(n == Node::M2 ? QObject::tr("M̂₂ᶜ, the second moment (d×d)") : QObject::tr("M̂₃ᶜ, the third moment"));
+  }
   switch (n) {
     case Node::D: return QObject::tr("The documents: one row of word counts per document. Neighbouring corpora differ in one document.");
     case Node::M2: return QObject::tr("M̂₂, the unbiased second moment (d×d). Sensitivity Δ₂ = (2 + 4a)/N shrinks with N.");
@@ -106,6 +119,7 @@ SensitivityInputs InspectorPanel::sensitivityInputs() const {
   in.topicCount = m_state.topicCount();
   in.alpha0 = m_state.alpha0();
   in.maxLength = m_state.maxLength;
+  in.clip = momentClipOf(m_state);  // Lemma C4's moment bounds in every formula when clipping
   in.sigmaKTilde = in.gapTilde = in.gammaSTilde = std::nan("");
   if (m_outcome && m_outcome->priv) {  // the private lower bounds the last run released
     const PrivacyDiagnostics& d = m_outcome->priv->diagnostics;
@@ -170,7 +184,7 @@ QString InspectorPanel::edgeHtml(int e) const {
     if (!entry->note.empty()) details << esc(entry->note);
     details << tr("core: %1").arg(esc(entry->sensitivityFormula));
     h += QString("<p><small>%1</small></p>").arg(details.join("<br>"));
-    if (m_outcome->priv && m_state.whitenedRelease()) h += clippingHtml(m_outcome->priv->diagnostics.nonPrivate.clipped);
+    if (m_outcome->priv) h += clippingHtml(m_outcome->priv->diagnostics.nonPrivate.clipped, momentClipOf(m_outcome->session));
   } else {
     // Before a run: the formula, evaluated where it needs only public values.
     h += boundHtml(info.from, nullptr);
@@ -181,11 +195,13 @@ QString InspectorPanel::edgeHtml(int e) const {
 QString InspectorPanel::nodeHtml(Node n) const {
   const NodeInfo& info = nodeInfo(n);
   QString h = QString("<h3>%1</h3><p>%2</p><p>%3</p>")
-                  .arg(QString::fromLatin1(info.name), QString(info.description).toHtmlEscaped(), nodeDetail(n));
+                  .arg(QString::fromLatin1(info.name), QString(info.description).toHtmlEscaped(),
+                       nodeDetail(n, momentClipOf(m_state).enabled));
   if (hasSensitivityBound(n)) h += boundHtml(n, nullptr);
   if (!m_outcome || !m_outcome->status.isOk()) return h;
   const RunOutcome& o = *m_outcome;
-  if (o.priv && (n == Node::D || n == Node::M2 || n == Node::T)) h += clippingHtml(o.priv->diagnostics.nonPrivate.clipped);
+  if (o.priv && (n == Node::D || n == Node::M2 || n == Node::M3 || n == Node::T))
+    h += clippingHtml(o.priv->diagnostics.nonPrivate.clipped, momentClipOf(o.session));
   if (o.variational)  // VI / DP-VI: the graph's nodes were not computed
     return h + tr("<p><i>The last run fitted %1, not this graph's pipeline.</i></p>").arg(modelLabel(o.variational->model));
   switch (n) {

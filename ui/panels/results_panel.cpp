@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "core/moments/clipped_moments.h"
 #include "ui/common/last_folder.h"
 #include "ui/panels/audit_panel.h"
 #include "ui/session/session_privacy.h"
@@ -531,6 +532,10 @@ void ResultsPanel::showOutcome(const RunOutcome& o) {
                                        .arg(modelLabel(o.variational->model));
   } else if (o.priv) {
     note = tr("Privacy claim: <b>%1</b>. ").arg(QString::fromLatin1(privacyClaimName(o.priv->statement.claim)));
+    if (const MomentClip clip = momentClipOf(s); clip.enabled) {
+      note += tr("Documents clipped to the public bounds <b>%1</b>: every moment sensitivity is Lemma C4's "
+                 "(docs/PRIVACY.md §12). ").arg(QString::fromStdString(momentClipText(clip)));
+    }
     note += tr("Spent ε %1, δ %2 of (%3, %4) by basic composition. Noise: %5.")
                .arg(g(o.priv->epsilonSpent), g(o.priv->deltaSpent), g(s.epsilon), g(s.delta),
                     QString::fromStdString(o.priv->noiseSource));

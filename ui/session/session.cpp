@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "core/common/text_escape.h"
+#include "core/moments/clipped_moments.h"
 #include "core/experiments/sweep.h"
 #include "core/privacy/budget.h"
 #include "ui/session/session_privacy.h"
@@ -188,6 +189,7 @@ bool operator==(const SessionState& a, const SessionState& b) {
          a.shareReleases == b.shareReleases && a.noiseSeed == b.noiseSeed && a.maxLength == b.maxLength &&
          a.accountant == b.accountant && a.e6Release == b.e6Release && a.clipM1 == b.clipM1 &&
          a.clipM2 == b.clipM2 && a.clipWhitened == b.clipWhitened && a.clipToRowBound == b.clipToRowBound &&
+         a.clipDocuments == b.clipDocuments && a.clipM3 == b.clipM3 &&
          a.trials == b.trials && a.sweepEpsilons == b.sweepEpsilons && a.comparePresets == b.comparePresets && a.pinned == b.pinned &&
          a.pinnedSweeps == b.pinnedSweeps &&
          a.lessonTitle == b.lessonTitle && a.lessonText == b.lessonText;
@@ -329,7 +331,10 @@ Result<std::uint64_t> parseSeed(const QString& text, const QString& what) {
 }
 
 QString configurationLabel(const SessionState& s) {
-  return s.whitenedRelease() && s.edges == whitenedEdges() ? QString("whitened release") : edgeSetLabel(s.edges);
+  if (s.whitenedRelease() && s.edges == whitenedEdges()) return QString("whitened release");
+  const MomentClip clip = momentClipOf(s);  // a clipped run names its public bounds wherever it is listed
+  if (!clip.enabled) return edgeSetLabel(s.edges);
+  return edgeSetLabel(s.edges) + ", documents clipped (" + QString::fromStdString(momentClipText(clip)) + ")";
 }
 
 QString edgeSetLabel(EdgeSet edges) {

@@ -65,6 +65,11 @@ struct SessionState {
   TensorRelease e6Release = TensorRelease::Noise;
   double clipM1 = kDefaultClipM1, clipM2 = kDefaultClipM2, clipWhitened = 0.0;
   bool clipToRowBound = false;
+  // The papers' configurations on clipped documents (docs/PRIVACY.md §12): C1, C2 above (one set
+  // for both releases) and C3 on each document's M̂3 term. Applies to noisy edges other than the
+  // whitened release (momentClipOf); off by default, and in files written before it.
+  bool clipDocuments = false;
+  double clipM3 = kDefaultClipM3;
 
   int trials = 3;               // per ε in the error-vs-ε sweep
   QString sweepEpsilons = "0.1:10:7";  // the sweep's ε grid: lo:hi:count (log-spaced) or a list
@@ -96,7 +101,7 @@ QString modelLabel(SessionState::Model m);
 // "length", "epsilon", "delta", "corpus", "max_length", "trials", "decomposer", "split", and for
 // the variational models "vi_iterations", "vi_batch_size", "vi_tau0", "vi_kappa", "vi_clip" with
 // the command line's messages, "holdout", and for the privacy options "clip_m1", "clip_m2",
-// "clip_whitened", "e6" and "accountant" with validatePrivacyOptions' messages), value = a
+// "clip_whitened", "clip_m3", "clip_documents", "e6" and "accountant" with core's messages), value = a
 // message naming the parameter and its value. Empty when the session can run.
 QMap<QString, QString> validateSession(const SessionState& s);
 

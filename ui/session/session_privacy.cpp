@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/common/text_escape.h"
+#include "core/moments/clipped_moments.h"
 
 namespace dplda {
 
@@ -68,8 +69,13 @@ PrivacyOptions privacyOptionsOf(const SessionState& s) {
   return o;
 }
 
+MomentClip momentClipOf(const SessionState& s) {
+  if (!s.clipDocuments || s.isVariational() || s.edges == 0 || s.whitenedRelease()) return {};
+  return {true, s.clipM1, s.clipM2, s.clipM3};
+}
+
 StatementInputs sessionStatementInputs(const SessionState& s, int docCount) {
-  return statementInputs(privacyOptionsOf(s), docCount);
+  return statementInputs(privacyOptionsOf(s), docCount, momentClipOf(s));
 }
 
 const char* tensorReleaseName(SessionState::TensorRelease r) {
@@ -106,8 +112,22 @@ void addPrivacyOptionProblems(const SessionState& s, QMap<QString, QString>& e) 
     check("clip_m2", kDefaultClipM1, s.clipM2, 0.0);
     check("clip_whitened", kDefaultClipM1, kDefaultClipM2, s.clipWhitened);
   }
+  const MomentClip clip = momentClipOf(s);
+  if (clip.enabled) {  // each bound on its own (core names C1, C2 or C3), then the combination
+    const std::pair<const char*, MomentClip> fields[] = {
+        {"clip_m1", {true, clip.m1, kDefaultClipM2, kDefaultClipM3}},
+        {"clip_m2", {true, kDefaultClipM1, clip.m2, kDefaultClipM3}},
+        {"clip_m3", {true, kDefaultClipM1, kDefaultClipM2, clip.m3}}};
+    for (const auto& [key, c] : fields) {
+      const Status st = validateMomentClip(c);
+      if (!st.isOk() && !e.contains(key)) e[key] = message(st);
+    }
+    const Status st = validateMomentClipping(privacyOptionsOf(s), clip);
+    if (!st.isOk()) e["clip_documents"] = QObject::tr("clip documents: %1").arg(message(st));
+  }
   // The whole configuration, where the fields above and the budget's own checks are fine.
-  for (const char* key : {"epsilon", "delta", "mechanism", "split", "max_length", "clip_m1", "clip_m2", "clip_whitened"})
+  for (const char* key : {"epsilon", "delta", "mechanism", "split", "max_length", "clip_m1", "clip_m2", "clip_whitened",
+                          "clip_m3", "clip_documents"})
     if (e.contains(key)) return;
   const PrivacyOptions o = privacyOptionsOf(s);
   const Status st = validatePrivacyOptions(o);
@@ -124,6 +144,7 @@ void writePrivacyOptionsJson(const SessionState& s, QJsonObject& privacy) {
                                          {"clip_m2", s.clipM2},
                                          {"clip_whitened", s.clipWhitened},
                                          {"clip_to_row_bound", s.clipToRowBound}});
+  privacy.insert("moment_clip", QJsonObject{{"enabled", s.clipDocuments}, {"clip_m3", s.clipM3}});
 }
 
 Status readPrivacyOptionsJson(const QJsonObject& privacy, SessionState& s) {
@@ -139,6 +160,15 @@ Status readPrivacyOptionsJson(const QJsonObject& privacy, SessionState& s) {
     else if (t == "decomposition") s.e6Release = SessionState::TensorRelease::Decomposition;
     else if (t == "whitened") s.e6Release = SessionState::TensorRelease::Whitened;
     else return bad("session: privacy.e6 must be noise, decomposition or whitened, got " + shown(privacy.value("e6")));
+  }
+  if (privacy.contains("moment_clip")) {
+    if (!privacy.value("moment_clip").isObject()) return bad("session: privacy.moment_clip must be an object");
+    const QJsonObject m = privacy.value("moment_clip").toObject();
+    if (m.contains("enabled")) {
+      if (!m.value("enabled").isBool()) return bad("session: privacy.moment_clip.enabled must be true or false");
+      s.clipDocuments = m.value("enabled").toBool();
+    }
+    DPLDA_RETURN_IF_ERROR(readNumber(m, "clip_m3", "privacy.moment_clip", 0.0, true, s.clipM3));
   }
   if (!privacy.contains("whitened")) return Status::ok();
   if (!privacy.value("whitened").isObject()) return bad("session: privacy.whitened must be an object");

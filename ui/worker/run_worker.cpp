@@ -42,6 +42,7 @@ SpectralOptions spectralOptions(const SessionState& s) {
   o.alpha0 = s.alpha0();
   o.decomposer = s.decomposer.toStdString();
   o.initSeed = s.initSeed;
+  o.clip = momentClipOf(s);  // every stage on the clipped documents (docs/PRIVACY.md §12)
   return o;
 }
 
@@ -317,6 +318,10 @@ ExperimentPreset RunWorker::sessionSweep(const SessionState& s) const {
   c.topicCount = s.topicCount();
   c.alpha0 = s.alpha0();
   spec.cases = {c};
+  // Clipped documents: the sweep's "/clip" configurations (spectralOptionsFor leaves the case's
+  // pipeline unclipped, so the non-private baseline is SPEC §3's, as in `dplda sweep`).
+  const MomentClip clip = momentClipOf(s);
+  if (clip.enabled) spec.momentClip = clip;
   if (s.comparePresets) {
     for (Preset preset : {Preset::Config1, Preset::Config2, Preset::Config3, Preset::Config4})
       spec.configurations.push_back({presetName(preset), presetEdges(preset), {}});
@@ -333,6 +338,11 @@ ExperimentPreset RunWorker::sessionSweep(const SessionState& s) const {
     spec.configurations.push_back(config);
   } else {
     spec.configurations.push_back({"none", 0, {}});  // non-private: the baseline alone
+  }
+  for (SweepConfiguration& config : spec.configurations) {
+    if (!clip.enabled || config.edges == 0) continue;
+    config.clipMoments = true;
+    config.label += "/clip";
   }
   // validateSession checks the grid before a run starts; were it bad, runSweep would refuse the
   // empty list and the Sweeps tab would say so.
