@@ -101,6 +101,19 @@ std::vector<Doc> adversarialDocuments(int d) {
 const std::vector<MomentClip> kClips = {
     {true, 0.5, 0.3, 0.15}, {true, 0.2, 0.05, 0.01}, {true, 1.0, 1.0, 1.0}, {true, 0.9, 0.1, 0.5}, {true, 3.0, 0.2, 2.0}};
 
+// A 3-topic pipeline on documents clipped to the sweep's bounds C1 = 0.5, C2 = 0.3, C3 = 0.15.
+struct ClippedPipeline {
+  std::shared_ptr<const Corpus> corpus;
+  SpectralOptions options;
+  SpectralPipeline pipeline;
+  ClippedPipeline(int d, int docs, std::uint64_t seed) : corpus(std::make_shared<const Corpus>(smallLda(d, 3, docs, seed))) {
+    options.topicCount = 3;
+    options.clip = {true, 0.5, 0.3, 0.15};
+    pipeline.setCorpus(corpus);
+    pipeline.setOptions(options);
+  }
+};
+
 }  // namespace
 
 class TestMomentClipping : public QObject {
@@ -177,13 +190,8 @@ class TestMomentClipping : public QObject {
   }
 
   void privateRunCarriesTheClippedBounds() {
-    auto corpus = std::make_shared<const Corpus>(smallLda(20, 3, 4000, 11));
-    SpectralOptions so;
-    so.topicCount = 3;
-    so.clip = {true, 0.5, 0.3, 0.15};
-    SpectralPipeline p;
-    p.setCorpus(corpus);
-    p.setOptions(so);
+    ClippedPipeline c(20, 4000, 11);
+    auto& [corpus, so, p] = c;
     const ClippedMomentBounds cb = clippedMomentBounds(4000, 1.0, so.clip);
     for (int config : {1, 2}) {
       PrivacyOptions o;
@@ -222,13 +230,8 @@ class TestMomentClipping : public QObject {
   }
 
   void refusesWhatNoProofCovers() {
-    auto corpus = std::make_shared<const Corpus>(smallLda(12, 3, 300, 2));
-    SpectralOptions so;
-    so.topicCount = 3;
-    so.clip = {true, 0.5, 0.3, 0.15};
-    SpectralPipeline p;
-    p.setCorpus(corpus);
-    p.setOptions(so);
+    ClippedPipeline c(12, 300, 2);
+    auto& [corpus, so, p] = c;
     auto refused = [&](PrivacyOptions o) {
       SeededRandom noise(1);
       return runPrivate(p, o, noise).status().code() == StatusCode::InvalidArgument;

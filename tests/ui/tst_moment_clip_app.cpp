@@ -18,6 +18,7 @@
 #include "ui/common/privacy_text.h"
 #include "ui/graph/graph_canvas.h"
 #include "ui/main_window.h"
+#include "budget_bar_harness.h"
 #include "ui/panels/budget_bar.h"
 #include "ui/panels/inspector_panel.h"
 #include "ui/session/session_model.h"
@@ -27,38 +28,10 @@
 
 using namespace dplda;
 
+using test::Bar;
+using test::runAndWait;
+
 namespace {
-
-std::shared_ptr<const RunOutcome> runAndWait(const SessionState& s) {
-  RunController runner;
-  QSignalSpy ready(&runner, &RunController::runReady);
-  runner.start(s, false);
-  if (!ready.wait(60000) || ready.isEmpty()) return nullptr;
-  return ready.last().at(0).value<std::shared_ptr<const RunOutcome>>();
-}
-
-// The budget bar's edits land in `state`, as the main window's session model does.
-struct Bar {
-  BudgetBar bar;
-  SessionState state;
-  explicit Bar(const SessionState& s) : state(s) {
-    bar.setState(s);
-    QObject::connect(&bar, &BudgetBar::edited, &bar, [this](const SessionState& next, const QString&, int) {
-      state = next;
-      bar.setState(next);
-    });
-  }
-  void choose(QComboBox* c, int data) {
-    const int i = c->findData(data);
-    QVERIFY(i >= 0);
-    c->setCurrentIndex(i);
-    emit c->activated(i);
-  }
-  void type(QLineEdit* e, const QString& text) {
-    e->setText(text);
-    emit e->editingFinished();
-  }
-};
 
 const LedgerEntry* entryOf(const PrivateRunResult& r, const std::string& node) {
   for (const LedgerEntry& e : r.ledger)

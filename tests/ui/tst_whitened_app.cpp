@@ -14,6 +14,7 @@
 #include "core/pipeline/private_run.h"
 #include "small_session.h"
 #include "ui/graph/graph_canvas.h"
+#include "budget_bar_harness.h"
 #include "ui/panels/budget_bar.h"
 #include "ui/panels/inspector_panel.h"
 #include "ui/session/session_privacy.h"
@@ -21,40 +22,10 @@
 
 using namespace dplda;
 
+using test::Bar;
+using test::runAndWait;
+
 namespace {
-
-// Runs `s` through the worker (no sweep) and waits for its outcome.
-std::shared_ptr<const RunOutcome> runAndWait(const SessionState& s) {
-  RunController runner;
-  QSignalSpy ready(&runner, &RunController::runReady);
-  runner.start(s, false);
-  if (!ready.wait(60000) || ready.isEmpty()) return nullptr;
-  return ready.last().at(0).value<std::shared_ptr<const RunOutcome>>();
-}
-
-// The budget bar's edits land in `state`, as the main window's session model does.
-struct Bar {
-  BudgetBar bar;
-  SessionState state;
-  explicit Bar(const SessionState& s) : state(s) {
-    bar.setState(s);
-    QObject::connect(&bar, &BudgetBar::edited, &bar, [this](const SessionState& next, const QString&, int) {
-      state = next;
-      bar.setState(next);
-    });
-  }
-  void choosePreset(int data) {
-    QComboBox* c = bar.presetCombo();
-    const int i = c->findData(data);
-    QVERIFY(i >= 0);
-    c->setCurrentIndex(i);
-    emit c->activated(i);
-  }
-  void type(QLineEdit* e, const QString& text) {
-    e->setText(text);
-    emit e->editingFinished();
-  }
-};
 
 QString texts(const std::vector<LedgerEntry>& ledger) {
   QStringList out;
@@ -78,7 +49,7 @@ class TestWhitenedApp : public QObject {
     b.state.mechanism = Mechanism::Laplace;  // the preset must switch to a Gaussian mechanism
     b.bar.setState(b.state);
     QVERIFY(!b.bar.isE6RowVisible() || contains(b.state.edges, 6));
-    b.choosePreset(-2);
+    b.choose(b.bar.presetCombo(), -2);
     QVERIFY(b.state.whitenedRelease());
     QCOMPARE(b.state.edges, whitenedEdges());
     QCOMPARE(b.state.mechanism, Mechanism::AnalyticGaussian);
@@ -128,7 +99,7 @@ class TestWhitenedApp : public QObject {
     QVERIFY(afterRun.bannerText().contains("whitened release"));
 
     // Another preset leaves the whitened release.
-    b.choosePreset(static_cast<int>(Preset::Config1));
+    b.choose(b.bar.presetCombo(), static_cast<int>(Preset::Config1));
     QVERIFY(!b.state.whitenedRelease());
     QVERIFY(!b.bar.isE6RowVisible());
   }
