@@ -79,7 +79,7 @@ class TestLessons : public QObject {
     MainWindow w;
     w.setAutoRun(false);
     const QStringList names = MainWindow::lessonNames();
-    QVERIFY(names.size() >= 9);
+    QVERIFY(names.size() >= 10);
     for (const QString& n : names) {
       QString err;
       QVERIFY2(w.loadLesson(n, &err), qPrintable(n + ": " + err));
@@ -305,6 +305,26 @@ class TestLessons : public QObject {
     const double err = r.summaryRow(0, 1, 2).errorL2.median;
     qInfo("configuration 2 at epsilon 4.64: median l2 error %.3f, random guess %.3f", err, r.cases[0].guessErrorL2);
     QVERIFY(err > 0.6 && err > r.cases[0].guessErrorL2);
+  }
+
+  // Lesson 10: clipped documents give configuration 1 smaller sensitivities and noise (same noise
+  // seed) and a smaller error; the statement names the bounds; unticking restores the SPEC's Δ2.
+  void lesson10ClippingShrinksTheNoise() {
+    SessionState s = lesson("10_clipped_documents");
+    QVERIFY(s.clipDocuments && s.accountant == Accountant::GaussianDp && s.shareReleases);
+    const Ran clipped = runSession(s, false);
+    QVERIFY(clipped.run && clipped.run->priv && clipped.run->priv->released && clipped.run->error);
+    QCOMPARE(clipped.run->priv->statement.claim, PrivacyClaim::Proven);
+    QVERIFY(clipped.run->priv->statement.summary.find("C3 = 0.15") != std::string::npos);
+    s.clipDocuments = false;
+    const Ran plain = runSession(s, false);
+    QVERIFY(plain.run && plain.run->priv && plain.run->priv->released && plain.run->error);
+    const double n = s.generator.docCount, a = s.alpha0() / (s.alpha0() + 1.0);
+    QVERIFY(std::abs(entry(*clipped.run->priv, "M2")->sensitivity - (2 * 0.3 + 4 * a * 0.25) / n) < 1e-15);
+    QVERIFY(std::abs(entry(*plain.run->priv, "M2")->sensitivity - (2 + 4 * a) / n) < 1e-15);
+    QVERIFY(entry(*clipped.run->priv, "M2")->sigma < 0.5 * entry(*plain.run->priv, "M2")->sigma);
+    QVERIFY2(clipped.run->error->l2Mean < plain.run->error->l2Mean,
+             qPrintable(QString("clipped %1, plain %2").arg(clipped.run->error->l2Mean).arg(plain.run->error->l2Mean)));
   }
 
   void selectingDoesNotToggle() {
