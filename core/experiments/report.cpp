@@ -139,7 +139,16 @@ std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
                                ? "basic (the epsilon_i, delta_i of the releases add up)"
                                : "gaussian-dp (the Gaussian node releases compose exactly as one Gaussian mechanism; "
                                  "Procedure 1's Laplace releases add on top)")
-    << ".\n\n";
+    << ".";
+  bool ownAccountant = false;
+  for (const SweepConfiguration& cfg : s.configurations)
+    ownAccountant = ownAccountant || (cfg.accountant && *cfg.accountant != s.accountant);
+  if (ownAccountant && s.accountant == Accountant::Basic) {
+    o << " Configurations marked /gdp compose their Gaussian node releases with the Gaussian-DP accountant "
+         "instead (docs/PRIVACY.md §4.1): their epsilon_i below are shares pooled into one exact composition, "
+         "not budgets spent release by release.";
+  }
+  o << "\n\n";
   o << "| configuration | noisy edges | privacy claim | releases at epsilon = " << shortNumber(s.epsilons.front())
     << " (epsilon_i each) |\n|---|---|---|---|\n";
   for (std::size_t g = 0; g < s.configurations.size(); ++g) {

@@ -456,6 +456,31 @@ class TstPlots : public QObject {
     QVERIFY(data.width() > 550);  // and the room beside the data is given back
   }
 
+  void longTitleAndFootnoteWrapToTheWidth() {
+    // A preset's long title (sound-utility's) was cut at both edges of an exported figure.
+    SeriesPlot plot;
+    const QString title = QString("a long title word ").repeated(12).trimmed();
+    plot.setTitle(title);
+    QVERIFY(plot.setSeries("a", "a", {1, 2}, {1, 2}));
+    plot.setFootnote(QString("footnote word ").repeated(20).trimmed());
+    plot.resize(420, 320);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.replot();
+    QCPTextElement *top = nullptr, *bottom = nullptr;
+    for (QCPLayoutElement* e : plot.plotLayout()->elements(true))
+      if (auto* t = qobject_cast<QCPTextElement*>(e)) (t->text().startsWith("a long") ? top : bottom) = t;
+    QVERIFY(top && bottom);
+    for (QCPTextElement* e : {top, bottom}) {
+      QVERIFY2(e->text().contains('\n'), qPrintable(e->text()));
+      QVERIFY(QFontMetrics(e->font()).boundingRect(QRect(0, 0, 10000, 10000), 0, e->text()).width() <= plot.width());
+    }
+    QCOMPARE(plot.title(), title);  // exports name the file and the metadata after the whole title
+    plot.resize(4000, 320);  // wide enough again: one line
+    plot.replot();
+    QVERIFY(!top->text().contains('\n'));
+  }
+
   void emptyLegendIsHidden() {
     // No empty legend box on a plot without series; the user's choice is kept apart.
     SeriesPlot plot;

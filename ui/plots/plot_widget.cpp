@@ -270,8 +270,35 @@ void PlotWidget::setLegendCorner(Qt::Alignment corner) {
 
 Qt::Alignment PlotWidget::legendCorner() const { return axisRect()->insetLayout()->insetAlignment(0); }
 
+namespace {
+
+// `text` broken at spaces into lines no wider than `width` pixels in `font` (a word longer than
+// the width keeps its own line): a title or footnote longer than the page wraps instead of being cut.
+QString wrappedToWidth(const QString& text, const QFont& font, int width) {
+  const QFontMetrics metrics(font);
+  if (width <= 0 || metrics.horizontalAdvance(text) <= width) return text;
+  QStringList lines;
+  QString line;
+  for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+    const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+    if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
+      lines << line;
+      line = word;
+    } else {
+      line = longer;
+    }
+  }
+  lines << line;
+  return lines.join(QLatin1Char('\n'));
+}
+
+}  // namespace
+
 void PlotWidget::updateLayout() {
   legend->setVisible(m_legendWanted && legend->itemCount() > 0);  // no empty box on an empty plot
+  const int textWidth = viewport().width() - 16;
+  if (m_titleElement) m_titleElement->setText(wrappedToWidth(m_title, m_titleElement->font(), textWidth));
+  if (m_footnoteElement) m_footnoteElement->setText(wrappedToWidth(m_footnoteText, m_footnoteElement->font(), textWidth));
   if (!m_exporting) putLegendInside();
   QCustomPlot::updateLayout();
   if (m_exporting) return;  // paintForExport has placed the legend for the page
