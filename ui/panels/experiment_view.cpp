@@ -12,6 +12,7 @@
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QVBoxLayout>
@@ -98,7 +99,15 @@ ExperimentView::ExperimentView(QWidget* parent) : QWidget(parent) {
   m_note = new QLabel;
   m_note->setWordWrap(true);
   m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  v->addWidget(m_note);
+  // At most three lines, scrolled beyond: on a 720-pixel screen the full note (seeds, release
+  // counts, the command) took the height the plot needs. report.md has it all.
+  auto* noteScroll = new QScrollArea;
+  noteScroll->setWidget(m_note);
+  noteScroll->setWidgetResizable(true);
+  noteScroll->setFrameShape(QFrame::NoFrame);
+  noteScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  noteScroll->setMaximumHeight(3 * m_note->fontMetrics().lineSpacing() + 4);
+  v->addWidget(noteScroll);
 
   auto* pins = new QHBoxLayout;
   m_pinnedList = new QListWidget;
