@@ -128,8 +128,8 @@ void prepareCase(const SweepSpec& spec, const SweepCase& c, PreparedCase& out) {
     info.baselineErrorAlpha = e.alphaError;
     info.baselineErrorFrobenius = e.frobenius;
   }
-  double bound = kNaN;
-  scorePerplexity(out, spec, LdaModel{m.output.alpha, m.output.topics}, info.baselinePerplexity, bound);
+  scorePerplexity(out, spec, LdaModel{m.output.alpha, m.output.topics}, info.baselinePerplexity,
+                  info.baselinePerplexityBound);
   info.sigmaK = m.whitening.sigmaK();
   info.sigmaKPlus1 = m.whitening.sigma.size() > c.topicCount ? m.whitening.sigma[c.topicCount] : 0.0;
   info.gammaS = m.gammaS;
@@ -195,7 +195,7 @@ SweepRow runTrial(const SweepSpec& spec, const PreparedCase& pc, SpectralPipelin
   if (row.released) {
     const LdaModel released{res.output->alpha, res.output->topics};
     const LdaModel baseline{pc.baseline.alpha, pc.baseline.topics};
-    scoreRelease(pc, spec, released, &baseline, row);
+    scoreRelease(pc, spec, released, &baseline, row, config.edges == 0);
   }
   row.elapsedMs = msSince(start);
   return row;

@@ -163,6 +163,7 @@ struct SweepCaseInfo {
   // a private curve above it tells nothing about the topics.
   double guessErrorL2 = std::numeric_limits<double>::quiet_NaN();
   double baselinePerplexity = std::numeric_limits<double>::quiet_NaN();  // held-out, non-private spectral
+  double baselinePerplexityBound = std::numeric_limits<double>::quiet_NaN();  // its ELBO-based bound
   int heldOutDocuments = 0;  // 0 without held-out evaluation (docCount counts the training part)
   double sigmaK = 0.0, sigmaKPlus1 = 0.0, gammaS = 0.0;
   double prepareMs = 0.0;  // drawing or copying the corpus plus the non-private pipeline

@@ -115,8 +115,13 @@ void scoreErrors(const PreparedCase& pc, const LdaModel& released, const LdaMode
 }  // namespace
 
 void scoreRelease(const PreparedCase& pc, const SweepSpec& spec, const LdaModel& released,
-                  const LdaModel* reference, SweepRow& row) {
+                  const LdaModel* reference, SweepRow& row, bool isBaseline) {
   scoreErrors(pc, released, reference, row);
+  if (isBaseline) {
+    row.perplexity = pc.info.baselinePerplexity;
+    row.perplexityBound = pc.info.baselinePerplexityBound;
+    return;
+  }
   scorePerplexity(pc, spec, released, row.perplexity, row.perplexityBound);
 }
 

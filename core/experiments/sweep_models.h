@@ -57,8 +57,10 @@ bool needsViFits(const SweepSpec& spec);
 void fitViTrial(const SweepSpec& spec, const SweepCase& c, PreparedCase& pc, int trial);
 
 // Error vs the truth, loss vs `reference` (when given) and held-out perplexity of a released model.
+// isBaseline: `released` is the case's non-private model itself ("none"), whose perplexity was
+// scored once when the case was prepared (the same model, split and seed give the same value).
 void scoreRelease(const PreparedCase& pc, const SweepSpec& spec, const LdaModel& released,
-                  const LdaModel* reference, SweepRow& row);
+                  const LdaModel* reference, SweepRow& row, bool isBaseline = false);
 // Held-out perplexity of a model on the case's held-out documents; NaN without them.
 void scorePerplexity(const PreparedCase& pc, const SweepSpec& spec, const LdaModel& model, double& perplexity,
                      double& bound);

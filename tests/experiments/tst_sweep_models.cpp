@@ -101,6 +101,11 @@ class TestSweepModels : public QObject {
     QCOMPARE(res.cases[0].docCount, 2400);  // fitted on the training part only
     QVERIFY(std::isfinite(res.cases[0].baselinePerplexity));
     for (int t = 0; t < s.trials; ++t) {
+      // "none" is the case's non-private model: its perplexity and bound are the case's, at every ε.
+      for (int e = 0; e < 2; ++e) {
+        QCOMPARE(res.row(0, 0, e, t).perplexity, res.cases[0].baselinePerplexity);
+        QCOMPARE(res.row(0, 0, e, t).perplexityBound, res.cases[0].baselinePerplexityBound);
+      }
       // Non-private VI: the same model at every ε (one fit per trial).
       const SweepRow& a = res.row(0, 2, 0, t);
       const SweepRow& b = res.row(0, 2, 1, t);
