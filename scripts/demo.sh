@@ -28,7 +28,7 @@ if [ -d /usr/share/games/fortunes ]; then
   "$DPLDA" run --corpus "$OUT/fortunes" --topics 10 --json "$OUT/run-fortunes.json"
 fi
 
-if "$DPLDA" --help | grep -q "dplda sweep"; then
+if [ -x build/app/dplda-sweep ]; then  # `dplda sweep` runs it (a build without the UI has none)
   echo "== figure 2 sweep (error vs epsilon, configurations 1-4 and the baseline)"
   "$DPLDA" sweep --preset figure2 --trials 5 --formats png,pdf,svg --out "$OUT/figure2"
   echo "report: $OUT/figure2/report.md"
