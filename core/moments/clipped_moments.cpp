@@ -19,6 +19,13 @@ constexpr Eigen::Index kBlock = 512;
 // The factor that scales a term of norm `norm` down to `bound` (1 when it is within it).
 double clipFactor(double norm, double bound) { return norm > bound ? bound / norm : 1.0; }
 
+// ‖M̃1ⁿ‖₂ = √Σc²/l and ‖M̃2ⁿ‖_F = √((Σc²)² − 2Σc³ + Σc²)/(l(l−1)) (M̃2ⁿ = (ccᵀ − diag c)/(l(l−1))),
+// from s2 = Σc², s3 = Σc³ and the length l.
+double m1TermNorm(double s2, double l) { return std::sqrt(s2) / l; }
+double m2TermNorm(double s2, double s3, double l) {
+  return std::sqrt(std::max(0.0, s2 * s2 - 2.0 * s3 + s2)) / (l * (l - 1.0));
+}
+
 Status validateClip(double c, const char* what) {
   if (!std::isfinite(c) || c <= 0.0) {
     return invalidArgument(std::string("the clipping bound ") + what + " must be a finite number > 0, got " +
@@ -75,12 +82,10 @@ Result<ClippedMomentScales> clippedMomentScales(const Corpus& corpus, const Mome
       rq += ri * q;
       u += (c * (c - 1.0) * (c - 2.0)) * (c * (c - 1.0) * (c - 2.0));
     }
-    const double l = corpus.lengths[n], pairs = l * (l - 1.0), triples = pairs * (l - 2.0);
-    const double norm1 = std::sqrt(s2) / l;
-    const double norm2 = std::sqrt(std::max(0.0, s2 * s2 - 2.0 * s3 + s2)) / pairs;
+    const double l = corpus.lengths[n], triples = l * (l - 1.0) * (l - 2.0);
     const double norm3 = std::sqrt(std::max(0.0, 6.0 * e3 + 3.0 * (r * e1 - rq) + u)) / triples;
-    out.scales.m1[n] = clipFactor(norm1, clip.m1);
-    out.scales.m2[n] = clipFactor(norm2, clip.m2);
+    out.scales.m1[n] = clipFactor(m1TermNorm(s2, l), clip.m1);
+    out.scales.m2[n] = clipFactor(m2TermNorm(s2, s3, l), clip.m2);
     out.scales.m3[n] = clipFactor(norm3, clip.m3);
     clipped[0] += out.scales.m1[n] < 1.0;
     clipped[1] += out.scales.m2[n] < 1.0;
@@ -98,7 +103,7 @@ ClippedMomentBounds clippedMomentBounds(int docCount, double alpha0, const Momen
   const double c1 = std::min(clip.m1, 1.0), c2 = std::min(clip.m2, 1.0), c3 = std::min(clip.m3, 1.0);
   const double N = static_cast<double>(docCount), b = std::abs(mc.b);
   ClippedMomentBounds out;
-  out.delta2 = (2.0 * c2 + 4.0 * mc.a * c1 * c1) / N;
+  out.delta2 = clippedSecondMomentSensitivity(docCount, alpha0, {c1, c2});  // Lemma C2 with C′
   out.delta3 = (2.0 * c3 + 12.0 * b * c1 * c2 + 6.0 * mc.c * c1 * c1 * c1) / N;
   out.m2Norm = c2 + mc.a * c1 * c1;
   out.m3Norm = c3 + 3.0 * b * c1 * c2 + mc.c * c1 * c1 * c1;
@@ -115,8 +120,7 @@ Result<ClippedSecondMoment> clippedSecondMoment(const Corpus& corpus, double alp
   DPLDA_RETURN_IF_ERROR(validateSecondMomentClip(clip));
   const SparseCounts& C = corpus.counts;
   const Eigen::Index N = C.rows();
-  // Per document: s1 scales M̃1ⁿ = c/l, s2 scales M̃2ⁿ = (ccᵀ − diag c)/(l(l−1)), whose squared
-  // Frobenius norm is ((Σc²)² − 2Σc³ + Σc²)/(l(l−1))².
+  // Per document: s1 scales M̃1ⁿ = c/l, s2 scales M̃2ⁿ = (ccᵀ − diag c)/(l(l−1)).
   Eigen::VectorXd pairWeight(N), m1Weight(N);
   Eigen::Index clipped1 = 0, clipped2 = 0;
   for (Eigen::Index n = 0; n < N; ++n) {
@@ -126,8 +130,8 @@ Result<ClippedSecondMoment> clippedSecondMoment(const Corpus& corpus, double alp
       s3 += it.value() * it.value() * it.value();
     }
     const double l = corpus.lengths[n], pairs = l * (l - 1.0);
-    const double f1 = clipFactor(std::sqrt(s2) / l, clip.m1);
-    const double f2 = clipFactor(std::sqrt(std::max(0.0, s2 * s2 - 2.0 * s3 + s2)) / pairs, clip.m2);
+    const double f1 = clipFactor(m1TermNorm(s2, l), clip.m1);
+    const double f2 = clipFactor(m2TermNorm(s2, s3, l), clip.m2);
     clipped1 += f1 < 1.0;
     clipped2 += f2 < 1.0;
     pairWeight[n] = f2 / pairs;
