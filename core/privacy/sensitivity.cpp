@@ -30,12 +30,6 @@ bool validCorpusShape(int N, double alpha0) { return N >= 3 && std::isfinite(alp
 
 double aConstant(double alpha0) { return alpha0 / (alpha0 + 1.0); }
 
-// σ_1(M̂2) <= ||M̂2||_1 <= 1 + a (SPEC §9): public; clipped, also <= ‖M̂2ᶜ‖_F (Lemma C4).
-double sigma1M2Bound(const SensitivityInputs& in) {
-  const double plain = 1.0 + aConstant(in.alpha0);
-  return in.clip.enabled ? std::min(plain, clippedMomentBounds(in.docCount, in.alpha0, in.clip).m2Norm) : plain;
-}
-
 const char* kPrintedNote =
     "printed set: reproduces the papers' formula (for reproducing their figures); this is not the sound set";
 
@@ -159,6 +153,11 @@ double delta3Of(const SensitivityInputs& in, BoundSet bounds) {
     return thirdMomentSensitivity(in.docCount, in.alpha0, bounds);
   }
   return clippedMomentBounds(in.docCount, in.alpha0, in.clip).delta3;
+}
+
+double sigma1M2Bound(const SensitivityInputs& in) {
+  const double plain = 1.0 + aConstant(in.alpha0);
+  return in.clip.enabled ? std::min(plain, clippedMomentBounds(in.docCount, in.alpha0, in.clip).m2Norm) : plain;
 }
 
 double m3Of(const SensitivityInputs& in) {

@@ -63,6 +63,8 @@ double m3Constant(int N, double alpha0);                              // m3 of S
 double delta2Of(const SensitivityInputs& in);
 double delta3Of(const SensitivityInputs& in, BoundSet bounds);
 double m3Of(const SensitivityInputs& in);
+// The public bound on σ_1(M̂2): ‖M̂2‖_1 <= 1 + a (SPEC §9); clipped, also ‖M̂2ᶜ‖_F <= C2′ + aC1′² (Lemma C4).
+double sigma1M2Bound(const SensitivityInputs& in);
 // Δ_T(σ̃_k) (printed: seed 000 eq. 113) or Δ_T(σ̃_k, g̃) (sound: docs/PRIVACY.md §3, sign-aligned);
 // NaN when its preconditions fail (σ̃_k <= Δ2, or g̃ <= 2Δ2 for the sound set).
 double whitenedTensorSensitivity(const SensitivityInputs& in, BoundSet bounds);

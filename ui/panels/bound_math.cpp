@@ -39,8 +39,7 @@ BoundMath boundMath(Node node, const SensitivityInputs& in, BoundSet bounds, con
   const double d2 = delta2Of(in);
   const double s = in.sigmaKTilde, gap = in.gapTilde, gamma = in.gammaSTilde;
   const double d3 = delta3Of(in, bounds), m3 = m3Of(in);
-  const ClippedMomentBounds cb = clippedMomentBounds(in.docCount, a0, in.clip);
-  const double sigma1 = in.clip.enabled ? std::min(1.0 + a, cb.m2Norm) : 1.0 + a;  // public bound on σ1(M̂2)
+  const double sigma1 = sigma1M2Bound(in);
   const QString sigma1Text = in.clip.enabled ? QObject::tr("min(1 + a, C2′ + aC1′²)") : QStringLiteral("1 + a");
   const QString aDef = QObject::tr("a = %1/(%1 + 1) = %2").arg(A0, n(a));
   const QString rho = QObject::tr("ρ = √2 %1/(%2 − %1)").arg(D2, G);
@@ -97,13 +96,13 @@ BoundMath boundMath(Node node, const SensitivityInputs& in, BoundSet bounds, con
       m.formula = QObject::tr("%1 = (2%2 + 4a%3)/N").arg(D2, C2p, sup(C1p, "2"));
       m.where = aDef + "; " + bounds;
       m.plugged = QString("= (2·%1 + 4·%2·%3²)/%4").arg(n(c2), n(a), n(c1), n(N));
-      m.value = cb.delta2;
+      m.value = d2;
     } else {
       m.formula = QObject::tr("%1 = (2%2 + 12|b|%3%4 + 6c%5)/N").arg(D3, C3p, C1p, C2p, sup(C1p, "3"));
       m.where = QObject::tr("b = %1, c = %2 the moment constants of %3; ").arg(n(mc.b), n(mc.c), A0) + bounds;
       m.plugged = QString("= (2·%1 + 12·%2·%3·%4 + 6·%5·%3³)/%6")
                       .arg(n(c3), n(std::abs(mc.b)), n(c1), n(c2), n(mc.c), n(N));
-      m.value = cb.delta3;
+      m.value = d3;
     }
     return m;
   }
