@@ -15,6 +15,7 @@
 #include "core/common/random.h"
 #include "core/corpus/synthetic_generator.h"
 #include "core/eval/metrics.h"
+#include "core/experiments/presets.h"
 #include "core/vi/dp_vi.h"
 
 using namespace dplda;
@@ -48,13 +49,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  GeneratorParams g;  // presets.cpp syntheticCase
-  g.vocabSize = 50;
-  g.topicCount = 5;
-  g.docCount = docs;
-  g.alpha0 = 1.0;
-  g.beta = 0.1;
-  g.meanLength = 100;
+  GeneratorParams g = figure2Generator(docs, 5, 1.0);
   g.seed = dataSeed;
   auto data = generateLdaCorpus(g);
   if (!data.ok()) {

@@ -4,13 +4,7 @@
 
 namespace dplda {
 
-namespace {
-
-constexpr std::uint64_t kDefaultSeed = 1;
-
-// The synthetic corpus of seed 002's experiments: d = 50, k = 5, random α = α0·Dir(1), bursty
-// topics (β = 0.1), Poisson(100) document lengths.
-SweepCase syntheticCase(const std::string& label, int N, int k, double alpha0) {
+GeneratorParams figure2Generator(int N, int k, double alpha0) {
   GeneratorParams g;
   g.vocabSize = 50;
   g.topicCount = k;
@@ -19,9 +13,19 @@ SweepCase syntheticCase(const std::string& label, int N, int k, double alpha0) {
   g.prior = GeneratorParams::Prior::Random;
   g.beta = 0.1;
   g.meanLength = 100;
+  return g;
+}
+
+namespace {
+
+constexpr std::uint64_t kDefaultSeed = 1;
+
+// The synthetic corpus of seed 002's experiments: d = 50, k = 5, random α = α0·Dir(1), bursty
+// topics (β = 0.1), Poisson(100) document lengths.
+SweepCase syntheticCase(const std::string& label, int N, int k, double alpha0) {
   SweepCase c;
   c.label = label;
-  c.source.generator = g;
+  c.source.generator = figure2Generator(N, k, alpha0);
   c.source.description = "synthetic LDA (d=50, k=" + std::to_string(k) + ", N=" + std::to_string(N) +
                          ", alpha0=" + csvNumberText(alpha0) + ", beta=0.1, Poisson(100) lengths)";
   c.topicCount = k;

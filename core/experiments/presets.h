@@ -68,6 +68,10 @@ struct PresetOverrides {
   int threads = 0;                    // 0: all cores
 };
 
+// The synthetic corpora of the figure-2 family: d = 50, k topics, N documents, random prior
+// α0·Dir(1), β = 0.1, Poisson(100) lengths (the data seed is the caller's).
+GeneratorParams figure2Generator(int N, int k, double alpha0);
+
 std::vector<std::string> experimentPresetNames();
 // InvalidArgument naming the preset (and listing the known ones) when unknown, or naming a bad
 // override (trials < 1, or --bounds on a preset without privacy bounds: tpm-noise, online-tpm, dp-tpm).
