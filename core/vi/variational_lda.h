@@ -47,7 +47,10 @@ struct ViOptions {
   double estepTolerance = 1e-3;  // E-step stops when mean_i |γ_i − γ_i^prev| < this (scikit-learn)
   int estepMaxIterations = 100;  // ... or after this many updates (scikit-learn's max_doc_update_iter)
   std::uint64_t seed = 1;        // λ initialisation and the online visiting order
-  bool computeElbo = false;      // batch only: record the ELBO of every iteration (one extra pass at the end)
+  // Batch only: record the ELBO of every iteration (one extra pass at the end). Its E-steps run one
+  // document at a time (core/vi/estep.h), so with k <= 8 the fit agrees with computeElbo = false to
+  // rounding, not bit for bit (those run eight documents per packet, core/vi/estep_lanes.h).
+  bool computeElbo = false;
   int threads = 0;               // OpenMP threads for the E-steps, 0 = OpenMP's default; never changes results
 };
 

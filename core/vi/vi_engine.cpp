@@ -14,6 +14,7 @@
 
 #include "core/common/random.h"
 #include "core/vi/estep.h"
+#include "core/vi/estep_lanes.h"
 #include "core/vi/vi_engine.h"
 
 namespace dplda::vi_detail {
@@ -28,6 +29,9 @@ struct Block {
   std::vector<int> estepIterations;
   std::vector<double> elboTerm;
   std::vector<double> norm2;      // ‖s_n‖²_F, when some sum is clipped
+  // The document-lanes E-step's jobs and outputs (k per document, and a φ-norm per non-zero).
+  std::vector<DocumentJob> jobs;
+  std::vector<double> theta, phiNorm, gamma;
 };
 
 // One sum of the documents' contributions, each clipped to Frobenius norm `clip` (+∞: none).
@@ -45,6 +49,8 @@ struct Context {
   const Eigen::VectorXd& alpha;
   EngineHooks& hooks;
   int threads;
+  // E-steps without ELBO terms run on the document-lanes E-step where it pays (estep_lanes.h).
+  bool documentLanes = documentLanesPay(k);
 };
 
 double lgammaSum(const Eigen::VectorXd& v) {
@@ -101,39 +107,80 @@ double processBlock(Context& c, const std::vector<int>& docs, std::size_t begin,
   const double tol = c.options.estepTolerance;
   const int maxIt = c.options.estepMaxIterations;
   const double* alpha = c.alpha.data();
+  // s_n = c_w exp(E[log θ]) B_w / φ-norm_w at the document's words, and ‖s_n‖²_F when some sum clips.
+  auto contribute = [&](int j, const double* expElogTheta, const double* phiNorm) {
+    const int n = docs[begin + j];
+    const int p0 = X.outerIndexPtr()[n];
+    const int nnz = X.outerIndexPtr()[n + 1] - p0;
+    const int* words = X.innerIndexPtr() + p0;
+    const double* counts = X.valuePtr() + p0;
+    double* out = blk.contrib.data() + blk.offset[j] * k;
+    for (int q = 0; q < nnz; ++q) {
+      const double f = counts[q] / phiNorm[q];
+      const double* b = expElogBeta.data() + static_cast<std::ptrdiff_t>(words[q]) * k;
+      double* o = out + static_cast<std::ptrdiff_t>(q) * k;
+      for (int i = 0; i < k; ++i) o[i] = expElogTheta[i] * b[i] * f;
+    }
+    if (clipping) blk.norm2[j] = squaredNorm(out, static_cast<std::ptrdiff_t>(nnz) * k);
+  };
   // Parallel only when the block is worth a fork/join (one E-step pass >= 1e6 multiply-adds): on a
   // busy machine small minibatches lose far more to OpenMP's wake-ups than they gain.
   const bool parallel = m > 1 && static_cast<double>(blk.offset[m]) * k >= 1e6;
-#pragma omp parallel num_threads(c.threads) if (parallel)
-  {
-    EStepScratch& scratch = threadScratch();
-    Eigen::VectorXd fresh(k);  // γ of a document without a warm start
-#pragma omp for schedule(dynamic, 8)
+  if (c.documentLanes && !elboTerms && !elboOnly) {
+    // Eight documents per packet (estep_lanes.h), in chunks of the block; each chunk's lanes refill
+    // from its own queue, so the chunking (and the thread count) never changes a result.
+    blk.theta.resize(static_cast<std::size_t>(m) * k);
+    blk.phiNorm.resize(static_cast<std::size_t>(blk.offset[m]));
+    if (!gammaStore) blk.gamma.resize(static_cast<std::size_t>(m) * k);
+    blk.jobs.resize(m);
     for (int j = 0; j < m; ++j) {
       const int n = docs[begin + j];
       const int p0 = X.outerIndexPtr()[n];
-      const int nnz = X.outerIndexPtr()[n + 1] - p0;
-      const int* words = X.innerIndexPtr() + p0;
-      const double* counts = X.valuePtr() + p0;
-      double* gamma = fresh.data();
-      if (gammaStore) gamma = gammaStore->col(n).data();
-      else fresh = c.alpha.array() + c.corpus.lengths[n] / k;
-      if (elboTerms) {  // the ELBO at the starting γ, before this iteration's E-step
-        estep(expElogBeta, alpha, words, counts, nnz, tol, 0, gamma, scratch);
-        blk.elboTerm[j] = documentElbo(c.alpha, gamma, scratch.expElogTheta(), scratch.phiNorm(), counts, nnz);
+      DocumentJob& job = blk.jobs[j];
+      job.words = X.innerIndexPtr() + p0;
+      job.counts = X.valuePtr() + p0;
+      job.nnz = X.outerIndexPtr()[n + 1] - p0;
+      job.expElogTheta = blk.theta.data() + static_cast<std::ptrdiff_t>(j) * k;
+      job.phiNorm = blk.phiNorm.data() + blk.offset[j];
+      job.iterations = &blk.estepIterations[j];
+      if (gammaStore) {
+        job.gamma = gammaStore->col(n).data();
+      } else {
+        job.gamma = blk.gamma.data() + static_cast<std::ptrdiff_t>(j) * k;
+        Eigen::Map<Eigen::VectorXd>(job.gamma, k) = c.alpha.array() + c.corpus.lengths[n] / k;
       }
-      if (elboOnly) continue;
-      blk.estepIterations[j] = estep(expElogBeta, alpha, words, counts, nnz, tol, maxIt, gamma, scratch);
-      const double* expElogTheta = scratch.expElogTheta();
-      const double* phiNorm = scratch.phiNorm();
-      double* out = blk.contrib.data() + blk.offset[j] * k;
-      for (int q = 0; q < nnz; ++q) {
-        const double f = counts[q] / phiNorm[q];
-        const double* b = expElogBeta.data() + static_cast<std::ptrdiff_t>(words[q]) * k;
-        double* o = out + static_cast<std::ptrdiff_t>(q) * k;
-        for (int i = 0; i < k; ++i) o[i] = expElogTheta[i] * b[i] * f;
+    }
+    const int threads = parallel ? c.threads : 1;
+    const int chunk = threads == 1 ? m : std::max(256, m / (4 * threads));
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1)
+    for (int j0 = 0; j0 < m; j0 += chunk) {
+      const int j1 = std::min(m, j0 + chunk);
+      estepDocuments(expElogBeta, alpha, blk.jobs.data() + j0, j1 - j0, tol, maxIt, threadLaneScratch());
+      for (int j = j0; j < j1; ++j) contribute(j, blk.jobs[j].expElogTheta, blk.jobs[j].phiNorm);
+    }
+  } else {
+#pragma omp parallel num_threads(c.threads) if (parallel)
+    {
+      EStepScratch& scratch = threadScratch();
+      Eigen::VectorXd fresh(k);  // γ of a document without a warm start
+#pragma omp for schedule(dynamic, 8)
+      for (int j = 0; j < m; ++j) {
+        const int n = docs[begin + j];
+        const int p0 = X.outerIndexPtr()[n];
+        const int nnz = X.outerIndexPtr()[n + 1] - p0;
+        const int* words = X.innerIndexPtr() + p0;
+        const double* counts = X.valuePtr() + p0;
+        double* gamma = fresh.data();
+        if (gammaStore) gamma = gammaStore->col(n).data();
+        else fresh = c.alpha.array() + c.corpus.lengths[n] / k;
+        if (elboTerms) {  // the ELBO at the starting γ, before this iteration's E-step
+          estep(expElogBeta, alpha, words, counts, nnz, tol, 0, gamma, scratch);
+          blk.elboTerm[j] = documentElbo(c.alpha, gamma, scratch.expElogTheta(), scratch.phiNorm(), counts, nnz);
+        }
+        if (elboOnly) continue;
+        blk.estepIterations[j] = estep(expElogBeta, alpha, words, counts, nnz, tol, maxIt, gamma, scratch);
+        contribute(j, scratch.expElogTheta(), scratch.phiNorm());
       }
-      if (clipping) blk.norm2[j] = squaredNorm(out, static_cast<std::ptrdiff_t>(nnz) * k);
     }
   }
   double elbo = 0.0;

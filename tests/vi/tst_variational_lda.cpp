@@ -160,19 +160,23 @@ class TestVariationalLda : public QObject {
 
   void resultsDoNotDependOnTheThreadCount() {
     const SyntheticCorpus s = corpusOf(6000, 11);  // large enough for the parallel path in batch mode
-    for (ViMethod m : {ViMethod::Batch, ViMethod::Online}) {
-      ViOptions o = optionsFor(s.truth, m, 3);
-      o.batchSize = 3000;
-      o.threads = 1;
-      auto one = fitVi(s.corpus, 3, o);
-      o.threads = 2;
-      auto two = fitVi(s.corpus, 3, o);
-      o.threads = 3;
-      auto three = fitVi(s.corpus, 3, o);
-      QVERIFY(one.ok() && two.ok() && three.ok());
-      QVERIFY(one->lambda == two->lambda);  // bit for bit
-      QVERIFY(one->lambda == three->lambda);
-      QCOMPARE(one->estepIterations, two->estepIterations);
+    // k = 3 runs on the document-lanes E-step, k = 10 on the single-document one (estep_lanes.h).
+    for (int k : {3, 10}) {
+      for (ViMethod m : {ViMethod::Batch, ViMethod::Online}) {
+        ViOptions o = optionsFor(s.truth, m, 3);
+        o.alpha = Eigen::VectorXd::Constant(k, 0.3);
+        o.batchSize = 3000;
+        o.threads = 1;
+        auto one = fitVi(s.corpus, k, o);
+        o.threads = 2;
+        auto two = fitVi(s.corpus, k, o);
+        o.threads = 3;
+        auto three = fitVi(s.corpus, k, o);
+        QVERIFY(one.ok() && two.ok() && three.ok());
+        QVERIFY(one->lambda == two->lambda);  // bit for bit
+        QVERIFY(one->lambda == three->lambda);
+        QCOMPARE(one->estepIterations, two->estepIterations);
+      }
     }
   }
 
