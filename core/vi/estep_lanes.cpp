@@ -25,10 +25,13 @@ class Lanes {
       : B_(B.data()), alpha_(alpha), jobs_(jobs), tol_(tolerance), maxIt_(maxIterations) {
     // Longest documents first, so that the lanes' documents have similar lengths (the order never
     // changes a document's result).
+    int capacity = 0;
+    for (int j = 0; j < count; ++j) capacity = std::max(capacity, jobs[j].nnz);
+    std::vector<int> start(capacity + 2, 0);  // a counting sort by decreasing length
+    for (int j = 0; j < count; ++j) ++start[capacity - jobs[j].nnz + 1];
+    for (int c = 1; c <= capacity + 1; ++c) start[c] += start[c - 1];
     order_.resize(count);
-    for (int j = 0; j < count; ++j) order_[j] = j;
-    std::stable_sort(order_.begin(), order_.end(), [&](int a, int b) { return jobs[a].nnz > jobs[b].nnz; });
-    const int capacity = count > 0 ? jobs[order_[0]].nnz : 0;
+    for (int j = 0; j < count; ++j) order_[start[capacity - jobs[j].nnz]++] = j;
     s.counts.assign(static_cast<std::size_t>(capacity) * kLanes, 0.0);
     s.phiNorm.assign(static_cast<std::size_t>(capacity) * kLanes, 0.0);
     s.weights.assign(static_cast<std::size_t>(capacity) * K * kLanes, 0.0);
