@@ -128,8 +128,9 @@ void prepareCase(const SweepSpec& spec, const SweepCase& c, PreparedCase& out) {
     info.baselineErrorAlpha = e.alphaError;
     info.baselineErrorFrobenius = e.frobenius;
   }
-  scorePerplexity(out, spec, LdaModel{m.output.alpha, m.output.topics}, info.baselinePerplexity,
-                  info.baselinePerplexityBound);
+  out.baselinePerplexity = scorePerplexity(out, spec, LdaModel{m.output.alpha, m.output.topics});
+  info.baselinePerplexity = out.baselinePerplexity.perplexity;
+  info.baselinePerplexityBound = out.baselinePerplexity.bound;
   info.sigmaK = m.whitening.sigmaK();
   info.sigmaKPlus1 = m.whitening.sigma.size() > c.topicCount ? m.whitening.sigma[c.topicCount] : 0.0;
   info.gammaS = m.gammaS;

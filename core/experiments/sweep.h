@@ -72,10 +72,10 @@ struct SweepConfiguration {
   bool privateDecomposition = false;
   // The whitened release of {e2, e5, e6} (docs/PRIVACY.md §11): "whitened" (the default
   // clipping rule) or "whitened/raw" (nothing clipped: C = ρ_W of the released W̃).
-  WhitenedRelease whitened;
+  WhitenedRelease whitened{};
   // "/gdp" after a configuration: the Gaussian-DP accountant with shared releases (exact
   // accounting, issue 13 item 1), whatever the sweep's own accountant.
-  std::optional<Accountant> accountant;
+  std::optional<Accountant> accountant{};
   bool shareReleases = false;
   // "/clip": the papers' configuration on documents clipped to the sweep's momentClip bounds
   // (docs/PRIVACY.md §12); its trials run on a clipped copy of the case's pipeline.

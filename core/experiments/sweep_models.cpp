@@ -54,16 +54,25 @@ ViOptions viOptionsFor(const SweepSpec& spec, const SweepCase& c, int trial) {
   return o;
 }
 
-void scorePerplexity(const PreparedCase& pc, const SweepSpec& spec, const LdaModel& model, double& perplexity,
-                     double& bound) {
-  perplexity = bound = kNaN;
-  if (!pc.heldOut) return;
+PerplexityScore scorePerplexity(const PreparedCase& pc, const SweepSpec& spec, const LdaModel& model) {
+  PerplexityScore score;
+  if (!pc.heldOut) return score;
   PerplexityOptions o;
   o.threads = 1;
   auto p = heldOutPerplexity(model, *pc.heldOut, perplexitySeed(spec), o);
-  if (!p.ok()) return;
-  perplexity = p.value().perplexity;
-  bound = p.value().elboBoundPerplexity;
+  if (!p.ok()) {
+    score.problem = "held-out perplexity not computed: " + p.status().message();
+    return score;
+  }
+  score.perplexity = p.value().perplexity;
+  score.bound = p.value().elboBoundPerplexity;
+  return score;
+}
+
+void applyScore(const PerplexityScore& score, SweepRow& row) {
+  row.perplexity = score.perplexity;
+  row.perplexityBound = score.bound;
+  if (!score.problem.empty()) row.reason = score.problem;
 }
 
 void fitViTrial(const SweepSpec& spec, const SweepCase& c, PreparedCase& pc, int trial) {
@@ -89,7 +98,7 @@ void fitViTrial(const SweepSpec& spec, const SweepCase& c, PreparedCase& pc, int
     return;
   }
   out.model = fit.value().model;
-  scorePerplexity(pc, spec, *out.model, out.perplexity, out.perplexityBound);
+  out.perplexity = scorePerplexity(pc, spec, *out.model);
 }
 
 namespace {
@@ -117,12 +126,7 @@ void scoreErrors(const PreparedCase& pc, const LdaModel& released, const LdaMode
 void scoreRelease(const PreparedCase& pc, const SweepSpec& spec, const LdaModel& released,
                   const LdaModel* reference, SweepRow& row, bool isBaseline) {
   scoreErrors(pc, released, reference, row);
-  if (isBaseline) {
-    row.perplexity = pc.info.baselinePerplexity;
-    row.perplexityBound = pc.info.baselinePerplexityBound;
-    return;
-  }
-  scorePerplexity(pc, spec, released, row.perplexity, row.perplexityBound);
+  applyScore(isBaseline ? pc.baselinePerplexity : scorePerplexity(pc, spec, released), row);
 }
 
 void runViTrial(const SweepSpec& spec, const SweepCase& c, const PreparedCase& pc, SweepRow& row) {
@@ -139,8 +143,7 @@ void runViTrial(const SweepSpec& spec, const SweepCase& c, const PreparedCase& p
       row.released = true;
       // The same fit at every ε: its perplexity was scored once, in fitViTrial.
       scoreErrors(pc, *vi.model, reference, row);
-      row.perplexity = vi.perplexity;
-      row.perplexityBound = vi.perplexityBound;
+      applyScore(vi.perplexity, row);
     }
   } else {
     DpViOptions o;

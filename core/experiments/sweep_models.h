@@ -23,12 +23,19 @@ struct SharedFirstPass {
   std::atomic<int> users{0};  // DP-VI fits still to use it
 };
 
+// Held-out perplexity of one model: NaN without held-out documents, or NaN with the reason when
+// the scoring refused the model (a row then says why its perplexity is empty).
+struct PerplexityScore {
+  double perplexity = std::numeric_limits<double>::quiet_NaN();
+  double bound = std::numeric_limits<double>::quiet_NaN();  // the ELBO-based bound
+  std::string problem;
+};
+
 struct ViTrialFit {
   Status status;
   std::shared_ptr<SharedFirstPass> firstPass;  // null for online VB or without DP-VI
   std::optional<LdaModel> model;
-  double perplexity = std::numeric_limits<double>::quiet_NaN();
-  double perplexityBound = std::numeric_limits<double>::quiet_NaN();
+  PerplexityScore perplexity;
 };
 
 struct PreparedCase {
@@ -38,6 +45,7 @@ struct PreparedCase {
   SpectralPipeline pipeline;  // run once; its noise-free stages are cached
   std::optional<SpectralPipeline> clippedPipeline;  // the same with spec.momentClip ("/clip" configurations)
   UnwhitenedTopics baseline;  // the non-private output
+  PerplexityScore baselinePerplexity;  // the non-private output's, scored once ("none" rows reuse it)
   std::vector<ViTrialFit> vi;  // per trial, when a "vi" or "dp-vi" configuration is present
   SweepCaseInfo info;
   Status status;
@@ -61,9 +69,10 @@ void fitViTrial(const SweepSpec& spec, const SweepCase& c, PreparedCase& pc, int
 // scored once when the case was prepared (the same model, split and seed give the same value).
 void scoreRelease(const PreparedCase& pc, const SweepSpec& spec, const LdaModel& released,
                   const LdaModel* reference, SweepRow& row, bool isBaseline = false);
-// Held-out perplexity of a model on the case's held-out documents; NaN without them.
-void scorePerplexity(const PreparedCase& pc, const SweepSpec& spec, const LdaModel& model, double& perplexity,
-                     double& bound);
+// Held-out perplexity of a model on the case's held-out documents.
+PerplexityScore scorePerplexity(const PreparedCase& pc, const SweepSpec& spec, const LdaModel& model);
+// Writes a score into a row: the values, and the problem (if any) as the row's reason.
+void applyScore(const PerplexityScore& score, SweepRow& row);
 
 // A "vi" or "dp-vi" trial (row's indices, ε, noise seed already set).
 void runViTrial(const SweepSpec& spec, const SweepCase& c, const PreparedCase& pc, SweepRow& row);

@@ -17,7 +17,8 @@ struct Outcome {
 inline Outcome dplda(const QStringList& args, int timeoutMs = 300000) {
   QProcess p;
   p.start(qEnvironmentVariable("DPLDA_CLI"), args);
-  if (!p.waitForFinished(timeoutMs)) return {-1, {}, "timeout"};
+  // -1 when the program did not start or finish (QProcess says which), never a silent code.
+  if (!p.waitForFinished(timeoutMs)) return {-1, {}, "dplda did not finish: " + p.errorString()};
   return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
 }
 

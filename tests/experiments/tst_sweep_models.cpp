@@ -9,6 +9,7 @@
 #include "core/experiments/presets.h"
 #include "core/experiments/report.h"
 #include "core/experiments/sweep.h"
+#include "core/experiments/sweep_models.h"
 
 using namespace dplda;
 
@@ -152,6 +153,30 @@ class TestSweepModels : public QObject {
       QCOMPARE(dp.perplexity, vi.perplexity);
       QCOMPARE(dp.lossL2, 0.0);
     }
+  }
+
+  void aRefusedPerplexityLeavesItsReasonInTheRow() {
+    // A model the held-out scoring refuses (a NaN topic weight) gives NaN perplexity and says why,
+    // instead of an empty cell without a reason.
+    PreparedCase pc;
+    pc.heldOut = smallCase().source.corpus;
+    SweepSpec spec;
+    LdaModel bad;
+    bad.alpha = Eigen::VectorXd::Constant(3, 0.3);
+    bad.topics = Eigen::MatrixXd::Constant(30, 3, 1.0 / 30);
+    bad.topics(4, 1) = std::nan("");
+    const PerplexityScore score = scorePerplexity(pc, spec, bad);
+    QVERIFY(std::isnan(score.perplexity) && std::isnan(score.bound));
+    QVERIFY2(score.problem.find("held-out perplexity not computed") == 0, score.problem.c_str());
+    SweepRow row;
+    row.released = true;
+    applyScore(score, row);
+    QCOMPARE(QString::fromStdString(row.reason), QString::fromStdString(score.problem));
+    // The same model made valid is scored, with no reason.
+    bad.topics(4, 1) = 1.0 / 30;
+    const PerplexityScore good = scorePerplexity(pc, spec, bad);
+    QVERIFY(good.problem.empty());
+    QVERIFY(std::abs(good.perplexity - 30.0) < 1e-9);  // uniform topics: the vocabulary size
   }
 
   void invalidHoldoutAndClipAreRefused() {

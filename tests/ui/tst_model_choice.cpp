@@ -219,7 +219,7 @@ class TstModelChoice : public QObject {
     // The same messages as `dplda run` gives for these values (one shared check in core).
     for (const auto& [flag, value] : {std::pair<QString, QString>{"--clip", "0"}, {"--kappa", "0.5"}, {"--batch-size", "0"}}) {
       const auto r = cli_test::dplda({"run", "--corpus", "/nonexistent", "--topics", "3", "--model", "dp-vi", flag, value});
-      QCOMPARE(r.code, 2);
+      QVERIFY2(r.code == 2, qPrintable(QString("exit %1: %2").arg(r.code).arg(r.err)));
       const auto problems = checkViRunParameters(
           [&] {
             ViRunParameters p;
