@@ -97,6 +97,10 @@ void prepareCase(const SweepSpec& spec, const SweepCase& c, PreparedCase& out) {
       out.status = cm.status();
       return;
     }
+    if (cm.ok()) {
+      out.clippedSigmaK = cm.value().whitening.sigmaK();
+      out.clippedGammaS = cm.value().gammaS;
+    }
     break;
   }
   SweepCaseInfo& info = out.info;
@@ -165,8 +169,8 @@ SweepRow runTrial(const SweepSpec& spec, const PreparedCase& pc, SpectralPipelin
   row.lossL2 = row.lossL1 = row.lossAlpha = row.lossFrobenius = kNaN;
   row.perplexity = row.perplexityBound = kNaN;
   row.sigmaKTilde = row.gammaSTilde = kNaN;
-  row.sigmaK = pc.info.sigmaK;
-  row.gammaS = pc.info.gammaS;
+  row.sigmaK = config.clipMoments ? pc.clippedSigmaK : pc.info.sigmaK;  // of the moments the row perturbs
+  row.gammaS = config.clipMoments ? pc.clippedGammaS : pc.info.gammaS;
   if (config.model != SweepModel::Spectral) {
     runViTrial(spec, spec.cases[caseIndex], pc, row);
     return row;

@@ -44,6 +44,9 @@ struct PreparedCase {
   std::optional<LdaModel> truth;
   SpectralPipeline pipeline;  // run once; its noise-free stages are cached
   std::optional<SpectralPipeline> clippedPipeline;  // the same with spec.momentClip ("/clip" configurations)
+  // Its exact σ_k and γ_s (non-private diagnostics of what "/clip" rows perturb); NaN without it.
+  double clippedSigmaK = std::numeric_limits<double>::quiet_NaN();
+  double clippedGammaS = std::numeric_limits<double>::quiet_NaN();
   UnwhitenedTopics baseline;  // the non-private output
   PerplexityScore baselinePerplexity;  // the non-private output's, scored once ("none" rows reuse it)
   std::vector<ViTrialFit> vi;  // per trial, when a "vi" or "dp-vi" configuration is present
