@@ -12,30 +12,14 @@
 #include "core/experiments/report.h"
 #include "core/experiments/sweep.h"
 #include "core/pipeline/private_run.h"
+#include "tests/experiments/sweep_test_case.h"
 
 using namespace dplda;
 
 namespace {
 
-SyntheticCorpus makeCorpus(int d, int k, int N, std::uint64_t seed) {
-  GeneratorParams g;
-  g.vocabSize = d;
-  g.topicCount = k;
-  g.docCount = N;
-  g.seed = seed;
-  return generateLdaCorpus(g).value();
-}
-
-SweepCase loadedCase(const SyntheticCorpus& sc, const std::string& label = "small") {
-  SweepCase c;
-  c.label = label;
-  c.source.corpus = std::make_shared<const Corpus>(sc.corpus);
-  c.source.truth = sc.truth;
-  c.source.description = "test corpus";
-  c.topicCount = sc.truth.topicCount();
-  c.alpha0 = sc.truth.alpha0();
-  return c;
-}
+using sweep_test::loadedCase;
+using sweep_test::makeCorpus;
 
 std::vector<SweepConfiguration> allConfigurations() { return parseConfigurations("none,1,2,3,4").value(); }
 

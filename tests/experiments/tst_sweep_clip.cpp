@@ -5,9 +5,8 @@
 #include <cmath>
 #include <memory>
 
-#include "core/corpus/synthetic_generator.h"
-#include "core/experiments/sweep.h"
 #include "core/pipeline/spectral_pipeline.h"
+#include "tests/experiments/sweep_test_case.h"
 
 using namespace dplda;
 
@@ -15,20 +14,8 @@ class TestSweepClip : public QObject {
   Q_OBJECT
  private slots:
   void clippedRowsDescribeTheClippedMoments() {
-    GeneratorParams g;
-    g.vocabSize = 30;
-    g.topicCount = 3;
-    g.docCount = 5000;
-    g.seed = 2;
-    const SyntheticCorpus sc = generateLdaCorpus(g).value();
+    const SweepCase c = sweep_test::loadedCase(sweep_test::makeCorpus(30, 3, 5000, 2));
     SweepSpec s;
-    SweepCase c;
-    c.label = "small";
-    c.source.corpus = std::make_shared<const Corpus>(sc.corpus);
-    c.source.truth = sc.truth;
-    c.source.description = "test corpus";
-    c.topicCount = 3;
-    c.alpha0 = sc.truth.alpha0();
     s.cases = {c};
     s.configurations = parseConfigurations("1/gdp,1/clip/gdp").value();
     s.epsilons = {1.0, 10.0};

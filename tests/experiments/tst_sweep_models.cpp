@@ -10,26 +10,15 @@
 #include "core/experiments/report.h"
 #include "core/experiments/sweep.h"
 #include "core/experiments/sweep_models.h"
+#include "tests/experiments/sweep_test_case.h"
 
 using namespace dplda;
 
 namespace {
 
 SweepCase smallCase() {
-  GeneratorParams g;
-  g.vocabSize = 30;
-  g.topicCount = 3;
-  g.docCount = 3000;
-  g.seed = 2;
-  static const SyntheticCorpus sc = generateLdaCorpus(g).value();
-  SweepCase c;
-  c.label = "small";
-  c.source.corpus = std::make_shared<const Corpus>(sc.corpus);
-  c.source.truth = sc.truth;
-  c.source.description = "test corpus";
-  c.topicCount = 3;
-  c.alpha0 = sc.truth.alpha0();
-  return c;
+  static const SyntheticCorpus sc = sweep_test::makeCorpus(30, 3, 3000, 2);
+  return sweep_test::loadedCase(sc);
 }
 
 SweepSpec viSpec() {
