@@ -108,8 +108,8 @@ Result<ExperimentPreset> makeExperimentPreset(const std::string& name, const Pre
         "k = 5, N = 100000, alpha0 = 1; the non-private spectral output is the baseline.";
     p.sweep = figure2Spec({syntheticCase("N=100000", 100000, 5, 1.0)});
   } else if (name == "figure2-vi") {
-    // A preset of its own, not figure2's default: 100 DP-VI fits on 1e5 documents take minutes,
-    // where figure2's spectral trials take about a second.
+    // A preset of its own, not figure2's default: 100 DP-VI fits on 1e5 documents take ~40 s on
+    // 2 cores (docs/BENCHMARKS.md), where figure2's spectral trials take about a second.
     p.title = "seed 002, Figure 2 with the variational baselines: error vs total epsilon";
     p.description =
         "As figure2 (d = 50, k = 5, N = 100000, alpha0 = 1, epsilon in [0.1, 2], delta = 1e-5) with the paper's "
