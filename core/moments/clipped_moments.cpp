@@ -56,15 +56,17 @@ Status validateMomentClip(const MomentClip& clip) {
   return validateClip(clip.m3, "C3 (on each document's M3 term)");
 }
 
-Result<ClippedMomentScales> clippedMomentScales(const Corpus& corpus, const MomentClip& clip) {
-  if (!clip.enabled) return invalidArgument("clippedMomentScales: clipping is off");
-  DPLDA_RETURN_IF_ERROR(validateMomentClip(clip));
+namespace {
+
+// The factor min(1, C/‖term‖) of each document's M̃1ⁿ and M̃2ⁿ, and of its M̃3ⁿ when `m3` is given
+// (its norm needs more sums), in one pass over the counts.
+ClippedMomentScales documentScales(const Corpus& corpus, double m1, double m2, const double* m3) {
   const SparseCounts& C = corpus.counts;
   const Eigen::Index N = C.rows();
   ClippedMomentScales out;
   out.scales.m1.resize(N);
   out.scales.m2.resize(N);
-  out.scales.m3.resize(N);
+  if (m3) out.scales.m3.resize(N);
   Eigen::Index clipped[3] = {0, 0, 0};
   for (Eigen::Index n = 0; n < N; ++n) {
     // M̃3ⁿ(i,j,l) counts the ordered triples of distinct tokens with words (i,j,l): c_ic_jc_l for three
@@ -72,9 +74,11 @@ Result<ClippedMomentScales> clippedMomentScales(const Corpus& corpus, const Mome
     // of the distinct-word entries sum to 6 e3(q) (elementary symmetric, no cancellation).
     double s2 = 0.0, s3 = 0.0, e1 = 0.0, e2 = 0.0, e3 = 0.0, r = 0.0, rq = 0.0, u = 0.0;
     for (SparseCounts::InnerIterator it(C, n); it; ++it) {
-      const double c = it.value(), q = c * c, ri = (c * (c - 1.0)) * (c * (c - 1.0));
+      const double c = it.value(), q = c * c;
       s2 += q;
       s3 += q * c;
+      if (!m3) continue;
+      const double ri = (c * (c - 1.0)) * (c * (c - 1.0));
       e3 += e2 * q;
       e2 += e1 * q;
       e1 += q;
@@ -82,20 +86,48 @@ Result<ClippedMomentScales> clippedMomentScales(const Corpus& corpus, const Mome
       rq += ri * q;
       u += (c * (c - 1.0) * (c - 2.0)) * (c * (c - 1.0) * (c - 2.0));
     }
-    const double l = corpus.lengths[n], triples = l * (l - 1.0) * (l - 2.0);
-    const double norm3 = std::sqrt(std::max(0.0, 6.0 * e3 + 3.0 * (r * e1 - rq) + u)) / triples;
-    out.scales.m1[n] = clipFactor(m1TermNorm(s2, l), clip.m1);
-    out.scales.m2[n] = clipFactor(m2TermNorm(s2, s3, l), clip.m2);
-    out.scales.m3[n] = clipFactor(norm3, clip.m3);
+    const double l = corpus.lengths[n];
+    out.scales.m1[n] = clipFactor(m1TermNorm(s2, l), m1);
+    out.scales.m2[n] = clipFactor(m2TermNorm(s2, s3, l), m2);
     clipped[0] += out.scales.m1[n] < 1.0;
     clipped[1] += out.scales.m2[n] < 1.0;
-    clipped[2] += out.scales.m3[n] < 1.0;
+    if (m3) {
+      const double triples = l * (l - 1.0) * (l - 2.0);
+      const double norm3 = std::sqrt(std::max(0.0, 6.0 * e3 + 3.0 * (r * e1 - rq) + u)) / triples;
+      out.scales.m3[n] = clipFactor(norm3, *m3);
+      clipped[2] += out.scales.m3[n] < 1.0;
+    }
   }
   const double Nd = static_cast<double>(N);
   out.fractionClippedM1 = static_cast<double>(clipped[0]) / Nd;
   out.fractionClippedM2 = static_cast<double>(clipped[1]) / Nd;
   out.fractionClippedM3 = static_cast<double>(clipped[2]) / Nd;
   return out;
+}
+
+}  // namespace
+
+Result<ClippedMomentScales> clippedMomentScales(const Corpus& corpus, const MomentClip& clip) {
+  if (!clip.enabled) return invalidArgument("clippedMomentScales: clipping is off");
+  DPLDA_RETURN_IF_ERROR(validateMomentClip(clip));
+  return documentScales(corpus, clip.m1, clip.m2, &clip.m3);
+}
+
+Result<ClippedSecondMoment> clippedSecondMomentOperator(const Corpus& corpus, double alpha0,
+                                                        const SecondMomentClip& clip) {
+  DPLDA_RETURN_IF_ERROR(validateMomentInputs(corpus, alpha0));
+  DPLDA_RETURN_IF_ERROR(validateSecondMomentClip(clip));
+  const ClippedMomentScales s = documentScales(corpus, clip.m1, clip.m2, nullptr);
+  // The operator reads only the m1 and m2 factors; it keeps its document weights, not `s`.
+  return ClippedSecondMoment{SecondMomentOperator(corpus, alpha0, &s.scales), s.fractionClippedM1,
+                             s.fractionClippedM2};
+}
+
+Result<Eigen::MatrixXd> clippedSecondMomentDense(const Corpus& corpus, double alpha0, const SecondMomentClip& clip,
+                                                 Feedback* feedback) {
+  auto m = clippedSecondMomentOperator(corpus, alpha0, clip);
+  if (!m.ok()) return m.status();
+  return m.value().m2.toDense(feedback);
 }
 
 ClippedMomentBounds clippedMomentBounds(int docCount, double alpha0, const MomentClip& clip) {
@@ -112,47 +144,6 @@ ClippedMomentBounds clippedMomentBounds(int docCount, double alpha0, const Momen
 
 std::string momentClipText(const MomentClip& clip) {
   return "C1 = " + shortNumber(clip.m1) + ", C2 = " + shortNumber(clip.m2) + ", C3 = " + shortNumber(clip.m3);
-}
-
-Result<ClippedSecondMoment> clippedSecondMoment(const Corpus& corpus, double alpha0, const SecondMomentClip& clip,
-                                                Feedback* feedback) {
-  DPLDA_RETURN_IF_ERROR(validateMomentInputs(corpus, alpha0));
-  DPLDA_RETURN_IF_ERROR(validateSecondMomentClip(clip));
-  const SparseCounts& C = corpus.counts;
-  const Eigen::Index N = C.rows();
-  // Per document: s1 scales M̃1ⁿ = c/l, s2 scales M̃2ⁿ = (ccᵀ − diag c)/(l(l−1)).
-  Eigen::VectorXd pairWeight(N), m1Weight(N);
-  Eigen::Index clipped1 = 0, clipped2 = 0;
-  for (Eigen::Index n = 0; n < N; ++n) {
-    double s2 = 0.0, s3 = 0.0;
-    for (SparseCounts::InnerIterator it(C, n); it; ++it) {
-      s2 += it.value() * it.value();
-      s3 += it.value() * it.value() * it.value();
-    }
-    const double l = corpus.lengths[n], pairs = l * (l - 1.0);
-    const double f1 = clipFactor(m1TermNorm(s2, l), clip.m1);
-    const double f2 = clipFactor(m2TermNorm(s2, s3, l), clip.m2);
-    clipped1 += f1 < 1.0;
-    clipped2 += f2 < 1.0;
-    pairWeight[n] = f2 / pairs;
-    m1Weight[n] = f1 / l;
-  }
-  if (isCanceled(feedback)) return Status(StatusCode::Cancelled, "cancelled");
-  // Σ s2 M̃2ⁿ = Cᵀ diag(w) C − diag(Cᵀw) and Σ m mᵀ = Cᵀ diag(v²) C, S1 = Cᵀ v.
-  const SparseCounts X = pairWeight.cwiseSqrt().asDiagonal() * C;
-  const SparseCounts Z = m1Weight.asDiagonal() * C;
-  Eigen::MatrixXd pairSum = Eigen::MatrixXd(X.transpose() * X);
-  pairSum.diagonal() -= C.transpose() * pairWeight;
-  const Eigen::VectorXd s1 = Z.transpose() * Eigen::VectorXd::Ones(N);
-  const Eigen::MatrixXd sameDoc = Eigen::MatrixXd(Z.transpose() * Z);
-  const double Nd = static_cast<double>(N);
-  const double a = MomentConstants::fromAlpha0(alpha0).a;
-  ClippedSecondMoment out;
-  out.m2 = pairSum / Nd - (a / (Nd * (Nd - 1.0))) * (s1 * s1.transpose() - sameDoc);
-  out.m2 = 0.5 * (out.m2 + out.m2.transpose());
-  out.fractionClippedM1 = static_cast<double>(clipped1) / Nd;
-  out.fractionClippedM2 = static_cast<double>(clipped2) / Nd;
-  return out;
 }
 
 double clippedSecondMomentSensitivity(int docCount, double alpha0, const SecondMomentClip& clip) {

@@ -24,15 +24,20 @@ struct SecondMomentClip {
 };
 Status validateSecondMomentClip(const SecondMomentClip& clip);
 
+// M̂2 of SPEC §3 with every M̃1ⁿ and M̃2ⁿ scaled down to its bound: the operator of moments.h with
+// each document's m1 and m2 factors (as clippedMomentScales gives them; no M3 factor is computed).
+// Matrix-free; toDense() forms the d x d matrix where d is small. The one implementation of M̂2ᶜ:
+// configurations 1–4 with clipping build the same operator from clippedMomentScales.
 struct ClippedSecondMoment {
-  Eigen::MatrixXd m2;              // d x d, symmetric
+  SecondMomentOperator m2;         // refers to the corpus's counts: the corpus must outlive it
   double fractionClippedM1 = 0.0;  // non-private diagnostics
   double fractionClippedM2 = 0.0;
 };
-
-// M̂2 of SPEC §3 with every M̃1ⁿ and M̃2ⁿ scaled down to its bound.
-Result<ClippedSecondMoment> clippedSecondMoment(const Corpus& corpus, double alpha0, const SecondMomentClip& clip,
-                                                Feedback* feedback = nullptr);
+Result<ClippedSecondMoment> clippedSecondMomentOperator(const Corpus& corpus, double alpha0,
+                                                        const SecondMomentClip& clip);
+// The same M̂2ᶜ as a dense d x d matrix (the operator's toDense; small d: the audit's probes).
+Result<Eigen::MatrixXd> clippedSecondMomentDense(const Corpus& corpus, double alpha0, const SecondMomentClip& clip,
+                                                 Feedback* feedback = nullptr);
 
 // Its Frobenius sensitivity when one document is replaced (Lemma C2): (2 m2 + 4 a m1²)/N.
 double clippedSecondMomentSensitivity(int docCount, double alpha0, const SecondMomentClip& clip);

@@ -74,18 +74,25 @@ SensitivityBound whitenedReleaseBound(Node node, const SensitivityInputs& in, co
 // released values (W̃, W̃⁺) or from the second release, so a failure there is post-processing.
 Result<PrivateRunResult> PrivateRun::releaseWhitened() {
   const double d = m_corpus.vocabSize();
-  if (d * d > kMaxDenseEntries) {
+  if (d * d > kMaxDenseEntries) {  // the noise E of the M2 release is d x d (M̂2ᶜ itself never is, at large d)
     return fail(StatusCode::ResourceLimit,
-                "the whitened release needs a dense " + shortNumber(d) + " x " + shortNumber(d) +
-                    " second moment; reduce the vocabulary");
+                "the whitened release adds a dense " + shortNumber(d) + " x " + shortNumber(d) +
+                    " noise matrix to the second moment; reduce the vocabulary");
   }
   const WhitenedRelease& w = m_o.whitened;
-  auto m2 = clippedSecondMoment(m_corpus, m_so.alpha0, w.clipToRowBound ? SecondMomentClip{} : w.m2Clip, m_feedback);
-  // The clipped M̂2 fails only on invalid input or a cancel (it is a total function of the corpus).
+  auto m2 = clippedSecondMomentOperator(m_corpus, m_so.alpha0, w.clipToRowBound ? SecondMomentClip{} : w.m2Clip);
+  // The clipped M̂2 fails only on invalid input (it is a total function of the corpus).
   if (!m2.ok()) return fail(m2.status().code(), "nothing released: " + m2.status().message());
-  Eigen::MatrixXd released = std::move(m2.value().m2);
-  if (Status s = addReleaseNoise(released, true, m_o.mechanism, scaleOf(2), m_noise); !s.isOk()) return failAfterNoise(s);
-  auto whitening = whitenMatrix(released, m_k, &m_res.diagnostics.releasedEigenvalues);
+  // M̃2 = M̂2ᶜ + E with E drawn as addReleaseNoise drew it onto a dense M̂2ᶜ (the same draws, in the
+  // same order, on the unique entries, the same scale). At large d the eigenpairs of the sum come
+  // from products M̂2ᶜx + Ex, M̂2ᶜ never formed: post-processing of M̃2 up to rounding (~1e-16).
+  Eigen::MatrixXd noise = Eigen::MatrixXd::Zero(m_corpus.vocabSize(), m_corpus.vocabSize());
+  if (Status s = addReleaseNoise(noise, true, m_o.mechanism, scaleOf(2), m_noise); !s.isOk()) return failAfterNoise(s);
+  auto eig = topEigenpairs(m2.value().m2, noise, m_k, m_feedback);
+  noise = Eigen::MatrixXd();  // d² doubles, not needed beyond the eigenpairs
+  if (!eig.ok()) return failAfterNoise(eig.status());
+  m_res.diagnostics.releasedEigenvalues = eig.value().values;
+  auto whitening = whitenFromEigenpairs(eig.value(), m_k);
   if (!whitening.ok()) return failAfterNoise(whitening.status());
   const Whitening& wt = whitening.value();
 

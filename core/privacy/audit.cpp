@@ -167,12 +167,12 @@ Result<AuditPair> adversarialPair(const Corpus& d, AuditedRelease release, const
       p.sensitivityFormula = "Δ2 = (2 + 4a)/N";
     } else {
       DPLDA_RETURN_IF_ERROR(validateSecondMomentClip(clip));
-      auto a = clippedSecondMoment(d, o.alpha0, clip, feedback);
+      auto a = clippedSecondMomentDense(d, o.alpha0, clip, feedback);
       if (!a.ok()) return a.status();
-      auto b = clippedSecondMoment(dp.value(), o.alpha0, clip, feedback);
+      auto b = clippedSecondMomentDense(dp.value(), o.alpha0, clip, feedback);
       if (!b.ok()) return b.status();
-      vD = symmetricUniqueEntries(a.value().m2);
-      vDp = symmetricUniqueEntries(b.value().m2);
+      vD = symmetricUniqueEntries(a.value());
+      vDp = symmetricUniqueEntries(b.value());
       p.sensitivity = clippedSecondMomentSensitivity(N, o.alpha0, clip);
       p.sensitivityFormula = "(2 C2 + 4 a C1²)/N (Lemma C2)";
     }
@@ -180,9 +180,9 @@ Result<AuditPair> adversarialPair(const Corpus& d, AuditedRelease release, const
     // W is public in the real release (whitened from the released M̂2); the lemma holds for any
     // fixed W, so the audit fixes the whitening of D's clipped M̂2 for both corpora.
     DPLDA_RETURN_IF_ERROR(validateSecondMomentClip(clip));
-    auto m2 = clippedSecondMoment(d, o.alpha0, clip, feedback);
+    auto m2 = clippedSecondMomentDense(d, o.alpha0, clip, feedback);
     if (!m2.ok()) return m2.status();
-    auto eig = topEigenpairs(m2.value().m2, o.topicCount);
+    auto eig = topEigenpairs(m2.value(), o.topicCount);
     if (!eig.ok()) return eig.status();
     auto wt = whitenFromEigenpairs(eig.value(), o.topicCount);
     if (!wt.ok()) return wt.status();

@@ -12,6 +12,8 @@
 #include <cmath>
 #include <sstream>
 
+#include <omp.h>
+
 namespace dplda {
 
 namespace {
@@ -166,6 +168,61 @@ Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, int k, Feed
   out.operatorProducts = block.value().vectorProducts;
   out.blockProducts = block.value().blockProducts;
   out.method = "block Lanczos (matrix-free, " + std::to_string(block.value().blockProducts) + " passes of 2 vectors)";
+  return out;
+}
+
+Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, const Eigen::MatrixXd& added, int k,
+                                     Feedback* feedback) {
+  const int d = static_cast<int>(op.rows());
+  if (added.rows() != d || added.cols() != d) {
+    return invalidArgument("the matrix added to M2 must be " + std::to_string(d) + " x " + std::to_string(d));
+  }
+  if (k < 1 || k > d) {
+    return invalidArgument("the number of topics k = " + std::to_string(k) + " must be in [1, d = " +
+                           std::to_string(d) + "]");
+  }
+  if (!added.allFinite()) return numericalFailure("the matrix added to M2 contains NaN or infinite entries");
+  if (d <= kDenseEigenLimit || k + 2 >= d) {
+    auto dense = op.toDense(feedback);
+    if (!dense.ok()) return dense.status();
+    dense.value() += added;
+    return topEigenpairs(dense.value(), k);
+  }
+  // Spectra's Lanczos with the dense path's settings (lanczosTopK). A product is one pass over the
+  // counts (the 4-byte copy when one can be made) and one over E's lower triangle (the dense path's
+  // product, memory-bound: ~17 ms at d = 8000, ~560 of them for a noisy M2). Both run on this
+  // thread: with the count pass threaded, its idle OpenMP worker spun through every dense product
+  // (a run 40% slower on the shared 2-core machine). The pass's fixed lanes keep its bits.
+  struct SumOp {
+    using Scalar = double;
+    const SecondMomentOperator* op;
+    const Eigen::MatrixXd* added;
+    std::vector<std::uint32_t> packed;
+    mutable int products = 0;
+    Eigen::Index rows() const { return op->rows(); }
+    Eigen::Index cols() const { return op->cols(); }
+    void perform_op(const double* x, double* y) const {
+      ++products;
+      op->perform_op(x, y, packed);
+      Eigen::Map<Eigen::VectorXd>(y, rows()).noalias() +=
+          added->selfadjointView<Eigen::Lower>() * Eigen::Map<const Eigen::VectorXd>(x, rows());
+    }
+  } sum{&op, &added, op.packCounts()};
+  struct OneThread {  // this thread's setting only, restored on every exit
+    int before = omp_get_max_threads();
+    OneThread() { omp_set_num_threads(1); }
+    ~OneThread() { omp_set_num_threads(before); }
+  };
+  auto out = [&] {
+    const OneThread serial;
+    return lanczosTopK(sum, k, "Spectra Lanczos (matrix-free M2 + dense noise)");
+  }();
+  if (isCanceled(feedback)) return cancelled();
+  if (!out.ok()) return out;
+  out.value().operatorProducts = sum.products;
+  Eigen::MatrixXd product = op.apply(out.value().vectors, sum.packed);
+  product.noalias() += added.selfadjointView<Eigen::Lower>() * out.value().vectors;
+  finishTopK(out.value(), k, product);
   return out;
 }
 

@@ -61,6 +61,12 @@ Result<EigenpairsTopK> topEigenpairs(const Eigen::MatrixXd& symmetric, int k);
 // Top k+1 eigenpairs from products with M̂2 (deterministic starts), O(nnz) per product.
 Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, int k, Feedback* feedback = nullptr,
                                      EigenSolverChoice solver = EigenSolverChoice::Automatic);
+// Top k+1 eigenpairs of M̂2 + E for a dense symmetric E (a noise release of the operator's M̂2).
+// Where topEigenpairs(dense) would decompose fully (d <= kDenseEigenLimit or k + 2 >= d), M̂2 + E
+// is formed and decomposed so. Otherwise Spectra's Lanczos, as topEigenpairs(dense) runs it, on
+// the products M̂2x + Ex: M̂2 is never formed, E is the one d x d matrix held.
+Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, const Eigen::MatrixXd& added, int k,
+                                     Feedback* feedback = nullptr);
 
 // Builds W and (Wᵀ)⁺ from eigenpairs. Fails with NumericalFailure when σ_k <= 0 (whitening is
 // undefined, which noise can cause), naming σ_k.

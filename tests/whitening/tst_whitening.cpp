@@ -101,6 +101,34 @@ class TestWhitening : public QObject {
     QVERIFY(relativeError(wb.W, wl.W) < 1e-6);
   }
 
+  void operatorPlusDenseMatchesTheSum() {
+    // M̂2 + E without forming M̂2 (the whitened release's noisy M2): against the dense sum, above the
+    // dense limit (Lanczos on M̂2x + Ex) and below it (the same dense decomposition, bit for bit).
+    for (const int d : {300, kDenseEigenLimit + 200}) {
+      const LdaModel model = randomModel(d, 6, 1.0, 0.05, 51);
+      const Corpus c = sampleCorpus(model, 3000, 30, 120, 52);
+      const SecondMomentOperator op(c, 1.0);
+      const Eigen::MatrixXd M2 = op.toDense().value();
+      Eigen::MatrixXd E = Eigen::MatrixXd::Random(d, d);
+      E = 1e-4 * (E + E.transpose()).eval();
+      const EigenpairsTopK sum = topEigenpairs(op, E, 6).value();
+      const Eigen::MatrixXd dense = M2 + E;
+      const EigenpairsTopK ref = topEigenpairs(dense, 6).value();
+      if (d <= kDenseEigenLimit) {
+        QVERIFY(sum.values == ref.values && sum.vectors == ref.vectors);
+        continue;
+      }
+      QVERIFY(sum.method.find("matrix-free M2 + dense noise") != std::string::npos);
+      QVERIFY(relativeError(sum.values, ref.values) < 1e-10);
+      QVERIFY(relativeError(sum.vectors, ref.vectors) < 1e-8);
+      QVERIFY(sum.maxResidual < 1e-9);
+      const Eigen::MatrixXd residual = dense * sum.vectors - sum.vectors * sum.values.head(6).asDiagonal();
+      QVERIFY(residual.norm() < 1e-9 * dense.norm());
+    }
+    const Corpus small = smallLda(20, 3, 100, 53);
+    QVERIFY(!topEigenpairs(SecondMomentOperator(small, 1.0), Eigen::MatrixXd::Zero(19, 19), 3).ok());
+  }
+
   void matrixFreeProductDoesNotDependOnThreadCount() {
     // Lanczos' product x -> M̂2 x runs in fixed lanes of documents (16 here) summed in order: one
     // thread or three give the same bits, for the product and for the eigenpairs built on it.
