@@ -132,7 +132,7 @@ Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, int k, Feed
     // Spectra wants a non-const perform_op(const double*, double*). The ~90 products read the
     // 4-byte copy of the counts when one can be made (kept only for the Lanczos run).
     struct CountingOp {
-      using Scalar = double;
+      using Scalar [[maybe_unused]] = double;  // read by Spectra
       const SecondMomentOperator* op;
       std::vector<std::uint32_t> packed;
       mutable int products = 0;
@@ -194,7 +194,7 @@ Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, const Eigen
   // thread: with the count pass threaded, its idle OpenMP worker spun through every dense product
   // (a run 40% slower on the shared 2-core machine). The pass's fixed lanes keep its bits.
   struct SumOp {
-    using Scalar = double;
+    using Scalar [[maybe_unused]] = double;  // read by Spectra
     const SecondMomentOperator* op;
     const Eigen::MatrixXd* added;
     std::vector<std::uint32_t> packed;
