@@ -30,16 +30,40 @@ void fixSigns(Eigen::MatrixXd& vectors) {
   }
 }
 
-// Top k+1 eigenpairs by Lanczos (Spectra, fixed-seed start: deterministic) for any operator
-// with rows() and perform_op(); the largest algebraic eigenvalues, as M2 needs.
+struct LanczosCancelled {};
+
+// Op's products, with the feedback's cancel checked before each: Spectra has no cancel of its
+// own, and at d = 8000 a noisy M2 takes ~560 products (~12 s). Thrown out of Spectra (its state
+// is local to lanczosTopK) and caught there.
 template <class Op>
-Result<EigenpairsTopK> lanczosTopK(Op& op, int k, const std::string& method) {
+struct CancellableOp {
+  using Scalar [[maybe_unused]] = double;  // read by Spectra
+  Op& op;
+  Feedback* feedback;
+  Eigen::Index rows() const { return op.rows(); }
+  Eigen::Index cols() const { return op.cols(); }
+  void perform_op(const double* x, double* y) const {
+    if (isCanceled(feedback)) throw LanczosCancelled{};
+    op.perform_op(x, y);
+  }
+};
+
+// Top k+1 eigenpairs by Lanczos (Spectra, fixed-seed start: deterministic) for any operator
+// with rows() and perform_op(); the largest algebraic eigenvalues, as M2 needs. Cancelled
+// between two products when the feedback says so.
+template <class Op>
+Result<EigenpairsTopK> lanczosTopK(Op& op, int k, const std::string& method, Feedback* feedback = nullptr) {
   const int d = static_cast<int>(op.rows());
   const int nev = k + 1;
   const int ncv = std::min(d, std::max(2 * nev + 1, nev + 20));
-  Spectra::SymEigsSolver<Op> solver(op, nev, ncv);
-  solver.init();
-  solver.compute(Spectra::SortRule::LargestAlge, 1000, 1e-12);
+  CancellableOp<Op> cancellable{op, feedback};
+  Spectra::SymEigsSolver<CancellableOp<Op>> solver(cancellable, nev, ncv);
+  try {
+    solver.init();
+    solver.compute(Spectra::SortRule::LargestAlge, 1000, 1e-12);
+  } catch (const LanczosCancelled&) {
+    return cancelled();
+  }
   if (solver.info() != Spectra::CompInfo::Successful) {
     return Status(StatusCode::NotConverged, "the Lanczos eigensolver did not converge for the top " +
                                                 std::to_string(nev) + " eigenpairs of M2");
@@ -132,7 +156,6 @@ Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, int k, Feed
     // Spectra wants a non-const perform_op(const double*, double*). The ~90 products read the
     // 4-byte copy of the counts when one can be made (kept only for the Lanczos run).
     struct CountingOp {
-      using Scalar [[maybe_unused]] = double;  // read by Spectra
       const SecondMomentOperator* op;
       std::vector<std::uint32_t> packed;
       mutable int products = 0;
@@ -143,8 +166,7 @@ Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, int k, Feed
         op->perform_op(x, y, packed);
       }
     } counting{&op, op.packCounts()};
-    auto out = lanczosTopK(counting, k, "Spectra Lanczos (matrix-free)");
-    if (isCanceled(feedback)) return cancelled();
+    auto out = lanczosTopK(counting, k, "Spectra Lanczos (matrix-free)", feedback);
     if (!out.ok()) return out;
     out.value().operatorProducts = counting.products;
     finishTopK(out.value(), k, op.apply(out.value().vectors));
@@ -194,7 +216,6 @@ Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, const Eigen
   // thread: with the count pass threaded, its idle OpenMP worker spun through every dense product
   // (a run 40% slower on the shared 2-core machine). The pass's fixed lanes keep its bits.
   struct SumOp {
-    using Scalar [[maybe_unused]] = double;  // read by Spectra
     const SecondMomentOperator* op;
     const Eigen::MatrixXd* added;
     std::vector<std::uint32_t> packed;
@@ -215,9 +236,8 @@ Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, const Eigen
   };
   auto out = [&] {
     const OneThread serial;
-    return lanczosTopK(sum, k, "Spectra Lanczos (matrix-free M2 + dense noise)");
+    return lanczosTopK(sum, k, "Spectra Lanczos (matrix-free M2 + dense noise)", feedback);
   }();
-  if (isCanceled(feedback)) return cancelled();
   if (!out.ok()) return out;
   out.value().operatorProducts = sum.products;
   Eigen::MatrixXd product = op.apply(out.value().vectors, sum.packed);

@@ -124,6 +124,11 @@ class TestWhitening : public QObject {
       QVERIFY(sum.maxResidual < 1e-9);
       const Eigen::MatrixXd residual = dense * sum.vectors - sum.vectors * sum.values.head(6).asDiagonal();
       QVERIFY(residual.norm() < 1e-9 * dense.norm());
+      // Cancelled inside Lanczos (between two products), for both of Spectra's matrix-free uses.
+      Feedback fb;
+      fb.cancel();
+      QCOMPARE(topEigenpairs(op, E, 6, &fb).status().code(), StatusCode::Cancelled);
+      QCOMPARE(topEigenpairs(op, 6, &fb, EigenSolverChoice::Spectra).status().code(), StatusCode::Cancelled);
     }
     const Corpus small = smallLda(20, 3, 100, 53);
     QVERIFY(!topEigenpairs(SecondMomentOperator(small, 1.0), Eigen::MatrixXd::Zero(19, 19), 3).ok());
