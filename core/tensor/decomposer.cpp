@@ -72,7 +72,7 @@ struct Extraction {
   Eigen::VectorXd lambda;  // extraction order, >= 0
   Eigen::MatrixXd V;       // d x found
   int iterations = 0;
-  bool converged = true;
+  int unconverged = 0;
   bool stoppedEarly = false;
   int L = 0, R = 0;
 };
@@ -145,7 +145,7 @@ Result<Extraction> robustPowerIterations(Deflated& T, int r, const PowerMethodOp
         break;
       }
     }
-    ex.converged = ex.converged && settled;
+    if (!settled) ++ex.unconverged;
     double lam = T.value(u);
     if (lam < 0.0) {  // T(-v,-v,-v) = -T(v,v,v): flip to make λ positive (the deflation term is unchanged)
       lam = -lam;
@@ -248,7 +248,8 @@ Result<TensorEigenpairs> RobustPowerMethod::decompose(const Tensor3& T, int comp
   const Extraction& e = ex.value();
   TensorEigenpairs out = sortedPositive(e.lambda, e.V);
   out.iterations = e.iterations;
-  out.converged = e.converged;
+  out.converged = e.unconverged == 0;
+  out.unconverged = e.unconverged;
   out.method = robustMethodName(components, T.dim(), e.L, e.R);
   return out;
 }
@@ -269,7 +270,8 @@ Result<LeadingEigenpairs> RobustPowerMethod::extractLeading(const SymmetricTenso
   out.stoppedEarly = e.stoppedEarly;
   out.sorted = sortedPositive(e.lambda, e.V);
   out.sorted.iterations = e.iterations;
-  out.sorted.converged = e.converged;
+  out.sorted.converged = e.unconverged == 0;
+  out.sorted.unconverged = e.unconverged;
   out.sorted.method = robustMethodName(components, T.dim(), e.L, e.R);
   return out;
 }
@@ -295,26 +297,25 @@ Result<TensorEigenpairs> SimultaneousPowerMethod::decompose(const Tensor3& T, Ra
   // The iteration limit scales with k: the subspace converges more slowly than one vector.
   const int maxIter = m_options.maxIterations * std::max(1, k);
   int iterations = 0;
-  bool converged = false;
+  int moving = k;  // columns whose last step moved by tolerance or more
   for (int step = 0; step < maxIter; ++step) {
     if ((step & 15) == 0 && isCanceled(feedback)) return cancelled();
     const Eigen::MatrixXd next = orthonormalise(T.contractTwiceColumns(V));
     ++iterations;
     // Subspace distance ‖(I − V Vᵀ) V_next‖ for the column-wise iteration.
-    const double change = (next - V).colwise().norm().maxCoeff();
+    const Eigen::RowVectorXd change = (next - V).colwise().norm();
     V = next;
     if (!V.allFinite()) return numericalFailure("the simultaneous power method produced NaN");
-    if (change < m_options.tolerance) {
-      converged = true;
-      break;
-    }
+    moving = static_cast<int>((change.array() >= m_options.tolerance).count());
+    if (moving == 0) break;
   }
   Eigen::VectorXd lambda(k);
   const Eigen::MatrixXd TV = T.contractTwiceColumns(V);
   for (int i = 0; i < k; ++i) lambda[i] = V.col(i).dot(TV.col(i));
   TensorEigenpairs out = sortedPositive(lambda, V);
   out.iterations = iterations;
-  out.converged = converged;
+  out.converged = moving == 0;
+  out.unconverged = moving;
   out.method = "simultaneous power method";
   reportProgress(feedback, 1.0);
   return out;
@@ -346,7 +347,7 @@ Result<TensorEigenpairs> SpectralInitPowerMethod::decompose(const Tensor3& T, Ra
   Eigen::VectorXd lambda(k);
   Eigen::MatrixXd V(k, k);
   int iterations = 0;
-  bool converged = true;
+  int unconverged = 0;
   for (int comp = 0; comp < k; ++comp) {
     if (isCanceled(feedback)) return cancelled();
     // Largest |T(u,u,u)| (a candidate's sign is arbitrary: −u has value −T(u,u,u)).
@@ -369,7 +370,7 @@ Result<TensorEigenpairs> SpectralInitPowerMethod::decompose(const Tensor3& T, Ra
         break;
       }
     }
-    converged = converged && settled;
+    if (!settled) ++unconverged;
     double lam = deflated.value(u);
     if (lam < 0.0) {
       lam = -lam;
@@ -385,7 +386,8 @@ Result<TensorEigenpairs> SpectralInitPowerMethod::decompose(const Tensor3& T, Ra
   }
   TensorEigenpairs out = sortedPositive(lambda, V);
   out.iterations = iterations;
-  out.converged = converged;
+  out.converged = unconverged == 0;
+  out.unconverged = unconverged;
   out.method = "spectral initialisation + power polish (2 contractions, R = " +
                std::to_string(m_options.maxIterations) + ")";
   return out;

@@ -19,6 +19,7 @@ struct TensorEigenpairs {
   Eigen::MatrixXd V;       // k x r (r = k unless fewer were asked for), column i belongs to lambda[i]
   int iterations = 0;      // power steps used (all starts and components)
   bool converged = true;   // every component met the tolerance within the iteration limit
+  int unconverged = 0;     // how many components did not (0 when converged)
   std::string method;
 };
 
