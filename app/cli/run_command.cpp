@@ -360,6 +360,10 @@ int runCommand(const std::vector<std::string>& args) {
       exact.insert("decomposer_method", QString::fromStdString(model->eigenpairs.method));
       exact.insert("decomposer_iterations", model->eigenpairs.iterations);
       exact.insert("decomposer_converged", model->eigenpairs.converged);
+      exact.insert("decomposer_unconverged_components", model->eigenpairs.unconverged);
+      if (model->eigenpairs.maxResidual) {
+        exact.insert("decomposer_max_residual", *model->eigenpairs.maxResidual);
+      }
       if (model->online) {
         exact.insert("online", QJsonObject{{"samples_used", static_cast<double>(model->online->samplesUsed)},
                                            {"passes", model->online->passes},
@@ -371,8 +375,16 @@ int runCommand(const std::vector<std::string>& args) {
       out << "M2 eigenvalues:";
       for (Eigen::Index i = 0; i < model->eigen.values.size(); ++i) out << " " << model->eigen.values[i];
       out << "  (gap sigma_k - sigma_k+1 = " << model->whitening.gap() << ")\n";
-      out << "tensor eigengap gamma_s = " << model->gammaS
-          << (model->eigenpairs.converged ? "" : "  [warning: the decomposer hit its iteration limit]") << "\n";
+      out << "tensor eigengap gamma_s = " << model->gammaS << "\n";
+      out << "decomposer: " << model->eigenpairs.iterations << " iterations";
+      if (model->eigenpairs.maxResidual) {
+        out << ", largest residual |T~(I,v,v) - lambda v| / |T|_F = " << *model->eigenpairs.maxResidual;
+      }
+      if (!model->eigenpairs.converged) {
+        out << "  [warning: " << model->eigenpairs.unconverged << " of " << model->eigenpairs.lambda.size()
+            << " components did not converge within the iteration limit]";
+      }
+      out << "\n";
       if (isPrivateRun && priv.released) {
         const TopicErrors loss =
             compareTopics(model->output.topics, model->output.alpha, priv.output->topics, priv.output->alpha);

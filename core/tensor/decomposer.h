@@ -5,6 +5,7 @@
 #include <Eigen/Dense>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "core/common/feedback.h"
@@ -17,8 +18,12 @@ namespace dplda {
 struct TensorEigenpairs {
   Eigen::VectorXd lambda;  // robust eigenvalues, > 0, descending
   Eigen::MatrixXd V;       // k x r (r = k unless fewer were asked for), column i belongs to lambda[i]
-  int iterations = 0;      // power steps used (all starts and components)
+  int iterations = 0;      // power steps used (all starts and components; fast: polish contractions)
   bool converged = true;   // every component met the tolerance within the iteration limit
+  int unconverged = 0;     // how many components did not (0 when converged)
+  // The largest ‖T̃(I,v,v) − λv‖ / ‖T‖_F over the components (T̃: T deflated by the components
+  // found before v), for methods that measure it ("fast").
+  std::optional<double> maxResidual;
   std::string method;
 };
 
@@ -38,9 +43,11 @@ void normaliseColumns(Eigen::MatrixXd& next, const Eigen::MatrixXd& previous);
 double tensorEigengap(const Eigen::VectorXd& lambdaDescending);
 
 struct PowerMethodOptions {
-  int restarts = 0;          // L; 0 means the default max(10, 2⌈k ln k⌉)
-  int maxIterations = 100;   // R
-  double tolerance = 1e-10;  // stop when ‖u_new − u‖ < tolerance
+  int restarts = 0;         // L; 0 means the default max(10, 2⌈k ln k⌉)
+  int maxIterations = 100;  // R
+  // robust, simultaneous: stop when ‖u_new − u‖ < tolerance; fast: when the residual
+  // ‖T̃(I,u,u) − λu‖ <= tolerance · ‖T‖_F (see SpectralInitPowerMethod).
+  double tolerance = 1e-10;
 };
 Status validatePowerMethodOptions(const PowerMethodOptions& options);
 
@@ -150,15 +157,19 @@ class SimultaneousPowerMethod final : public TensorDecomposer {
   PowerMethodOptions m_options;
 };
 
-// Spectral initialisation + power polish ("fast"): the candidates are the eigenvectors of two
-// random contractions T(I, I, θ) (for T = Σ λ_i v_i^⊗3, T(I,I,θ) = Σ λ_i (v_iᵀθ) v_i v_iᵀ has
+// Spectral initialisation + power polish ("fast", the default): the candidates are the eigenvectors
+// of two random contractions T(I, I, θ) (for T = Σ λ_i v_i^⊗3, T(I,I,θ) = Σ λ_i (v_iᵀθ) v_i v_iᵀ has
 // exactly the v_i as eigenvectors; two θ cover a near-tie of λ_i v_iᵀθ in one of them). Each
-// component takes the remaining candidate with the largest deflated T(u,u,u), polishes it by up to
-// R power steps on the deflated tensor (tolerance as the robust method) and deflates it. About
-// 2k + k·(polish steps) contractions instead of the robust method's L·R per component: ~30× less
-// work at k = 50. Without Algorithm 1's many random starts it has no proven failure bound on a
-// tensor far from orthogonally decomposable; the robust method keeps that guarantee and stays the
-// default (private runs decompose noisy tensors with it).
+// component takes the remaining candidate with the largest deflated T(u,u,u), polishes it by power
+// steps on the deflated tensor T̃ and deflates it. A component has converged when
+// ‖T̃(I,u,u) − λu‖ <= tolerance · ‖T‖_F (λ = T̃(u,u,u)): u is then an exact eigenvector of a tensor
+// within about that distance of T̃. Each component has R steps, and may take one more R and the
+// steps earlier components left unused ((k + 1)·R in all) while its residual falls fast enough to
+// reach the tolerance. `unconverged` counts the components that missed it, `maxResidual` gives the
+// worst relative residual. About 2k + k·(polish steps) contractions instead of the robust method's
+// L·R per component: ~30× less work at k = 50. Without Algorithm 1's many random starts it has no
+// proven failure bound on a tensor far from orthogonally decomposable; the robust method keeps that
+// guarantee (`--decomposer robust`).
 class SpectralInitPowerMethod final : public TensorDecomposer {
  public:
   explicit SpectralInitPowerMethod(PowerMethodOptions options = {}) : m_options(options) {}

@@ -263,7 +263,7 @@ Result<OnlineDecomposition> onlineRobustPowerMethod(const Corpus& corpus, double
   OnlineDecomposition out;
   Eigen::MatrixXd V(k, r);
   Eigen::VectorXd lambda(r);
-  bool converged = true;
+  int unconverged = 0;
   for (int comp = 0; comp < r; ++comp) {
     Eigen::MatrixXd U(k, L);
     for (int s = 0; s < L; ++s) U.col(s) = randomUnitVector(k, init);
@@ -292,7 +292,7 @@ Result<OnlineDecomposition> onlineRobustPowerMethod(const Corpus& corpus, double
     Eigen::VectorXd v = U.col(best);
     const double change = (U.col(best) - previous.col(best)).norm();
     out.lastStepChange = std::max(out.lastStepChange, change);
-    converged = converged && change < o.tolerance;
+    if (!(change < o.tolerance)) ++unconverged;
     if (lam < 0.0) {  // flip to make λ positive; the deflation term λ v⊗v⊗v is unchanged
       lam = -lam;
       v = -v;
@@ -302,7 +302,8 @@ Result<OnlineDecomposition> onlineRobustPowerMethod(const Corpus& corpus, double
   }
   out.pairs = sortedPositive(lambda, V);
   out.pairs.iterations = R * r;
-  out.pairs.converged = converged;
+  out.pairs.converged = unconverged == 0;
+  out.pairs.unconverged = unconverged;
   std::ostringstream name;
   name << "online robust tensor power method (L = " << L << ", R = " << R << ", n = " << n << ")";
   out.pairs.method = name.str();

@@ -65,6 +65,11 @@ class TestCli : public QObject {
     QCOMPARE(exact["tensor_eigenvalues"].toArray().size(), 3);
     QVERIFY(exact["gamma_s"].toDouble() > 0);
     QVERIFY(exact["timings_ms"].toObject().contains("tensor"));
+    // The decomposer's convergence: a count and the worst residual, not only a flag.
+    QVERIFY(exact["decomposer_converged"].toBool());
+    QCOMPARE(exact["decomposer_unconverged_components"].toInt(-1), 0);
+    QVERIFY(exact["decomposer_max_residual"].toDouble(1.0) <= 1e-10);
+    QVERIFY(r.out.contains("largest residual"));
     QVERIFY(o["error"].toObject()["l1_mean"].toDouble() < 0.5);
     QCOMPARE(o["status"].toString(), QString("ok"));
     QCOMPARE(o["privacy"].toObject()["private"].toBool(), false);

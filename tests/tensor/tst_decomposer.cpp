@@ -33,6 +33,35 @@ double recoveryError(const TensorEigenpairs& td, const Eigen::VectorXd& lambda, 
   return err;
 }
 
+// An odeco tensor with weights 1 + 0.05 i + 0.01 u_i (close ones included) and symmetric Gaussian
+// noise of entry scale `noise`; the truth sorted by weight, descending.
+struct Planted {
+  Tensor3 T;
+  Eigen::VectorXd lambda;
+  Eigen::MatrixXd V;
+};
+Planted plantedTensor(int k, double noise, std::uint64_t seed) {
+  const Eigen::MatrixXd V = randomOrthogonal(k, 100 * k + seed);
+  Eigen::VectorXd lambda(k);
+  SeededRandom wr(seed);
+  for (int i = 0; i < k; ++i) lambda[i] = 1.0 + 0.05 * i + 0.01 * uniform01(wr);
+  Planted p{symmetricFromComponents(lambda, V), Eigen::VectorXd(k), Eigen::MatrixXd(k, k)};
+  if (noise > 0.0) {
+    SeededRandom nr(seed + 50);
+    Tensor3 E(k);
+    for (std::size_t i = 0; i < E.size(); ++i) E.data()[i] = noise * standardNormal(nr);
+    p.T += E.symmetrized();
+  }
+  std::vector<int> order(k);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return lambda[a] > lambda[b]; });
+  for (int i = 0; i < k; ++i) {
+    p.lambda[i] = lambda[order[i]];
+    p.V.col(i) = V.col(order[i]);
+  }
+  return p;
+}
+
 }  // namespace
 
 class TestDecomposer : public QObject {
@@ -128,31 +157,12 @@ class TestDecomposer : public QObject {
     for (int k : {5, 12, 20}) {
       for (double noise : {0.0, 1e-3, 1e-2}) {
         for (std::uint64_t seed = 1; seed <= 3; ++seed) {
-          const Eigen::MatrixXd V = randomOrthogonal(k, 100 * k + seed);
-          Eigen::VectorXd lambda(k);
-          SeededRandom wr(seed);
-          for (int i = 0; i < k; ++i) lambda[i] = 1.0 + 0.05 * i + 0.01 * uniform01(wr);
-          Tensor3 T = symmetricFromComponents(lambda, V);
-          if (noise > 0.0) {
-            SeededRandom nr(seed + 50);
-            Tensor3 E(k);
-            for (std::size_t i = 0; i < E.size(); ++i) E.data()[i] = noise * standardNormal(nr);
-            T += E.symmetrized();
-          }
-          std::vector<int> order(k);
-          std::iota(order.begin(), order.end(), 0);
-          std::sort(order.begin(), order.end(), [&](int a, int b) { return lambda[a] > lambda[b]; });
-          Eigen::VectorXd sortedLambda(k);
-          Eigen::MatrixXd sortedV(k, k);
-          for (int i = 0; i < k; ++i) {
-            sortedLambda[i] = lambda[order[i]];
-            sortedV.col(i) = V.col(order[i]);
-          }
+          const Planted p = plantedTensor(k, noise, seed);
           SeededRandom r1(seed), r2(seed);
-          const TensorEigenpairs fast = SpectralInitPowerMethod().decompose(T, r1).value();
-          const TensorEigenpairs robust = RobustPowerMethod().decompose(T, r2).value();
-          const double ef = recoveryError(fast, sortedLambda, sortedV);
-          const double er = recoveryError(robust, sortedLambda, sortedV);
+          const TensorEigenpairs fast = SpectralInitPowerMethod().decompose(p.T, r1).value();
+          const TensorEigenpairs robust = RobustPowerMethod().decompose(p.T, r2).value();
+          const double ef = recoveryError(fast, p.lambda, p.V);
+          const double er = recoveryError(robust, p.lambda, p.V);
           QVERIFY2(ef <= 1.1 * er || ef < 1e-8,
                    qPrintable(QString("k=%1 noise=%2 seed=%3: fast %4, robust %5").arg(k).arg(noise).arg(seed).arg(ef).arg(er)));
           if (noise == 0.0) QVERIFY(fast.converged);
@@ -174,6 +184,72 @@ class TestDecomposer : public QObject {
                  .code(),
              StatusCode::Cancelled);
     QCOMPARE(makeDecomposer("fast").value()->name(), std::string("fast"));
+  }
+
+  void fastConvergedFlagMeansConverged() {
+    // k = 8, noise 0.1: one component is an attracting fixed point with linear rate ~0.9 (the
+    // spectral radius of 2T̃(I,I,u)/λ on u⊥) and needs ~160 steps, as a few components of the
+    // Debian k = 50 tensor do. The step-size test stopped it at R = 100 and reported the whole
+    // decomposition unconverged. Converged must mean: residual within tolerance, and more
+    // iterations at a tighter tolerance do not move the result.
+    const Planted p = plantedTensor(8, 0.1, 29);
+    SeededRandom a(29), b(29);
+    const TensorEigenpairs fast = SpectralInitPowerMethod().decompose(p.T, a).value();
+    QVERIFY(fast.converged);
+    QCOMPARE(fast.unconverged, 0);
+    QVERIFY(fast.maxResidual && *fast.maxResidual <= 1e-10);
+    PowerMethodOptions longer;
+    longer.maxIterations = 3000;
+    longer.tolerance = 1e-14;
+    const TensorEigenpairs ref = SpectralInitPowerMethod(longer).decompose(p.T, b).value();
+    QVERIFY(ref.converged && ref.iterations > fast.iterations);
+    for (int i = 0; i < 8; ++i) {
+      QVERIFY(std::abs(fast.lambda[i] - ref.lambda[i]) < 1e-7);
+      QVERIFY((fast.V.col(i) - ref.V.col(i)).norm() < 1e-7);
+    }
+    // An exact odeco tensor: the candidates are its eigenvectors, converged even with R = 1.
+    PowerMethodOptions one;
+    one.maxIterations = 1;
+    SeededRandom c(1);
+    const Tensor3 odeco = plantedTensor(6, 0.0, 3).T;
+    const TensorEigenpairs exact = SpectralInitPowerMethod(one).decompose(odeco, c).value();
+    QVERIFY(exact.converged && *exact.maxResidual < 1e-14);
+  }
+
+  void unconvergedComponentsAreCounted() {
+    // The budget cut short (R = 5): every component is still moving. Flag false, the count says
+    // how many, and the steps stay within (k + 1)·R (plus one residual contraction each).
+    const Planted p = plantedTensor(8, 0.1, 29);
+    PowerMethodOptions shortBudget;
+    shortBudget.maxIterations = 5;
+    SeededRandom a(29);
+    const TensorEigenpairs cut = SpectralInitPowerMethod(shortBudget).decompose(p.T, a).value();
+    QVERIFY(!cut.converged);
+    QVERIFY(cut.unconverged >= 1 && cut.unconverged <= 8);
+    QVERIFY(*cut.maxResidual > 1e-10);
+    QVERIFY(cut.iterations <= 9 * 5 + 8);
+    // k = 6, noise 0.2: the last component (λ ≈ 0.2, in the noise) is a repelling fixed point and
+    // never settles; the five others do. Exactly one is reported, and it gives up at R (the
+    // budget is not spent on it).
+    const Planted noisy = plantedTensor(6, 0.2, 29);
+    for (std::uint64_t seed : {1, 2, 29}) {
+      SeededRandom r(seed);
+      const TensorEigenpairs td = SpectralInitPowerMethod().decompose(noisy.T, r).value();
+      QVERIFY(!td.converged);
+      QCOMPARE(td.unconverged, 1);
+      QVERIFY(*td.maxResidual > 1e-3);
+      QVERIFY(td.iterations < 6 * 100);
+    }
+    // The other decomposers count theirs too (by their step-size test).
+    PowerMethodOptions two;
+    two.maxIterations = 2;
+    SeededRandom b(3), c(3);
+    const TensorEigenpairs robust = RobustPowerMethod(two).decompose(p.T, b).value();
+    QVERIFY(!robust.converged);
+    QCOMPARE(robust.unconverged, 8);
+    QVERIFY(!robust.maxResidual);
+    const TensorEigenpairs simultaneous = SimultaneousPowerMethod(two).decompose(p.T, c).value();
+    QVERIFY(!simultaneous.converged && simultaneous.unconverged >= 1 && simultaneous.unconverged <= 8);
   }
 
   void leadingComponentsOfOrthogonalTensor() {
