@@ -30,6 +30,31 @@ void fixSigns(Eigen::MatrixXd& vectors) {
   }
 }
 
+// M̂2 (+ E, a dense symmetric matrix given by its lower triangle, when `added` is set) for
+// Spectra, counting its products. Products read the 4-byte copy of the counts when one can be
+// made (`packed`, kept only for the Lanczos run; the same bits as the doubles).
+struct SecondMomentProducts {
+  const SecondMomentOperator* op;
+  const Eigen::MatrixXd* added;  // null: M̂2 alone
+  std::vector<std::uint32_t> packed;
+  mutable int products = 0;
+  Eigen::Index rows() const { return op->rows(); }
+  Eigen::Index cols() const { return op->cols(); }
+  void perform_op(const double* x, double* y) const {
+    ++products;
+    op->perform_op(x, y, packed);
+    if (added) {
+      Eigen::Map<Eigen::VectorXd>(y, rows()).noalias() +=
+          added->selfadjointView<Eigen::Lower>() * Eigen::Map<const Eigen::VectorXd>(x, rows());
+    }
+  }
+  Eigen::MatrixXd apply(const Eigen::MatrixXd& V) const {
+    Eigen::MatrixXd product = op->apply(V, packed);
+    if (added) product.noalias() += added->selfadjointView<Eigen::Lower>() * V;
+    return product;
+  }
+};
+
 struct LanczosCancelled {};
 
 // Op's products, with the feedback's cancel checked before each: Spectra has no cancel of its
@@ -153,23 +178,11 @@ Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, int k, Feed
     return topEigenpairs(dense.value(), k);
   }
   if (solver == EigenSolverChoice::Spectra) {
-    // Spectra wants a non-const perform_op(const double*, double*). The ~90 products read the
-    // 4-byte copy of the counts when one can be made (kept only for the Lanczos run).
-    struct CountingOp {
-      const SecondMomentOperator* op;
-      std::vector<std::uint32_t> packed;
-      mutable int products = 0;
-      Eigen::Index rows() const { return op->rows(); }
-      Eigen::Index cols() const { return op->cols(); }
-      void perform_op(const double* x, double* y) const {
-        ++products;
-        op->perform_op(x, y, packed);
-      }
-    } counting{&op, op.packCounts()};
+    SecondMomentProducts counting{&op, nullptr, op.packCounts()};  // ~90 products
     auto out = lanczosTopK(counting, k, "Spectra Lanczos (matrix-free)", feedback);
     if (!out.ok()) return out;
     out.value().operatorProducts = counting.products;
-    finishTopK(out.value(), k, op.apply(out.value().vectors));
+    finishTopK(out.value(), k, counting.apply(out.value().vectors));
     return out;
   }
   // Block Lanczos (block_eigensolver.h). Tolerance on ‖M̂2u − σu‖/|σ_1|: 1e-10 for the k vectors
@@ -215,20 +228,7 @@ Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, const Eigen
   // product, memory-bound: ~17 ms at d = 8000, ~560 of them for a noisy M2). Both run on this
   // thread: with the count pass threaded, its idle OpenMP worker spun through every dense product
   // (a run 40% slower on the shared 2-core machine). The pass's fixed lanes keep its bits.
-  struct SumOp {
-    const SecondMomentOperator* op;
-    const Eigen::MatrixXd* added;
-    std::vector<std::uint32_t> packed;
-    mutable int products = 0;
-    Eigen::Index rows() const { return op->rows(); }
-    Eigen::Index cols() const { return op->cols(); }
-    void perform_op(const double* x, double* y) const {
-      ++products;
-      op->perform_op(x, y, packed);
-      Eigen::Map<Eigen::VectorXd>(y, rows()).noalias() +=
-          added->selfadjointView<Eigen::Lower>() * Eigen::Map<const Eigen::VectorXd>(x, rows());
-    }
-  } sum{&op, &added, op.packCounts()};
+  SecondMomentProducts sum{&op, &added, op.packCounts()};
   struct OneThread {  // this thread's setting only, restored on every exit
     int before = omp_get_max_threads();
     OneThread() { omp_set_num_threads(1); }
@@ -240,9 +240,7 @@ Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, const Eigen
   }();
   if (!out.ok()) return out;
   out.value().operatorProducts = sum.products;
-  Eigen::MatrixXd product = op.apply(out.value().vectors, sum.packed);
-  product.noalias() += added.selfadjointView<Eigen::Lower>() * out.value().vectors;
-  finishTopK(out.value(), k, product);
+  finishTopK(out.value(), k, sum.apply(out.value().vectors));
   return out;
 }
 
