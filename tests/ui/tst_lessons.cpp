@@ -136,14 +136,14 @@ class TestLessons : public QObject {
     QVERIFY(p.diagnostics.sigmaKTilde && *p.diagnostics.sigmaKTilde > 0);
     const LedgerEntry* t = entry(p, "T");
     QVERIFY(t && t->spent);
-    QVERIFY(r.run->tensorLambda.size() > 0);
-    QVERIFY2(t->sigma > 10 * r.run->tensorLambda.maxCoeff(), qPrintable(QString::number(t->sigma)));
+    QVERIFY(r.run->decomposition.lambda.size() > 0);
+    QVERIFY2(t->sigma > 10 * r.run->decomposition.lambda.maxCoeff(), qPrintable(QString::number(t->sigma)));
     // "no better than a guess … against configuration 1 at the same ε"
     SessionState one = s;
     one.edges = presetEdges(Preset::Config1);
     const Ran c1 = runSession(one, false);
     QVERIFY(r.run->error && c1.run && c1.run->error);
-    qInfo("lesson 3: sigma_T %g, lambda_max %g, l2 %g; config 1 l2 %g", t->sigma, r.run->tensorLambda.maxCoeff(),
+    qInfo("lesson 3: sigma_T %g, lambda_max %g, l2 %g; config 1 l2 %g", t->sigma, r.run->decomposition.lambda.maxCoeff(),
           r.run->error->l2Mean, c1.run->error->l2Mean);
     QVERIFY(r.run->error->l2Mean > 0.5 && c1.run->error->l2Mean < 0.3);
     // "Drag ε down to 1: … nothing is released"

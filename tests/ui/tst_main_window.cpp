@@ -813,12 +813,19 @@ class TstMainWindow : public QObject {
       QVERIFY2(r > released && r < teaching, qPrintable(name));
     }
     QCOMPARE(cell(t, diagnosticsRow(t, "g̃ (eigengap~)"), 1), QString::number(*o->priv->diagnostics.gapTilde, 'g', 4));
-    for (const QString& name : {QString("σ_k(M̂₂)"), QString("γ_s"), QString("eigengap g"), QString("utility loss"),
-                                QString("non-private error")}) {
+    for (const QString& name : {QString("σ_k(M̂₂)"), QString("γ_s"), QString("decomposition of T̂"),
+                                QString("eigengap g"), QString("utility loss"), QString("non-private error")}) {
       const int r = diagnosticsRow(t, name);
       QVERIFY2(r > teaching, qPrintable(name));
       QVERIFY2(cell(t, r, 2).startsWith("non-private (teaching): "), qPrintable(name));
     }
+    // The exact decomposition says whether it converged, with its method and residual.
+    const int td = diagnosticsRow(t, "decomposition of T̂");
+    QCOMPARE(cell(t, td, 1), o->decomposition.converged ? QString("converged") : QString("%1 of %2 components did not converge")
+                                                                                      .arg(o->decomposition.unconverged)
+                                                                                      .arg(o->decomposition.lambda.size()));
+    QVERIFY(cell(t, td, 2).contains(QString::fromStdString(o->decomposition.method)));
+    QVERIFY(cell(t, td, 2).contains("worst residual"));
     // Every row after the teaching header is labelled so, up to the held-out evaluation's section.
     const int heldOut = diagnosticsRowStarting(t, "Held-out evaluation");
     QVERIFY(heldOut > teaching);

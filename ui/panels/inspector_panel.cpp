@@ -242,7 +242,7 @@ QString InspectorPanel::nodeHtml(Node n) const {
                  .arg(g(*o.priv->diagnostics.gammaSTilde));
       if (o.hasNonPrivate) {
         QStringList v;
-        for (Eigen::Index i = 0; i < o.tensorLambda.size(); ++i) v << g(o.tensorLambda[i]);
+        for (Eigen::Index i = 0; i < o.decomposition.lambda.size(); ++i) v << g(o.decomposition.lambda[i]);
         h += teachingHtml(tr("λ of T̂: %1<br>γ_s = %2").arg(v.join(", "), g(o.gammaS)));
       } else if (!o.nonPrivateFailure.isEmpty()) {
         h += teachingHtml(tr("non-private model: %1").arg(o.nonPrivateFailure.toHtmlEscaped()));

@@ -456,7 +456,15 @@ void ResultsPanel::showOutcome(const RunOutcome& o) {
   if (np && !np->available && np->checks.empty()) np = nullptr;  // failed before the spectrum
   if (np && o.eigenvalues.size() >= k)
     rows.push_back({tr("eigengap g"), g(np->eigengap), teaching + tr("min_{i≤k} (σ_i − σ_{i+1}) of the exact M̂₂")});
-  if (o.hasNonPrivate) rows.push_back({"γ_s", g(o.gammaS), teaching + tr("tensor eigengap of the exact T̂")});
+  if (o.hasNonPrivate) {
+    rows.push_back({"γ_s", g(o.gammaS), teaching + tr("tensor eigengap of the exact T̂")});
+    const TensorEigenpairs& td = o.decomposition;
+    const QString residual = td.maxResidual ? tr(", worst residual %1·‖T̂‖").arg(g(*td.maxResidual)) : QString();
+    rows.push_back({tr("decomposition of T̂"),
+                    td.converged ? tr("converged")
+                                 : tr("%1 of %2 components did not converge").arg(td.unconverged).arg(td.lambda.size()),
+                    teaching + tr("%1; %2 iterations%3").arg(QString::fromStdString(td.method)).arg(td.iterations).arg(residual)});
+  }
   if (o.baselineError)
     rows.push_back({tr("non-private error"), g(o.baselineError->l2Mean), teaching + tr("mean ℓ₂ vs truth")});
   if (o.utilityLoss)

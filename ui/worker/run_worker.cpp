@@ -231,7 +231,7 @@ void RunWorker::process(const RunRequest& request, const std::shared_ptr<Feedbac
   if (model.ok()) {
     out->hasNonPrivate = true;
     out->eigenvalues = model->eigen.values;
-    out->tensorLambda = model->eigenpairs.lambda;
+    out->decomposition = model->eigenpairs;
     out->gammaS = model->gammaS;
     out->nonPrivate = model->output;
     if (m_truth) {

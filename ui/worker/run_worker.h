@@ -45,10 +45,10 @@ struct RunOutcome {
   QString truthNote;      // e.g. why a truth.json was ignored
   QStringList words;      // vocabulary (d names)
   // ---- non-private (teaching): exact statistics of the corpus, never part of a release ----
-  bool hasNonPrivate = false;      // the non-private model ran to the end (nonPrivate, tensorLambda, gammaS)
+  bool hasNonPrivate = false;      // the non-private model ran to the end (nonPrivate, decomposition, gammaS)
   QString nonPrivateFailure;       // why it did not (empty when it did)
   Eigen::VectorXd eigenvalues;     // σ_1..σ_{k+1} of M̂2 (non-private; also when a later stage failed)
-  Eigen::VectorXd tensorLambda;    // robust eigenvalues of T̂ (non-private)
+  TensorEigenpairs decomposition;  // of T̂ (non-private): λ, the method and whether it converged
   double gammaS = 0;
   UnwhitenedTopics nonPrivate;     // the non-private output (OUT); empty when !hasNonPrivate
   std::optional<PrivateRunResult> priv;
