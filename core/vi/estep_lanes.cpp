@@ -15,8 +15,8 @@ constexpr int kLanes = 8;
 
 // A lane-wise state of up to 8 documents with K topics. Slot j of lane l holds the j-th distinct
 // word of the lane's document: its count and its K values of B, gathered when the document is
-// loaded. Slots past a document's words hold count 0 (so their stale B values add exact zeros), and
-// lanes without a document ("idle") also γ = 1, so every value stays finite.
+// loaded. Slots past a document's words hold count 0 (so their stale B values add exact zeros);
+// lanes without a document ("idle") hold counts 0 and γ = 1, so every value stays finite.
 template <int K>
 class Lanes {
  public:
