@@ -246,7 +246,7 @@ int main(int argc, char** argv) {
        << ",\"peak_rss_mib\":" << jsonNumber(peakRssMiB())
        << ",\"repeats_identical\":" << (identical ? "true" : "false")
        << ",\"decomposer_iterations\":" << model.eigenpairs.iterations
-       << ",\"decomposer_converged\":" << (model.eigenpairs.converged ? "true" : "false")
+       << ",\"decomposer_converged\":" << (model.eigenpairs.converged() ? "true" : "false")
        << ",\"sigma_k\":" << jsonNumber(model.whitening.sigmaK())
        << ",\"gamma_s\":" << jsonNumber(model.gammaS);
   if (truth) {

@@ -359,7 +359,7 @@ int runCommand(const std::vector<std::string>& args) {
       exact.insert("gamma_s", model->gammaS);
       exact.insert("decomposer_method", QString::fromStdString(model->eigenpairs.method));
       exact.insert("decomposer_iterations", model->eigenpairs.iterations);
-      exact.insert("decomposer_converged", model->eigenpairs.converged);
+      exact.insert("decomposer_converged", model->eigenpairs.converged());
       exact.insert("decomposer_unconverged_components", model->eigenpairs.unconverged);
       if (model->eigenpairs.maxResidual) {
         exact.insert("decomposer_max_residual", *model->eigenpairs.maxResidual);
@@ -380,7 +380,7 @@ int runCommand(const std::vector<std::string>& args) {
       if (model->eigenpairs.maxResidual) {
         out << ", largest residual |T~(I,v,v) - lambda v| / |T|_F = " << *model->eigenpairs.maxResidual;
       }
-      if (!model->eigenpairs.converged) {
+      if (!model->eigenpairs.converged()) {
         out << "  [warning: " << model->eigenpairs.unconverged << " of " << model->eigenpairs.lambda.size()
             << " components did not converge within the iteration limit]";
       }

@@ -249,7 +249,6 @@ Result<TensorEigenpairs> RobustPowerMethod::decompose(const Tensor3& T, int comp
   const Extraction& e = ex.value();
   TensorEigenpairs out = sortedPositive(e.lambda, e.V);
   out.iterations = e.iterations;
-  out.converged = e.unconverged == 0;
   out.unconverged = e.unconverged;
   out.method = robustMethodName(components, T.dim(), e.L, e.R);
   return out;
@@ -271,7 +270,6 @@ Result<LeadingEigenpairs> RobustPowerMethod::extractLeading(const SymmetricTenso
   out.stoppedEarly = e.stoppedEarly;
   out.sorted = sortedPositive(e.lambda, e.V);
   out.sorted.iterations = e.iterations;
-  out.sorted.converged = e.unconverged == 0;
   out.sorted.unconverged = e.unconverged;
   out.sorted.method = robustMethodName(components, T.dim(), e.L, e.R);
   return out;
@@ -315,7 +313,6 @@ Result<TensorEigenpairs> SimultaneousPowerMethod::decompose(const Tensor3& T, Ra
   for (int i = 0; i < k; ++i) lambda[i] = V.col(i).dot(TV.col(i));
   TensorEigenpairs out = sortedPositive(lambda, V);
   out.iterations = iterations;
-  out.converged = moving == 0;
   out.unconverged = moving;
   out.method = "simultaneous power method";
   reportProgress(feedback, 1.0);
@@ -408,7 +405,6 @@ Result<TensorEigenpairs> SpectralInitPowerMethod::decompose(const Tensor3& T, Ra
   }
   TensorEigenpairs out = sortedPositive(lambda, V);
   out.iterations = steps + k;  // contractions: the steps and each component's last residual
-  out.converged = unconverged == 0;
   out.unconverged = unconverged;
   out.maxResidual = maxResidual;
   out.method = "spectral initialisation + power polish (2 contractions, R = " + std::to_string(R) +

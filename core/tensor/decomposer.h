@@ -19,8 +19,8 @@ struct TensorEigenpairs {
   Eigen::VectorXd lambda;  // robust eigenvalues, > 0, descending
   Eigen::MatrixXd V;       // k x r (r = k unless fewer were asked for), column i belongs to lambda[i]
   int iterations = 0;      // power steps used (all starts and components; fast: polish contractions)
-  bool converged = true;   // every component met the tolerance within the iteration limit
-  int unconverged = 0;     // how many components did not (0 when converged)
+  int unconverged = 0;     // components that missed the tolerance within the iteration limit
+  bool converged() const { return unconverged == 0; }
   // The largest ‖T̃(I,v,v) − λv‖ / ‖T‖_F over the components (T̃: T deflated by the components
   // found before v), for methods that measure it ("fast").
   std::optional<double> maxResidual;

@@ -302,7 +302,6 @@ Result<OnlineDecomposition> onlineRobustPowerMethod(const Corpus& corpus, double
   }
   out.pairs = sortedPositive(lambda, V);
   out.pairs.iterations = R * r;
-  out.pairs.converged = unconverged == 0;
   out.pairs.unconverged = unconverged;
   std::ostringstream name;
   name << "online robust tensor power method (L = " << L << ", R = " << R << ", n = " << n << ")";

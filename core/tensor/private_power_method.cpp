@@ -296,7 +296,7 @@ Result<NoisyPowerResult> noisyRobustPowerMethod(const SymmetricTensorOperator& T
   NoisyPowerResult out;
   out.pairs = sortedPositive(lambda, V);
   out.pairs.iterations = R * r;
-  out.pairs.converged = true;  // a fixed number of noisy steps: there is no convergence test
+  // unconverged stays 0: a fixed number of noisy steps, with no convergence test
   std::ostringstream name;
   name << "private robust tensor power method (L = " << L << ", R = " << R << ")";
   out.pairs.method = name.str();

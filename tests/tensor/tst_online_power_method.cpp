@@ -222,7 +222,7 @@ class TestOnlinePowerMethod : public QObject {
           qPrintable(QString::number(online.pairs.lambda[0])));
     QVERIFY((online.pairs.lambda - batch.lambda).cwiseAbs().maxCoeff() < 1e-11 * batch.lambda.maxCoeff());
     QVERIFY((online.pairs.V - batch.V).cwiseAbs().maxCoeff() < 1e-10);
-    QVERIFY(online.pairs.converged);
+    QVERIFY(online.pairs.converged());
     QCOMPARE(online.samplesUsed, 3000LL * 60 * 4);
     QCOMPARE(online.passes, 240.0);
     QCOMPARE(online.batchSize, 3000);

@@ -821,7 +821,7 @@ class TstMainWindow : public QObject {
     }
     // The exact decomposition says whether it converged, with its method and residual.
     const int td = diagnosticsRow(t, "decomposition of T̂");
-    QCOMPARE(cell(t, td, 1), o->decomposition.converged ? QString("converged") : QString("%1 of %2 components did not converge")
+    QCOMPARE(cell(t, td, 1), o->decomposition.converged() ? QString("converged") : QString("%1 of %2 components did not converge")
                                                                                       .arg(o->decomposition.unconverged)
                                                                                       .arg(o->decomposition.lambda.size()));
     QVERIFY(cell(t, td, 2).contains(QString::fromStdString(o->decomposition.method)));

@@ -461,7 +461,7 @@ void ResultsPanel::showOutcome(const RunOutcome& o) {
     const TensorEigenpairs& td = o.decomposition;
     const QString residual = td.maxResidual ? tr(", worst residual %1·‖T̂‖").arg(g(*td.maxResidual)) : QString();
     rows.push_back({tr("decomposition of T̂"),
-                    td.converged ? tr("converged")
+                    td.converged() ? tr("converged")
                                  : tr("%1 of %2 components did not converge").arg(td.unconverged).arg(td.lambda.size()),
                     teaching + tr("%1; %2 iterations%3").arg(QString::fromStdString(td.method)).arg(td.iterations).arg(residual)});
   }
