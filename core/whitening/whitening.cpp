@@ -55,6 +55,16 @@ struct SecondMomentProducts {
   }
 };
 
+Status checkTopicCount(int k, int d) {
+  if (k >= 1 && k <= d) return Status();
+  return invalidArgument("the number of topics k = " + std::to_string(k) + " must be in [1, d = " +
+                         std::to_string(d) + "]");
+}
+
+// The full decomposition up to d = kDenseEigenLimit, and where Lanczos cannot run (it needs
+// k + 1 eigenpairs with k + 2 < d); Lanczos above.
+bool denseDecompositionPays(int d, int k) { return d <= kDenseEigenLimit || k + 2 >= d; }
+
 struct LanczosCancelled {};
 
 // Op's products, with the feedback's cancel checked before each: Spectra has no cancel of its
@@ -136,12 +146,9 @@ Status validateTopicCount(int k, int vocabSize, int docCount) {
 Result<EigenpairsTopK> topEigenpairs(const Eigen::MatrixXd& symmetric, int k) {
   const int d = static_cast<int>(symmetric.rows());
   if (symmetric.cols() != d) return invalidArgument("the second moment must be square");
-  if (k < 1 || k > d) {
-    return invalidArgument("the number of topics k = " + std::to_string(k) + " must be in [1, d = " +
-                           std::to_string(d) + "]");
-  }
+  DPLDA_RETURN_IF_ERROR(checkTopicCount(k, d));
   if (!symmetric.allFinite()) return numericalFailure("the second moment contains NaN or infinite entries");
-  if (d > kDenseEigenLimit && k + 2 < d) {
+  if (!denseDecompositionPays(d, k)) {
     // Large d (e.g. a noisy M2 release): Lanczos on dense products, O(d^2) per product
     // instead of the O(d^3) full decomposition.
     Spectra::DenseSymMatProd<double> op(symmetric);
@@ -166,11 +173,8 @@ Result<EigenpairsTopK> topEigenpairs(const Eigen::MatrixXd& symmetric, int k) {
 Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, int k, Feedback* feedback,
                                      EigenSolverChoice solver) {
   const int d = static_cast<int>(op.rows());
-  if (k < 1 || k > d) {
-    return invalidArgument("the number of topics k = " + std::to_string(k) + " must be in [1, d = " +
-                           std::to_string(d) + "]");
-  }
-  const bool smallProblem = d <= kDenseEigenLimit || k + 2 >= d;
+  DPLDA_RETURN_IF_ERROR(checkTopicCount(k, d));
+  const bool smallProblem = denseDecompositionPays(d, k);
   if (solver == EigenSolverChoice::Dense || (solver == EigenSolverChoice::Automatic && smallProblem) ||
       (solver == EigenSolverChoice::Spectra && k + 2 >= d)) {  // Lanczos needs nev < d
     auto dense = op.toDense(feedback);
@@ -212,12 +216,9 @@ Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, const Eigen
   if (added.rows() != d || added.cols() != d) {
     return invalidArgument("the matrix added to M2 must be " + std::to_string(d) + " x " + std::to_string(d));
   }
-  if (k < 1 || k > d) {
-    return invalidArgument("the number of topics k = " + std::to_string(k) + " must be in [1, d = " +
-                           std::to_string(d) + "]");
-  }
+  DPLDA_RETURN_IF_ERROR(checkTopicCount(k, d));
   if (!added.allFinite()) return numericalFailure("the matrix added to M2 contains NaN or infinite entries");
-  if (d <= kDenseEigenLimit || k + 2 >= d) {
+  if (denseDecompositionPays(d, k)) {
     auto dense = op.toDense(feedback);
     if (!dense.ok()) return dense.status();
     dense.value() += added;
