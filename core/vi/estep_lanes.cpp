@@ -97,8 +97,7 @@ class Lanes {
     A8 sum = gamma_[0];
     for (int i = 1; i < K; ++i) sum += gamma_[i];
     const A8 gSum = psiMinusLog8(sum), invShiftSum = (sum + 8.0).inverse();
-    for (int i = 0; i < K; ++i)
-      et_[i] = ((gamma_[i] + 8.0) * invShiftSum) * (psiMinusLog8(gamma_[i]) - gSum).exp();
+    for (int i = 0; i < K; ++i) et_[i] = expPsiDifference8(gamma_[i], gSum, invShiftSum);
     for (int j = 0; j < slots_; ++j) {
       const double* t = T_ + static_cast<std::ptrdiff_t>(j) * K * kLanes;
       A8 p = et_[0] * Eigen::Map<const A8>(t);

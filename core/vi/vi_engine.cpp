@@ -49,9 +49,12 @@ struct Context {
   const Eigen::VectorXd& alpha;
   EngineHooks& hooks;
   int threads;
-  // E-steps without ELBO terms run on the document-lanes E-step where it pays (estep_lanes.h).
-  bool documentLanes = documentLanesPay(k);
 };
+
+// γ_n = α + l_n/k (Blei et al.): a document's E-step start without a warm start.
+void coldStart(const Eigen::VectorXd& alpha, double length, double* gamma) {
+  Eigen::Map<Eigen::VectorXd>(gamma, alpha.size()) = alpha.array() + length / static_cast<double>(alpha.size());
+}
 
 double lgammaSum(const Eigen::VectorXd& v) {
   double s = 0.0;
@@ -107,26 +110,31 @@ double processBlock(Context& c, const std::vector<int>& docs, std::size_t begin,
   const double tol = c.options.estepTolerance;
   const int maxIt = c.options.estepMaxIterations;
   const double* alpha = c.alpha.data();
-  // s_n = c_w exp(E[log θ]) B_w / φ-norm_w at the document's words, and ‖s_n‖²_F when some sum clips.
-  auto contribute = [&](int j, const double* expElogTheta, const double* phiNorm) {
+  // Document j of the block: its distinct words and their counts (the rest of the job unset).
+  auto documentOf = [&](int j) {
     const int n = docs[begin + j];
     const int p0 = X.outerIndexPtr()[n];
-    const int nnz = X.outerIndexPtr()[n + 1] - p0;
-    const int* words = X.innerIndexPtr() + p0;
-    const double* counts = X.valuePtr() + p0;
+    DocumentJob doc;
+    doc.words = X.innerIndexPtr() + p0;
+    doc.counts = X.valuePtr() + p0;
+    doc.nnz = X.outerIndexPtr()[n + 1] - p0;
+    return doc;
+  };
+  // s_n = c_w exp(E[log θ]) B_w / φ-norm_w at the document's words, and ‖s_n‖²_F when some sum clips.
+  auto contribute = [&](int j, const DocumentJob& doc, const double* expElogTheta, const double* phiNorm) {
     double* out = blk.contrib.data() + blk.offset[j] * k;
-    for (int q = 0; q < nnz; ++q) {
-      const double f = counts[q] / phiNorm[q];
-      const double* b = expElogBeta.data() + static_cast<std::ptrdiff_t>(words[q]) * k;
+    for (int q = 0; q < doc.nnz; ++q) {
+      const double f = doc.counts[q] / phiNorm[q];
+      const double* b = expElogBeta.data() + static_cast<std::ptrdiff_t>(doc.words[q]) * k;
       double* o = out + static_cast<std::ptrdiff_t>(q) * k;
       for (int i = 0; i < k; ++i) o[i] = expElogTheta[i] * b[i] * f;
     }
-    if (clipping) blk.norm2[j] = squaredNorm(out, static_cast<std::ptrdiff_t>(nnz) * k);
+    if (clipping) blk.norm2[j] = squaredNorm(out, static_cast<std::ptrdiff_t>(doc.nnz) * k);
   };
   // Parallel only when the block is worth a fork/join (one E-step pass >= 1e6 multiply-adds): on a
   // busy machine small minibatches lose far more to OpenMP's wake-ups than they gain.
   const bool parallel = m > 1 && static_cast<double>(blk.offset[m]) * k >= 1e6;
-  if (c.documentLanes && !elboTerms && !elboOnly) {
+  if (documentLanesPay(k) && !elboTerms && !elboOnly) {
     // Eight documents per packet (estep_lanes.h), in chunks of the block; each chunk's lanes refill
     // from its own queue, so the chunking (and the thread count) never changes a result.
     blk.theta.resize(static_cast<std::size_t>(m) * k);
@@ -135,11 +143,8 @@ double processBlock(Context& c, const std::vector<int>& docs, std::size_t begin,
     blk.jobs.resize(m);
     for (int j = 0; j < m; ++j) {
       const int n = docs[begin + j];
-      const int p0 = X.outerIndexPtr()[n];
       DocumentJob& job = blk.jobs[j];
-      job.words = X.innerIndexPtr() + p0;
-      job.counts = X.valuePtr() + p0;
-      job.nnz = X.outerIndexPtr()[n + 1] - p0;
+      job = documentOf(j);
       job.expElogTheta = blk.theta.data() + static_cast<std::ptrdiff_t>(j) * k;
       job.phiNorm = blk.phiNorm.data() + blk.offset[j];
       job.iterations = &blk.estepIterations[j];
@@ -147,7 +152,7 @@ double processBlock(Context& c, const std::vector<int>& docs, std::size_t begin,
         job.gamma = gammaStore->col(n).data();
       } else {
         job.gamma = blk.gamma.data() + static_cast<std::ptrdiff_t>(j) * k;
-        Eigen::Map<Eigen::VectorXd>(job.gamma, k) = c.alpha.array() + c.corpus.lengths[n] / k;
+        coldStart(c.alpha, c.corpus.lengths[n], job.gamma);
       }
     }
     const int threads = parallel ? c.threads : 1;
@@ -156,7 +161,7 @@ double processBlock(Context& c, const std::vector<int>& docs, std::size_t begin,
     for (int j0 = 0; j0 < m; j0 += chunk) {
       const int j1 = std::min(m, j0 + chunk);
       estepDocuments(expElogBeta, alpha, blk.jobs.data() + j0, j1 - j0, tol, maxIt, threadLaneScratch());
-      for (int j = j0; j < j1; ++j) contribute(j, blk.jobs[j].expElogTheta, blk.jobs[j].phiNorm);
+      for (int j = j0; j < j1; ++j) contribute(j, blk.jobs[j], blk.jobs[j].expElogTheta, blk.jobs[j].phiNorm);
     }
   } else {
 #pragma omp parallel num_threads(c.threads) if (parallel)
@@ -166,20 +171,18 @@ double processBlock(Context& c, const std::vector<int>& docs, std::size_t begin,
 #pragma omp for schedule(dynamic, 8)
       for (int j = 0; j < m; ++j) {
         const int n = docs[begin + j];
-        const int p0 = X.outerIndexPtr()[n];
-        const int nnz = X.outerIndexPtr()[n + 1] - p0;
-        const int* words = X.innerIndexPtr() + p0;
-        const double* counts = X.valuePtr() + p0;
+        const DocumentJob doc = documentOf(j);
         double* gamma = fresh.data();
         if (gammaStore) gamma = gammaStore->col(n).data();
-        else fresh = c.alpha.array() + c.corpus.lengths[n] / k;
+        else coldStart(c.alpha, c.corpus.lengths[n], gamma);
         if (elboTerms) {  // the ELBO at the starting γ, before this iteration's E-step
-          estep(expElogBeta, alpha, words, counts, nnz, tol, 0, gamma, scratch);
-          blk.elboTerm[j] = documentElbo(c.alpha, gamma, scratch.expElogTheta(), scratch.phiNorm(), counts, nnz);
+          estep(expElogBeta, alpha, doc.words, doc.counts, doc.nnz, tol, 0, gamma, scratch);
+          blk.elboTerm[j] =
+              documentElbo(c.alpha, gamma, scratch.expElogTheta(), scratch.phiNorm(), doc.counts, doc.nnz);
         }
         if (elboOnly) continue;
-        blk.estepIterations[j] = estep(expElogBeta, alpha, words, counts, nnz, tol, maxIt, gamma, scratch);
-        contribute(j, scratch.expElogTheta(), scratch.phiNorm());
+        blk.estepIterations[j] = estep(expElogBeta, alpha, doc.words, doc.counts, doc.nnz, tol, maxIt, gamma, scratch);
+        contribute(j, doc, scratch.expElogTheta(), scratch.phiNorm());
       }
     }
   }
@@ -189,17 +192,15 @@ double processBlock(Context& c, const std::vector<int>& docs, std::size_t begin,
     if (elboOnly) continue;
     estepIterations += blk.estepIterations[j];
     if (blk.estepIterations[j] >= maxIt) ++notConverged;
-    const int n = docs[begin + j];
-    const int p0 = X.outerIndexPtr()[n];
-    const int nnz = X.outerIndexPtr()[n + 1] - p0;
+    const DocumentJob doc = documentOf(j);
     const double* in = blk.contrib.data() + blk.offset[j] * k;
     for (Sum& sum : sums) {
       // Clip to Frobenius norm C: s_n · min(1, C/‖s_n‖_F), each entry scaled before it is added.
       const bool clip = std::isfinite(sum.clip) && blk.norm2[j] > sum.clip * sum.clip;
       const double scale = clip ? sum.clip / std::sqrt(blk.norm2[j]) : 1.0;
       sum.clipped += clip;
-      for (int q = 0; q < nnz; ++q) {
-        double* col = sum.stats->data() + static_cast<std::ptrdiff_t>(X.innerIndexPtr()[p0 + q]) * k;
+      for (int q = 0; q < doc.nnz; ++q) {
+        double* col = sum.stats->data() + static_cast<std::ptrdiff_t>(doc.words[q]) * k;
         if (clip) {
           for (int i = 0; i < k; ++i) col[i] += in[q * k + i] * scale;
         } else {
@@ -242,10 +243,10 @@ Eigen::MatrixXd initialLambda(const ViOptions& options, int k, int d) {
   return lambda;
 }
 
-// γ_n = α + l_n/k (Blei et al.): the start of every document's first E-step.
+// Every document's cold start: the start of its first E-step.
 Eigen::MatrixXd initialGamma(const Corpus& corpus, const Eigen::VectorXd& alpha, int k) {
   Eigen::MatrixXd gamma(k, corpus.docCount());
-  for (int n = 0; n < corpus.docCount(); ++n) gamma.col(n) = alpha.array() + corpus.lengths[n] / k;
+  for (int n = 0; n < corpus.docCount(); ++n) coldStart(alpha, corpus.lengths[n], gamma.col(n).data());
   return gamma;
 }
 
