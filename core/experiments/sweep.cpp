@@ -86,8 +86,8 @@ void prepareCase(const SweepSpec& spec, const SweepCase& c, PreparedCase& out) {
       break;
     }
   }
-  for (const SweepConfiguration& cfg : spec.configurations) {
-    if (!cfg.clipMoments) continue;
+  if (std::any_of(spec.configurations.begin(), spec.configurations.end(),
+                  [](const SweepConfiguration& cfg) { return cfg.clipMoments; })) {
     SpectralOptions clipped = out.pipeline.options();
     clipped.clip = spec.momentClip;
     out.clippedPipeline.emplace(out.pipeline);
@@ -101,7 +101,6 @@ void prepareCase(const SweepSpec& spec, const SweepCase& c, PreparedCase& out) {
       out.clippedSigmaK = cm.value().whitening.sigmaK();
       out.clippedGammaS = cm.value().gammaS;
     }
-    break;
   }
   SweepCaseInfo& info = out.info;
   info.label = c.label;
