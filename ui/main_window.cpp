@@ -11,6 +11,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QKeySequence>
+#include <QLocale>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
@@ -24,9 +25,11 @@
 #include <QToolBar>
 #include <QUndoStack>
 #include <cmath>
+#include <utility>
 
 #include "ui/common/palette.h"
 #include "ui/graph/graph_canvas.h"
+#include "ui/panels/audit_panel.h"
 #include "ui/panels/budget_bar.h"
 #include "ui/panels/generator_panel.h"
 #include "ui/panels/inspector_panel.h"
@@ -51,7 +54,8 @@ namespace dplda {
 void initExplorerResources() { initResourcesImpl(); }
 
 namespace {
-constexpr int kMaxRecent = 8;
+
+constexpr int kInspectorShownFrom = 1500;  // px of window width: narrower, the Inspector starts hidden
 
 // Parameters that change the computation (everything but pins and lesson text).
 bool sameRunInputs(SessionState a, SessionState b) {
@@ -84,6 +88,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   bar->addWidget(m_budget);
 
   m_generator = new GeneratorPanel;
+  // e6's release and the clipping bounds sit at the top of the side panel: the toolbar keeps its
+  // two rows whatever the configuration (the graph under it never moves).
+  m_generator->insertSection(m_budget->releaseOptions());
   auto* scroll = new QScrollArea;
   scroll->setWidget(m_generator);
   scroll->setWidgetResizable(true);
@@ -103,6 +110,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   right->setWidget(m_inspector);
   right->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
   addDockWidget(Qt::RightDockWidgetArea, right);
+  m_inspectorDock = right;
 
   m_status = new QLabel;
   m_status->setTextFormat(Qt::RichText);
@@ -145,10 +153,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     s.edges = edges;
     m_model.edit(s, tr("toggle noise on an edge"));
   });
+  // The Inspector appears on demand (see showEvent): a node or an edge chosen on the graph.
   connect(m_canvas, &GraphCanvas::edgeSelected, this, [this](int e) {
-    if (e >= 0) m_inspector->showEdge(e);
+    if (e < 0) return;
+    m_inspector->showEdge(e);
+    m_inspectorDock->show();
   });
-  connect(m_canvas, &GraphCanvas::nodeSelected, m_inspector, &InspectorPanel::showNode);
+  connect(m_canvas, &GraphCanvas::nodeSelected, this, [this](Node n) {
+    m_inspector->showNode(n);
+    m_inspectorDock->show();
+  });
   connect(m_results, &ResultsPanel::pinnedEdited, this, [this](const QJsonArray& pinned, const QString& what) {
     SessionState s = m_model.state();
     s.pinned = pinned;
@@ -176,6 +190,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(m_experiments, &RunController::progressChanged, view,
           [view](quint64, double f, const QString&) { view->setProgress(f); });
   connect(m_experiments, &RunController::cancelled, view, [view](quint64) { view->markCancelled(); });
+  // The status bar follows a preset experiment to its end: "started…" never outlives it.
+  connect(m_experiments, &RunController::experimentReady, this, [this](std::shared_ptr<const ExperimentUpdate> u) {
+    if (!u->status.isOk() && u->status.code() != StatusCode::Cancelled)
+      setStatus(tr("Experiment %1 failed: %2").arg(u->source, QString::fromStdString(u->status.message())), true);
+    else if (u->status.isOk() && u->run && u->run->finished)
+      setStatus(tr("Experiment %1 finished (%2 points); its figures are in the Sweeps tab.")
+                    .arg(u->source)
+                    .arg(u->pointsTotal));
+  });
+  connect(m_experiments, &RunController::cancelled, this, [this](quint64) {
+    setStatus(tr("Experiment %1 cancelled; the points completed before are shown.").arg(m_runningExperiment));
+  });
   connect(m_runner, &RunController::progressChanged, this, [this](quint64, double f, const QString& stage) {
     m_progress->setValue(static_cast<int>(std::lround(f * 1000)));
     m_stage->setText(tr("%1 … %2%").arg(stage).arg(static_cast<int>(f * 100)));
@@ -193,17 +219,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setStatus(tr("Cancelled. Results shown are stale; press Ctrl+R to run again."));
   });
   connect(m_cancel, &QPushButton::clicked, this, &MainWindow::cancelRun);
-  // Esc cancels whatever runs: the session's run and sweep, or a preset experiment.
-  for (RunController* r : {m_runner, m_experiments})
-    connect(r, &RunController::busyChanged, this,
-            [this] { m_cancelAction->setEnabled(m_runner->isBusy() || m_experiments->isBusy()); });
+  // Esc cancels whatever runs: the session's run and sweep, a preset experiment, or an audit.
+  auto updateCancel = [this] {
+    m_cancelAction->setEnabled(m_runner->isBusy() || m_experiments->isBusy() || m_results->audit()->isRunning());
+  };
+  for (RunController* r : {m_runner, m_experiments}) connect(r, &RunController::busyChanged, this, updateCancel);
+  connect(m_results->audit(), &AuditPanel::runningChanged, this, updateCancel);
   // Invalid typed input never reaches the session: results of the last valid one are veiled.
   connect(m_budget, &BudgetBar::inputProblem, this, [this](const QString& m) { onInputProblem("budget", m); });
   connect(m_generator, &GeneratorPanel::inputProblem, this, [this](const QString& m) { onInputProblem("corpus", m); });
 
   buildActions();
   fitWindowToScreen(this, QSize(1500, 960));
-  m_model.reset(SessionState{});
+  m_model.reset(firstSession());  // opens on what the tool found (session.h)
   updateTitle();
 }
 
@@ -225,126 +253,20 @@ void MainWindow::onInputProblem(const QString& source, const QString& message) {
 
 MainWindow::~MainWindow() { m_debounce.stop(); }
 
-void MainWindow::buildActions() {
-  QMenu* file = menuBar()->addMenu(tr("&File"));
-  QAction* open = file->addAction(tr("&Open session…"), this, [this] {
-    const QString p = QFileDialog::getOpenFileName(
-        this, tr("Open session"), m_path.isEmpty() ? lastFolder("session") : QFileInfo(m_path).absolutePath(),
-        tr("Sessions (*.json)"));
-    if (!p.isEmpty()) rememberFolder("session", p);
-    QString err;
-    if (!p.isEmpty() && !openSession(p, &err)) QMessageBox::warning(this, tr("Open session"), err);
-  });
-  open->setShortcut(QKeySequence::Open);
-  m_recentMenu = file->addMenu(tr("Open &recent"));
-  rebuildRecentMenu();
-  auto saveAs = [this]() -> bool {
-    QString p = QFileDialog::getSaveFileName(
-        this, tr("Save session"), m_path.isEmpty() ? QDir(lastFolder("session")).filePath("session.json") : m_path,
-        tr("Sessions (*.json)"));
-    if (p.isEmpty()) return false;
-    if (!p.endsWith(".json")) p += ".json";
-    rememberFolder("session", p);
-    QString err;
-    if (saveSession(p, &err)) return true;
-    QMessageBox::warning(this, tr("Save session"), err);
-    return false;
-  };
-  auto saveNow = [this, saveAs]() -> bool {
-    QString err;
-    if (m_path.isEmpty()) return saveAs();
-    if (saveSession(m_path, &err)) return true;
-    QMessageBox::warning(this, tr("Save session"), err);
-    return false;
-  };
-  new UnsavedChangesGuard(this, m_model.undoStack(), saveNow);  // "*" in the title, asks on close
-  QAction* save = file->addAction(tr("&Save session"), this, saveNow);
-  save->setShortcut(QKeySequence::Save);
-  QAction* saveAsAction = file->addAction(tr("Save session &as…"), this, saveAs);
-  saveAsAction->setShortcut(QKeySequence::SaveAs);
-  file->addSeparator();
-  file->addAction(tr("&Load corpus…"), m_generator, &GeneratorPanel::loadCorpusRequested);
-  QAction* exportPlot = file->addAction(tr("&Export current plot or table…"), this, [this] {
-    QString err;
-    const QString path = m_results->askExportPath(&err);
-    if (!err.isEmpty()) setStatus(err, true);
-    if (!path.isEmpty() && !exportCurrentPlot(path, &err)) QMessageBox::warning(this, tr("Export"), err);
-  });
-  exportPlot->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-  file->addSeparator();
-  QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-  quit->setShortcut(QKeySequence::Quit);
-
-  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-  QAction* undo = m_model.undoStack()->createUndoAction(this, tr("&Undo"));
-  undo->setShortcut(QKeySequence::Undo);
-  QAction* redo = m_model.undoStack()->createRedoAction(this, tr("&Redo"));
-  // Both usual redo keys, each once: listing Ctrl+Shift+Z twice (QKeySequence::Redo is the
-  // same key on X11) made the shortcut ambiguous, so neither fired.
-  redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
-  edit->addAction(undo);
-  edit->addAction(redo);
-
-  QMenu* run = menuBar()->addMenu(tr("&Run"));
-  QAction* runAction = run->addAction(tr("&Run now"), this, &MainWindow::runNow);
-  runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
-  m_cancelAction = run->addAction(tr("&Cancel"), this, &MainWindow::cancelRun);
-  m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
-  m_cancelAction->setEnabled(false);
-  run->addSeparator();
-  QAction* compare = run->addAction(tr("Compare &configurations 1–4"), this, [this] {
-    SessionState s = m_model.state();
-    s.comparePresets = !s.comparePresets;
-    m_model.edit(s, tr("toggle comparison of configurations"));
-  });
-  compare->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
-  run->addSeparator();
-  const Preset presets[] = {Preset::Config1, Preset::Config2, Preset::Config3, Preset::Config4, Preset::Input,
-                            Preset::None};
-  int i = 0;
-  for (Preset p : presets) {
-    QAction* a = run->addAction(tr("Use %1").arg(edgeSetLabel(presetEdges(p))), this, [this, p] {
-      SessionState s = m_model.state();
-      s.edges = presetEdges(p);
-      m_model.edit(s, tr("choose %1").arg(edgeSetLabel(s.edges)));
-    });
-    if (i < 4) a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
-    ++i;
-  }
-
-  new PresentationMode(this, menuBar()->addMenu(tr("&View")));  // F5, Ctrl++ / Ctrl+−
-
-  QMenu* lessons = menuBar()->addMenu(tr("&Lessons"));
-  for (const QString& name : lessonNames()) {
-    QFile f(":/lessons/" + name + ".json");
-    QString title = name;
-    if (f.open(QIODevice::ReadOnly)) {
-      const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
-      title = o.value("lesson").toObject().value("title").toString(name);
-    }
-    lessons->addAction(title, this, [this, name] {
-      QString err;
-      if (!loadLesson(name, &err)) QMessageBox::warning(this, tr("Lesson"), err);
-    });
-  }
-  if (lessons->isEmpty()) lessons->addAction(tr("(no lessons compiled in)"))->setEnabled(false);
-  m_lessons = new LessonController(&m_model, this);  // Reset lesson (Ctrl+Shift+L), Leave lesson
-  connect(m_lessons, &LessonController::lessonShown, m_inspector, &InspectorPanel::showLesson);
-  lessons->addSeparator();
-  lessons->addActions({m_lessons->resetAction(), m_lessons->leaveAction()});
-
-  QMenu* help = menuBar()->addMenu(tr("&Help"));
-  help->addAction(tr("&About"), this, [this] {
-    QMessageBox::about(this, tr("About DP-LDA Explorer"),
-                       tr("<b>DP-LDA Explorer</b><br>Differentially private spectral LDA: choose where noise "
-                          "enters the computation graph and see what it costs in accuracy."));
-  });
+void MainWindow::showEvent(QShowEvent* event) {
+  QMainWindow::showEvent(event);
+  if (std::exchange(m_shownBefore, true)) return;
+  // A narrow window (a 1280-px screen) gives the Inspector's width to the graph and the plots
+  // until it has something to say: a lesson, or a node or edge chosen (View ▸ Inspector too).
+  if (width() < kInspectorShownFrom && m_model.state().lessonText.isEmpty()) m_inspectorDock->hide();
 }
 
 QStringList MainWindow::lessonNames() { return dplda::lessonNames(); }
 
 bool MainWindow::loadLesson(const QString& name, QString* error) {
   if (!m_lessons->load(name, error)) return false;  // ui/lessons/lesson_controller.h
+  m_lessonPinFor.reset();
+  if (lessonPinsFirstSweep(name)) m_lessonPinFor = m_model.state();
   m_path.clear();
   updateTitle();
   setStatus(tr("Lesson: %1").arg(m_model.state().lessonTitle));
@@ -367,8 +289,12 @@ bool MainWindow::openSession(const QString& path, QString* error) {
     return false;
   }
   m_path = path;
+  m_lessonPinFor.reset();
   m_model.reset(r.value());
-  if (!r.value().lessonText.isEmpty()) m_inspector->showLesson();
+  if (!r.value().lessonText.isEmpty()) {
+    m_inspector->showLesson();
+    m_inspectorDock->show();
+  }
   addRecent(path);
   updateTitle();
   setStatus(tr("Opened %1").arg(QDir::toNativeSeparators(path)));
@@ -396,28 +322,6 @@ bool MainWindow::exportCurrentPlot(const QString& path, QString* error) {
   if (!ok && error) *error = err;
   setStatus(ok ? tr("Exported %1").arg(path) : err, !ok);
   return ok;
-}
-
-void MainWindow::addRecent(const QString& path) {
-  rememberRecentSession(path, kMaxRecent);
-  rebuildRecentMenu();
-}
-
-void MainWindow::rebuildRecentMenu() {
-  m_recentMenu->clear();
-  const QStringList recent = recentSessions();
-  for (const QString& p : recent) {
-    m_recentMenu->addAction(QDir::toNativeSeparators(p), this, [this, p] {
-      QString err;
-      if (!openSession(p, &err)) QMessageBox::warning(this, tr("Open session"), err);
-    });
-  }
-  m_recentMenu->setEnabled(!recent.isEmpty());
-}
-
-void MainWindow::updateTitle() {
-  // "[*]" shows as "*" while the session has unsaved changes (UnsavedChangesGuard).
-  setWindowTitle(tr("DP-LDA Explorer — %1[*]").arg(m_path.isEmpty() ? tr("untitled") : QFileInfo(m_path).fileName()));
 }
 
 QString MainWindow::statusText() const { return m_status->text(); }
@@ -471,6 +375,7 @@ void MainWindow::cancelRun() {
   m_debounce.stop();
   m_runner->cancel();
   m_experiments->cancel();
+  m_results->audit()->cancel();
 }
 
 int MainWindow::publicDocCount(const SessionState& s) const {
@@ -566,6 +471,7 @@ void MainWindow::startExperiment(const QString& preset, int trials) {
   if (preset != "tpm-noise" && preset != "online-tpm" && preset != "dp-tpm") request.bounds = s.bounds;
   request.seed = s.noiseSeed.value_or(1);
   m_experiments->startExperiment(request);
+  m_runningExperiment = preset;
   setStatus(tr("Experiment %1 started (%2 trials per point)…").arg(preset).arg(trials));
 }
 
@@ -580,6 +486,14 @@ void MainWindow::onSessionSweep(std::shared_ptr<const ExperimentUpdate> u) {
     return;
   }
   m_shownSweep = u->id;
+  if (m_lessonPinFor && sameRunInputs(*m_lessonPinFor, m_model.state())) {
+    // The lesson's starting curve, pinned as part of the lesson (no unsaved change by itself).
+    m_lessonPinFor.reset();
+    const bool clean = m_model.undoStack()->isClean();
+    const int docs = publicDocCount(m_model.state());
+    if (docs > 0) m_results->experiments()->pinSessionSweep(tr("N = %1 (lesson start)").arg(QLocale().toString(docs)));
+    if (clean) m_model.undoStack()->setClean();
+  }
   QString text = m_summary;
   text.replace(tr("; sweeping ε…"), tr("; ε sweep done."));
   if (m_shownOutcome) text += releaseHint(*m_shownOutcome, m_results->experiments()->sessionReading(m_shownOutcome->session));

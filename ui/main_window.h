@@ -7,11 +7,13 @@
 #include <QMap>
 #include <QTimer>
 #include <memory>
+#include <optional>
 
 #include "ui/session/session_model.h"
 #include "ui/worker/run_worker.h"
 
 class QAction;
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
@@ -24,7 +26,9 @@ class GeneratorPanel;
 class GraphCanvas;
 class InspectorPanel;
 class LessonController;
+class PresentationMode;
 class ResultsPanel;
+class UnsavedChangesGuard;
 
 // Registers the compiled-in resources (lessons); call once after QApplication exists.
 void initExplorerResources();
@@ -58,6 +62,7 @@ class MainWindow : public QMainWindow {
   bool isBusy() const { return m_runner->isBusy() || m_debounce.isActive(); }
   RunController* experimentRunner() const { return m_experiments; }
 
+  // Replace the session (no question asked; the menus ask first, see askToReplaceSession).
   bool openSession(const QString& path, QString* error = nullptr);
   bool saveSession(const QString& path, QString* error = nullptr);
   QString sessionPath() const { return m_path; }
@@ -65,11 +70,20 @@ class MainWindow : public QMainWindow {
   static QStringList lessonNames();
   bool loadLesson(const QString& name, QString* error = nullptr);
   LessonController* lessons() const { return m_lessons; }
+  PresentationMode* presentation() const { return m_presentation; }
+  // The menus' way to open a session or a lesson: with unsaved changes, asks Save / Discard /
+  // Cancel first (as quitting does); false when the user cancels. The replaced session's undo
+  // history goes with it (undo never steps back into another session).
+  bool openSessionAsking(const QString& path);
+  bool loadLessonAsking(const QString& name);
   bool exportCurrentPlot(const QString& path, QString* error = nullptr);
 
  public slots:
   void runNow();
   void cancelRun();
+
+ protected:
+  void showEvent(QShowEvent* event) override;  // the first show decides whether the Inspector starts hidden
 
  signals:
   void runShown(quint64 id);
@@ -102,8 +116,12 @@ class MainWindow : public QMainWindow {
   BudgetBar* m_budget = nullptr;
   GeneratorPanel* m_generator = nullptr;
   InspectorPanel* m_inspector = nullptr;
+  QDockWidget* m_inspectorDock = nullptr;
+  bool m_shownBefore = false;
   ResultsPanel* m_results = nullptr;
   LessonController* m_lessons = nullptr;
+  UnsavedChangesGuard* m_unsaved = nullptr;
+  PresentationMode* m_presentation = nullptr;  // "*" in the title; asks before work is thrown away
   QLabel* m_status = nullptr;
   QLabel* m_stage = nullptr;  // the running stage, next to the progress bar
   QString m_summary;  // the last run's one-line summary
@@ -118,6 +136,9 @@ class MainWindow : public QMainWindow {
   quint64 m_shownRun = 0;
   quint64 m_shownSweep = 0;
   QString m_path;
+  QString m_runningExperiment;  // the preset last started, named when it is cancelled
+  // The lesson just loaded pins its first finished sweep of these settings (lesson 8's N = 1 000).
+  std::optional<SessionState> m_lessonPinFor;
   QString m_loadedCorpusKey;  // corpusKey of the last corpus a run loaded
   int m_loadedDocCount = 0;   // its document count
   QMap<QString, QString> m_inputProblems;  // by panel: invalid typed input not in the session

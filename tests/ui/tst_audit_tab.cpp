@@ -122,6 +122,37 @@ class TstAuditTab : public QObject {
     QCOMPARE(a.lastResult()->status.code(), StatusCode::Cancelled);
   }
 
+  // Issue 24: Esc (Run ▸ Cancel) cancels a running audit as it cancels a run; a calibrated audit
+  // says "no violation found (a lower bound; not a proof)", never that the guarantee holds; and
+  // before any audit the curve's axes are those it will draw: draws per corpus from 1 000 to the
+  // count chosen, ε from 0 to above the claim (they were QCustomPlot's 0.1–10 "draws").
+  void escapeCancelsWordingAndEmptyAxes() {
+    MainWindow w;
+    w.setAutoRun(false);
+    w.model()->reset(test::smallSession(Preset::Config1));
+    w.show();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    AuditPanel* a = w.results()->audit();
+    w.results()->setCurrentWidget(a);
+    const QCPRange x = a->curvePlot()->xAxis->range(), y = a->curvePlot()->yAxis->range();
+    QCOMPARE(x.lower, 1000.0);
+    QCOMPARE(x.upper, double(a->drawsBox()->value()));
+    QCOMPARE(y.lower, 0.0);
+    QVERIFY(y.upper > a->epsilonBox()->value());
+    a->drawsBox()->setValue(5000000);
+    QCOMPARE(a->curvePlot()->xAxis->range().upper, 5000000.0);
+    QSignalSpy done(a, &AuditPanel::finished);
+    a->start();
+    QVERIFY(a->isRunning());
+    QTest::keyClick(&w, Qt::Key_Escape);
+    QVERIFY(done.wait(30000));
+    QCOMPARE(a->lastResult()->status.code(), StatusCode::Cancelled);
+    a->drawsBox()->setValue(200000);
+    QVERIFY(audit(a, false) <= 1.0);
+    QVERIFY2(a->resultText().contains("no violation found</b> (a lower bound; not a proof)"), qPrintable(a->resultText()));
+    QVERIFY2(!a->resultText().contains("holds"), qPrintable(a->resultText()));
+  }
+
   void historyRowsAndRestore() {
     MainWindow w;
     w.setAutoRun(false);

@@ -15,7 +15,11 @@
 #include "ui/graph/graph_canvas.h"
 #include "ui/lessons/lesson_controller.h"
 #include "ui/main_window.h"
+#include "ui/panels/experiment_view.h"
 #include "ui/panels/inspector_panel.h"
+#include "ui/panels/results_panel.h"
+#include "ui/plots/error_epsilon_plot.h"
+#include "ui/session/session_privacy.h"
 #include "ui/worker/run_worker.h"
 
 using namespace dplda;
@@ -279,33 +283,95 @@ class TestLessons : public QObject {
     QVERIFY(two.run && two.run->priv && !two.run->priv->released);
   }
 
+  // Issue 24: every lesson starts on its own view, the session's ε sweep on the Sweeps tab (it
+  // used to leave whatever preset and tab were shown, with Pin disabled), and Pin pins it.
+  void lessonsSetUpTheirOwnSweepView() {
+    MainWindow w;
+    w.setAutoRun(false);
+    ExperimentView* view = w.results()->experiments();
+    for (const QString& name : {"03_config2", "05_config4", "08_few_documents", "09_compare_sweeps"}) {
+      QVERIFY(view->setSource("figure2"));           // a preset shown…
+      w.results()->setCurrentIndex(w.results()->count() - 1);  // …on another tab
+      QString err;
+      QVERIFY2(w.loadLesson(name, &err), qPrintable(err));
+      w.setAutoRun(false);
+      QCOMPARE(w.results()->currentWidget(), static_cast<QWidget*>(view));
+      QCOMPARE(view->source(), QString("session"));
+      QCOMPARE(view->currentPlot(), static_cast<PlotWidget*>(view->errorPlot()));
+    }
+    QVERIFY(w.loadLesson("03_config2"));
+    w.setAutoRun(false);
+    w.runNow();
+    QTRY_VERIFY_WITH_TIMEOUT(w.shownSweepId() == w.runner()->currentId(), 60000);
+    QString err;
+    QVERIFY2(view->pinShown(&err), qPrintable(err));
+    QCOMPARE(w.model()->state().pinnedSweeps.size(), 1);
+  }
+
+  // Issue 24: lesson 8 pins its first sweep (N = 1 000) by itself, so "watch it move down" is
+  // visible without pinning first: with N = 20 000 the new curve lies below the pinned one at
+  // every ε of the grid. The pin is part of the lesson (no unsaved change) and is made once.
+  void lesson08PinsItsStartingCurve() {
+    MainWindow w;
+    w.setAutoRun(false);
+    QString err;
+    QVERIFY2(w.loadLesson("08_few_documents", &err), qPrintable(err));
+    w.setAutoRun(false);
+    w.runNow();
+    QTRY_VERIFY_WITH_TIMEOUT(w.model()->state().pinnedSweeps.size() == 1, 60000);
+    QVERIFY(!w.isWindowModified());
+    const QString label = w.model()->state().pinnedSweeps[0].toObject().value("label").toString();
+    QVERIFY2(label.contains("N = 1") && label.contains("lesson start"), qPrintable(label));
+    SessionState s = w.model()->state();
+    s.generator.docCount = 20000;
+    w.model()->edit(s, "raise N");
+    w.runNow();
+    QTRY_VERIFY_WITH_TIMEOUT(w.shownSweepId() == w.runner()->currentId(), 60000);
+    QCOMPARE(w.model()->state().pinnedSweeps.size(), 1);
+    ErrorVsEpsilonPlot* plot = w.results()->experiments()->errorPlot();
+    ErrorVsEpsilonPlot::CurveData pinned, now;
+    QVERIFY2(plot->curveData("pin-0-0", &pinned), qPrintable(plot->curveKeys().join(",")));
+    QVERIFY2(plot->curveData("1", &now), qPrintable(plot->curveKeys().join(",")));
+    QCOMPARE(now.eps, pinned.eps);
+    for (int i = 0; i < now.eps.size(); ++i)
+      QVERIFY2(now.median[i] < pinned.median[i],
+               qPrintable(QString("eps %1: N=20000 %2, pinned N=1000 %3").arg(now.eps[i]).arg(now.median[i]).arg(pinned.median[i])));
+  }
+
   // Lessons that tell the user to look at one edge say how to select it without toggling it:
   // the gesture (click the graph's background, then Tab to the edge) selects and keeps the noise.
-  // Lesson 9's text: with the sound bounds configuration 1 releases at every ε of the grid and
-  // configuration 2 only from ε ≈ 5 (none up to 2.15, every trial from 4.64), with an error near
-  // 0.8, no better than a random guess.
-  void lesson09Config2ReleasesFromAboutFive() {
+  // Lesson 9's text against the sweep the app draws for it (the same worker, grid, trials and
+  // noise seed; issue 24: the text said "only from ε ≈ 5" where its plot released from 2.15): no
+  // "δ ≥ 1/N" caution at its settings; configuration 1 releases at every ε; configuration 2 at no
+  // ε up to 1, at some larger ε, and there with a median error above the random-guess line;
+  // configurations 3 and 4 at none.
+  void lesson09TextAgreesWithItsSweep() {
     const SessionState s = lesson("09_compare_sweeps");
-    SweepSpec spec;
-    SweepCase c;
-    c.label = "lesson 9";
-    c.source.generator = s.generator;
-    c.topicCount = s.generator.topicCount;
-    c.alpha0 = s.generator.alpha0;
-    spec.cases = {c};
-    spec.configurations = parseConfigurations("1,2").value();
-    const std::vector<double> grid = logSpaced(0.1, 10.0, 7);  // the lesson's 0.1:10:7
-    spec.epsilons = {grid[0], grid[4], grid[5]};                // 0.1, 2.15, 4.64
-    spec.bounds = s.bounds;
-    spec.trials = 3;
-    spec.seeds = SweepSeeds::fromSeed(7);
-    const SweepResult r = runSweep(spec).value();
-    QCOMPARE(r.summaryRow(0, 0, 0).released, 3);
-    QCOMPARE(r.summaryRow(0, 1, 1).released, 0);
-    QCOMPARE(r.summaryRow(0, 1, 2).released, 3);
-    const double err = r.summaryRow(0, 1, 2).errorL2.median;
-    qInfo("configuration 2 at epsilon 4.64: median l2 error %.3f, random guess %.3f", err, r.cases[0].guessErrorL2);
-    QVERIFY(err > 0.6 && err > r.cases[0].guessErrorL2);
+    QVERIFY(s.lessonText.contains("releases nothing up to ε = 1"));
+    QVERIFY(s.lessonText.contains("above the random-guess line"));
+    QVERIFY(privacyStatement(sessionStatementInputs(s, s.generator.docCount)).cautions.empty());
+    const Ran r = runSession(s, true);
+    QVERIFY(r.sweep && r.sweep->status.isOk());
+    const SweepResult& sweep = *r.sweep->run->sweep;
+    QCOMPARE(int(sweep.spec.configurations.size()), 4);
+    const double guess = sweep.cases[0].guessErrorL2;
+    bool config2Released = false;
+    QStringList seen;
+    for (int e = 0; e < int(sweep.spec.epsilons.size()); ++e) {
+      const double eps = sweep.spec.epsilons[e];
+      const SweepSummaryRow& two = sweep.summaryRow(0, 1, e);
+      seen << QString("eps %1: config 2 released %2/%3, median l2 %4").arg(eps).arg(two.released).arg(two.trials).arg(two.errorL2.median);
+      QCOMPARE(sweepRate(*r.sweep, 0, e), 1.0);
+      if (eps <= 1.0 + 1e-9) QVERIFY2(two.released == 0, qPrintable(seen.join("; ")));
+      if (two.released > 0) {
+        config2Released = true;
+        QVERIFY2(two.errorL2.median > guess, qPrintable(seen.join("; ") + QString(" (guess %1)").arg(guess)));
+      }
+      QCOMPARE(sweepRate(*r.sweep, 2, e), 0.0);
+      QCOMPARE(sweepRate(*r.sweep, 3, e), 0.0);
+    }
+    QVERIFY2(config2Released, qPrintable(seen.join("; ")));
+    qInfo("lesson 9 (guess line %.3f): %s", guess, qPrintable(seen.join("; ")));
   }
 
   // Lesson 10: clipped documents give configuration 1 smaller sensitivities and noise (same noise

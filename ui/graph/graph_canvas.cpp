@@ -1,5 +1,7 @@
 #include "ui/graph/graph_canvas.h"
 
+#include <algorithm>
+
 #include <QEvent>
 #include <QKeyEvent>
 #include <QLabel>
@@ -317,6 +319,27 @@ void GraphCanvas::layoutBanner() {
 void GraphCanvas::fitScene() {
   if (!m_scene || viewport()->width() < 2 || viewport()->height() < 2) return;
   fitInView(m_scene->sceneRect(), Qt::KeepAspectRatio);
+  // Each text at its base size, or larger in the scene where the view would draw it below the
+  // minimum on screen (the scene's room for captions absorbs the growth).
+  const double s = viewScale(), floor = m_minTextPx / std::max(s, 1e-6);
+  const GraphTextSizes base;
+  GraphTextSizes sizes{std::max(base.node, floor), std::max(base.pill, floor), std::max(base.caption, floor)};
+  if (sizes == m_textSizes) return;
+  m_textSizes = sizes;
+  for (GraphNodeItem* n : m_nodes) n->setTextSizes(sizes);
+  for (GraphEdgeLabelItem* l : m_labels) l->setTextSizes(sizes);
+}
+
+void GraphCanvas::setMinimumTextPixels(double px) {
+  if (!(px > 0) || px == m_minTextPx) return;
+  m_minTextPx = px;
+  fitScene();
+}
+
+double GraphCanvas::viewScale() const { return transform().m11(); }
+
+double GraphCanvas::smallestTextPixels() const {
+  return std::min({m_textSizes.node, m_textSizes.pill, m_textSizes.caption}) * viewScale();
 }
 
 void GraphCanvas::resizeEvent(QResizeEvent* event) {

@@ -14,15 +14,13 @@
 
 #include "core/graph/computation_graph.h"
 #include "core/pipeline/privacy_statement.h"
+#include "ui/graph/graph_items.h"
 #include "ui/graph/node_state.h"
 
 class QLabel;
 
 namespace dplda {
 
-class GraphNodeItem;
-class GraphEdgeItem;
-class GraphEdgeLabelItem;
 
 class GraphCanvas : public QGraphicsView {
   Q_OBJECT
@@ -87,6 +85,16 @@ class GraphCanvas : public QGraphicsView {
   QPointF edgeMidpoint(int edge) const;
   QPointF nodeCenter(Node node) const;
 
+  // No text of the graph (node names, edge pills, captions) is drawn smaller than this many
+  // pixels on screen: when the view scales the scene down (a short window), the texts keep this
+  // size and grow in the scene instead. Presentation mode raises it. Default 11.
+  void setMinimumTextPixels(double px);
+  double minimumTextPixels() const { return m_minTextPx; }
+  // The on-screen pixel size of the graph's smallest text now (scene size × view scale), and the
+  // view's scale of the scene.
+  double smallestTextPixels() const;
+  double viewScale() const;
+
   QSize sizeHint() const override { return QSize(960, 360); }
   QSize minimumSizeHint() const override { return QSize(480, 200); }
 
@@ -116,7 +124,7 @@ class GraphCanvas : public QGraphicsView {
   void refresh();      // decision, banner, edge looks
   void updateLooks();  // edge looks only (hover, selection, captions)
   void layoutBanner();
-  void fitScene();
+  void fitScene();  // fits the scene, then the texts to their minimum on screen
   void setHoveredEdge(int edge);
   bool moveSelection(int step);  // false when it would leave the ends (focus moves on)
 
@@ -140,6 +148,8 @@ class GraphCanvas : public QGraphicsView {
   GraphNodeItem* m_pressedNode = nullptr;
   GraphNodeItem* m_chosenNode = nullptr;
   bool m_editable = true;
+  double m_minTextPx = 11.0;
+  GraphTextSizes m_textSizes;
 };
 
 }  // namespace dplda

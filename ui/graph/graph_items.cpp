@@ -17,10 +17,8 @@ constexpr double kArrowHalfWidth = 6.5;
 constexpr double kHitWidth = 22;   // clickable band around an edge line
 constexpr double kHaloWidth = 16;
 const QColor kEdgeColor(0x4D, 0x4D, 0x4D);
-// Sizes in scene units; the view scales the whole scene to fit.
-constexpr double kNodeFontPx = 20;
-constexpr double kPillFontPx = 15;
-constexpr double kCaptionFontPx = 13;
+// Text sizes in scene units: GraphTextSizes (the view scales the whole scene to fit).
+const GraphTextSizes kBaseSizes;
 
 QFont pixelFont(double px, bool bold = false) {
   QFont f;
@@ -158,6 +156,12 @@ void GraphNodeItem::setState(NodeState state) {
   update();
 }
 
+void GraphNodeItem::setTextSizes(const GraphTextSizes& sizes) {
+  if (sizes == m_sizes) return;
+  m_sizes = sizes;
+  update();
+}
+
 void GraphNodeItem::setChosen(bool chosen) {
   if (chosen == m_chosen) return;
   m_chosen = chosen;
@@ -189,7 +193,7 @@ void GraphNodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*
   const double badgeR = 8.5;
   drawBadge(p, QPointF(r.left() + 6 + badgeR, 0), badgeR, m_state);
   p->setPen(QColor(0x1A, 0x1A, 0x1A));
-  p->setFont(pixelFont(kNodeFontPx, true));
+  p->setFont(pixelFont(m_sizes.node, true));
   p->drawText(r.adjusted(6 + 2 * badgeR, 0, -4, 0), Qt::AlignCenter, m_label);
 }
 
@@ -260,16 +264,19 @@ GraphEdgeLabelItem::GraphEdgeLabelItem(int id, const QPointF& anchor, bool capti
 }
 
 QRectF GraphEdgeLabelItem::pillRect() const {
-  const QFontMetricsF fm(pixelFont(kPillFontPx, true));
-  double w = fm.horizontalAdvance(QStringLiteral("e%1").arg(m_id)) + 16;
-  if (m_look.noisy) w += 22;  // room for the noise glyph
-  return QRectF(-w / 2, -12.5, w, 25);
+  const double r = m_sizes.pill / kBaseSizes.pill;  // the pill grows with its text
+  const QFontMetricsF fm(pixelFont(m_sizes.pill, true));
+  double w = fm.horizontalAdvance(QStringLiteral("e%1").arg(m_id)) + 16 * r;
+  if (m_look.noisy) w += 22 * r;  // room for the noise glyph
+  return QRectF(-w / 2, -12.5 * r, w, 25 * r);
 }
+
+double GraphEdgeLabelItem::captionWidth() const { return kCaptionWidth * m_sizes.caption / kBaseSizes.caption; }
 
 QRectF GraphEdgeLabelItem::captionRect() const {
   if (m_look.caption.isEmpty()) return {};
-  const QFontMetricsF fm(pixelFont(kCaptionFontPx));
-  const QStringList lines = wrapCaption(m_look.caption, fm, kCaptionWidth).split(QLatin1Char('\n'));
+  const QFontMetricsF fm(pixelFont(m_sizes.caption));
+  const QStringList lines = wrapCaption(m_look.caption, fm, captionWidth()).split(QLatin1Char('\n'));
   double textWidth = 0;
   for (const QString& line : lines) textWidth = std::max(textWidth, fm.horizontalAdvance(line));
   const double w = textWidth + 10, h = lines.size() * fm.lineSpacing() + 4;
@@ -288,6 +295,13 @@ QPainterPath GraphEdgeLabelItem::shape() const {
   QPainterPath path;
   path.addRoundedRect(pillRect().adjusted(-3, -3, 3, 3), 8, 8);
   return path;  // the caption is informational: clicks through it reach what lies below
+}
+
+void GraphEdgeLabelItem::setTextSizes(const GraphTextSizes& sizes) {
+  if (sizes == m_sizes) return;
+  prepareGeometryChange();
+  m_sizes = sizes;
+  update();
 }
 
 void GraphEdgeLabelItem::setLook(const EdgeLook& look) {
@@ -319,15 +333,16 @@ void GraphEdgeLabelItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWi
   p->setBrush(fill);
   p->drawRoundedRect(pill, pill.height() / 2, pill.height() / 2);
 
-  p->setFont(pixelFont(kPillFontPx, true));
+  const double r = m_sizes.pill / kBaseSizes.pill;
+  p->setFont(pixelFont(m_sizes.pill, true));
   p->setPen(text);
   QRectF textRect = pill;
-  if (m_look.noisy) textRect.setRight(pill.right() - 22);
+  if (m_look.noisy) textRect.setRight(pill.right() - 22 * r);
   p->drawText(textRect, Qt::AlignCenter, QStringLiteral("e%1").arg(m_id));
   if (m_look.noisy) {
-    p->setPen(QPen(QColor(0x1A, 0x1A, 0x1A), 1.6, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+    p->setPen(QPen(QColor(0x1A, 0x1A, 0x1A), 1.6 * r, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
     p->setBrush(Qt::NoBrush);
-    p->drawPath(noiseGlyph(QPointF(pill.right() - 25, pill.center().y()), 16, 4.5));
+    p->drawPath(noiseGlyph(QPointF(pill.right() - 25 * r, pill.center().y()), 16 * r, 4.5 * r));
   }
 
   if (!m_look.caption.isEmpty()) {
@@ -335,10 +350,10 @@ void GraphEdgeLabelItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWi
     p->setPen(QPen(QColor(0, 0, 0, 50), 1));
     p->setBrush(QColor(255, 255, 255, 235));
     p->drawRoundedRect(cap, 4, 4);
-    p->setFont(pixelFont(kCaptionFontPx));
+    p->setFont(pixelFont(m_sizes.caption));
     p->setPen(QColor(0x26, 0x26, 0x26));
     p->drawText(cap.adjusted(5, 2, -5, -2), Qt::AlignHCenter | Qt::AlignTop,
-                wrapCaption(m_look.caption, QFontMetricsF(pixelFont(kCaptionFontPx)), kCaptionWidth));
+                wrapCaption(m_look.caption, QFontMetricsF(pixelFont(m_sizes.caption)), captionWidth()));
   }
 }
 

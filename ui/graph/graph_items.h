@@ -20,6 +20,14 @@ struct EdgeLook {
   QString caption;        // e.g. "ε 0.33 · σ 2.1e-3 · analytic"
 };
 
+// The scene font sizes of the graph's texts (node names, edge pills, captions). The canvas raises
+// them above these base sizes when the view is scaled down, so that no text of the graph is
+// drawn smaller than its minimum on screen (a 1280×720 window, presentation mode).
+struct GraphTextSizes {
+  double node = 20, pill = 15, caption = 13;
+  bool operator==(const GraphTextSizes&) const = default;
+};
+
 class GraphNodeItem : public QGraphicsItem {
  public:
   enum { Type = UserType + 1 };
@@ -37,6 +45,7 @@ class GraphNodeItem : public QGraphicsItem {
   void setState(NodeState state);
   NodeState state() const { return m_state; }
   void setChosen(bool chosen);  // the node last clicked
+  void setTextSizes(const GraphTextSizes& sizes);
 
  private:
   static QRectF box() { return QRectF(-kWidth / 2, -kHeight / 2, kWidth, kHeight); }
@@ -44,6 +53,7 @@ class GraphNodeItem : public QGraphicsItem {
 
   Node m_node;
   QString m_label;
+  GraphTextSizes m_sizes;
   NodeState m_state = NodeState::Idle;
   bool m_chosen = false;
 };
@@ -81,16 +91,19 @@ class GraphEdgeLabelItem : public QGraphicsItem {
 
   int edgeId() const { return m_id; }
   void setLook(const EdgeLook& look);
-  static constexpr double kCaptionWidth = 116;
+  void setTextSizes(const GraphTextSizes& sizes);
+  static constexpr double kCaptionWidth = 116;  // at the base caption size; scales with the text
 
  private:
   QRectF pillRect() const;
   QRectF captionRect() const;
+  double captionWidth() const;  // the wrapping width of the caption at its text size
 
   int m_id;
   bool m_captionAbove;
   QPointF m_captionOffset;
   EdgeLook m_look;
+  GraphTextSizes m_sizes;
 };
 
 // The label of a node on screen: "W⁺" for W+, otherwise the SPEC name.

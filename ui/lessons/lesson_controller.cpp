@@ -26,6 +26,12 @@ QString lessonMenuTitle(const QString& name) {
   return QJsonDocument::fromJson(f.readAll()).object().value("lesson").toObject().value("title").toString(name);
 }
 
+bool lessonPinsFirstSweep(const QString& name) {
+  QFile f(":/lessons/" + name + ".json");
+  if (!f.open(QIODevice::ReadOnly)) return false;
+  return QJsonDocument::fromJson(f.readAll()).object().value("lesson").toObject().value("pin_first_sweep").toBool();
+}
+
 Result<SessionState> lessonSession(const QString& name) {
   const QString base = ":/lessons/" + name;
   if (!QFileInfo::exists(base + ".json"))

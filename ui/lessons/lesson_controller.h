@@ -27,6 +27,9 @@ QStringList lessonNames();
 QString lessonMenuTitle(const QString& name);
 // The session the app loads for a lesson: its JSON settings with the title and text of its .md.
 Result<SessionState> lessonSession(const QString& name);
+// Whether the lesson pins its first finished ε sweep (its JSON's lesson.pin_first_sweep), so that
+// the curve it starts from stays on the plot when the learner changes N or the bounds.
+bool lessonPinsFirstSweep(const QString& name);
 
 class LessonController : public QObject {
   Q_OBJECT

@@ -69,7 +69,7 @@ AuditPanel::AuditPanel(QWidget* parent) : QWidget(parent) {
   m_halfNoise->setToolTip(tr("Draws σ/2 instead of the calibrated σ: the audit must find ε_lb above the claimed ε "
                              "(with enough draws)."));
   m_run = new QPushButton(tr("Run audit"));
-  m_cancel = new QPushButton(tr("Cancel"));
+  m_cancel = new QPushButton(tr("Cancel (Esc)"));
   m_cancel->setEnabled(false);
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(m_run);
@@ -108,6 +108,19 @@ AuditPanel::AuditPanel(QWidget* parent) : QWidget(parent) {
   m_curve->setAxisLabels(tr("draws per corpus"), tr("ε"));
   m_curve->setLogX(true);
   m_curve->setLegendCorner(Qt::AlignBottom | Qt::AlignRight);
+  // Before the first audit the axes show what will be drawn: draws per corpus up to the count
+  // chosen, ε from 0 to above the claim (QCustomPlot's default was 0.1–10 "draws").
+  auto emptyAxes = [this] {
+    if (m_curve->hasData()) return;
+    m_curve->xAxis->setRange(1000, std::max(10000, m_draws->value()));
+    m_curve->yAxis->setRange(0, std::max(1.0, 2 * m_epsilon->value()));
+    m_curve->replot(QCustomPlot::rpQueuedReplot);
+  };
+  emptyAxes();
+  connect(m_draws, &QSpinBox::valueChanged, this, emptyAxes);
+  connect(m_epsilon, &QDoubleSpinBox::valueChanged, this, emptyAxes);
+  m_histogram->xAxis->setRange(-4, 5);  // in Δ from f(D′): both histograms sit near 0 and 1
+  m_histogram->yAxis->setRange(1, std::max(10000, m_draws->value() / 10));
 
   // The two plots share the space beside the controls (tabs: each gets the full width).
   auto* plots = new QTabWidget;
@@ -191,9 +204,11 @@ void AuditPanel::cancel() {
 }
 
 void AuditPanel::setRunning(bool running) {
+  const bool changed = running != m_running;
   m_running = running;
   m_cancel->setEnabled(running);
   m_progress->setValue(running ? 0 : 1000);
+  if (changed) emit runningChanged(running);
 }
 
 void AuditPanel::onFinished() {
@@ -227,7 +242,7 @@ void AuditPanel::show(const AuditJobResult& r) {
       : broken ? tr("<span style='color:%1'><b>ε_lb %2 &gt; claimed ε %3: the guarantee is broken</b></span>%4")
                      .arg(leakColor().name(), g(o.bound.epsilon, 3), g(eps, 3),
                           half ? tr(" — as it must be with half the noise") : tr(" — a calibration error!"))
-               : tr("<b>ε_lb %1 ≤ claimed ε %2: the guarantee holds</b>%3")
+               : tr("<b>ε_lb %1 ≤ claimed ε %2: no violation found</b> (a lower bound; not a proof)%3")
                      .arg(g(o.bound.epsilon, 3), g(eps, 3),
                           half ? tr(" (half the noise: draw more to expose it)") : QString());
   QString text = verdict;

@@ -59,6 +59,7 @@ class AuditPanel : public QWidget {
 
  signals:
   void finished();
+  void runningChanged(bool running);  // the main window's Esc cancels a running audit
 
  private:
   void onFinished();

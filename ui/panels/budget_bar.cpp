@@ -51,23 +51,18 @@ double BudgetBar::sliderEpsilon(int position) {
 }
 
 BudgetBar::BudgetBar(QWidget* parent) : QWidget(parent) {
-  // Two rows (budget and mechanism; releases, seed and the indicator): one row was 1,330 px
-  // wide at its minimum and kept the window off a 1280-px screen.
+  // Two rows, always one line each (budget and mechanism; releases, seed and the indicator), so
+  // that the graph below never moves under the mouse: long texts end where their row ends (in
+  // full in their tooltips and the status bar). One row was 1,330 px wide at its minimum and kept
+  // the window off a 1280-px screen. e6's release and the clipping bounds are a box of their own
+  // (releaseOptions(), under the bar here; the window shows it in the corpus & model panel).
   auto* grid = new QVBoxLayout(this);
   grid->setContentsMargins(6, 2, 6, 2);
   grid->setSpacing(2);
-  // A third row, e6's release (while e6 is noisy) and the clipping bounds (while edges are noisy).
-  QHBoxLayout* rows[3] = {new QHBoxLayout, new QHBoxLayout, new QHBoxLayout};
-  m_e6Row = new QWidget;
+  QHBoxLayout* rows[2] = {new QHBoxLayout, new QHBoxLayout};
   for (QHBoxLayout* r : rows) {
     r->setSpacing(6);
-    if (r == rows[2]) {
-      r->setContentsMargins(0, 0, 0, 0);
-      m_e6Row->setLayout(r);
-      grid->addWidget(m_e6Row);
-    } else {
-      grid->addLayout(r);
-    }
+    grid->addLayout(r);
   }
   int row = 0;
   auto place = [&](QWidget* w) { rows[row]->addWidget(w); };
@@ -127,7 +122,6 @@ BudgetBar::BudgetBar(QWidget* parent) : QWidget(parent) {
   rows[0]->addStretch(1);
   row = 1;
   m_share = new QCheckBox(tr("share releases"));
-  m_share->setToolTip(tr("Two noisy edges leaving one node use one release (one draw, one charge)"));
   place(m_share);
   m_accountant = new QComboBox;
   m_accountant->addItem(tr("basic"), static_cast<int>(Accountant::Basic));
@@ -157,16 +151,18 @@ BudgetBar::BudgetBar(QWidget* parent) : QWidget(parent) {
   place(m_noiseSeed);
   m_indicator = new QLabel;
   m_indicator->setTextFormat(Qt::RichText);
-  // The rest of the row: a long claim wraps instead of widening the window, a short one stays
-  // on one line (with a stretch beside it, it wrapped to its minimum width even at 1920 px).
+  // The rest of the row: the claim on one line (a long one ends at the row's end; the tooltip and
+  // the graph's banner say it in full) instead of widening the window or adding lines.
   rows[1]->addWidget(m_indicator, 1);
-  m_indicator->setWordWrap(true);
-  buildE6Row(rows[2]);
+  m_indicator->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // one line, never wider than the row
+  // A typed value's problem takes the indicator's place (the status bar says it too).
   m_error = new QLabel;
   m_error->setStyleSheet(QString("color: %1;").arg(leakColor().name()));
-  m_error->setWordWrap(true);
+  m_error->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   m_error->hide();
-  grid->addWidget(m_error);
+  rows[1]->addWidget(m_error, 1);
+  buildE6Row();
+  grid->addWidget(m_e6Row);
 
   for (QLineEdit* f : {m_epsilon, m_delta, m_noiseSeed, m_split, m_clipM1, m_clipM2, m_clipM3, m_clipWhitened})
     m_tips.insert(f, f->toolTip());
@@ -185,10 +181,8 @@ BudgetBar::BudgetBar(QWidget* parent) : QWidget(parent) {
     const int p = m_preset->itemData(index).toInt();
     if (p == kWhitenedPreset) return emitIfValid(withWhitenedRelease(m_state), tr("choose the whitened release"));
     if (p < 0) return;
-    SessionState s = m_state;
-    s.edges = presetEdges(static_cast<Preset>(p));
-    if (s.whitenedRelease()) s.e6Release = SessionState::TensorRelease::Noise;  // a preset of noisy edges
-    emitIfValid(s, tr("choose %1").arg(presetLabel(static_cast<Preset>(p))));
+    emitIfValid(withEdges(m_state, presetEdges(static_cast<Preset>(p))),
+                tr("choose %1").arg(presetLabel(static_cast<Preset>(p))));
   });
   connect(m_mechanism, &QComboBox::activated, this, [this] {
     SessionState s = m_state;
@@ -219,7 +213,9 @@ void BudgetBar::showError(QLineEdit* field, const QString& message) {
   for (QLineEdit* f : fields) f->setStyleSheet(QString());
   if (field && !message.isEmpty()) field->setStyleSheet(QString("border: 2px solid %1;").arg(leakColor().name()));
   m_error->setText(message);
+  m_error->setToolTip(message);
   m_error->setVisible(!message.isEmpty());
+  m_indicator->setVisible(message.isEmpty());
   for (QLineEdit* f : fields)
     f->setToolTip(f == field && !message.isEmpty() ? message : m_tips.value(f));
   if (message != m_reportedProblem) {  // the session keeps its last valid state meanwhile
@@ -324,7 +320,14 @@ void BudgetBar::setState(const SessionState& s) {
   const int mech = m_mechanism->findData(static_cast<int>(s.mechanism));
   m_mechanism->setCurrentIndex(mech >= 0 ? mech : 0);
   m_bounds->setCurrentIndex(m_bounds->findData(static_cast<int>(s.bounds)));
-  m_share->setChecked(s.shareReleases);
+  // The whitened release shares its M̂₂ release by construction: shown ticked and greyed, the
+  // user's own choice kept in the session for the other edge sets.
+  const bool whitened = s.whitenedRelease() && s.edges == whitenedEdges();
+  m_share->setChecked(whitened || s.shareReleases);
+  m_share->setEnabled(!whitened);
+  m_share->setToolTip(whitened ? tr("The whitened release shares its clipped M̂₂ release between e2 and e5 by "
+                                    "construction; your choice applies again to the other edge sets")
+                               : tr("Two noisy edges leaving one node use one release (one draw, one charge)"));
   m_accountant->setCurrentIndex(m_accountant->findData(static_cast<int>(s.accountant)));
   updateE6Row();
   m_noiseSeed->setText(s.noiseSeed ? seedToText(*s.noiseSeed) : QString());

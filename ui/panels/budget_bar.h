@@ -60,6 +60,10 @@ class BudgetBar : public QWidget {
   QLineEdit* clipM3Edit() const { return m_clipM3; }
   QCheckBox* clipDocumentsCheck() const { return m_clipDocuments; }
   QCheckBox* rowBoundCheck() const { return m_rowBound; }
+  QCheckBox* shareCheck() const { return m_share; }
+  // e6's release and the clipping bounds, a box under the bar's two rows that the window may
+  // place elsewhere (shown while some edge is noisy).
+  QWidget* releaseOptions() const { return m_e6Row; }
   bool isE6RowVisible() const;  // e6's release (e6 noisy, or a release chosen for it)
   bool isClipBoxVisible() const;  // the clipping bounds (noisy edges of the spectral model)
   QString e6ProblemText() const;  // why the session's e6 release cannot run ("" when it can)
@@ -80,7 +84,7 @@ class BudgetBar : public QWidget {
   void commitText();
   void commitSplit();
   void commitClips();
-  void buildE6Row(QHBoxLayout* row);
+  void buildE6Row();
   void updateE6Row();
   void emitIfValid(const SessionState& next, const QString& what, int mergeKey = -1);
   void updateIndicator();

@@ -1,12 +1,15 @@
-// The budget bar's third row: how e6 is released (noise on T̂, the private decomposition, the
+// The budget bar's release options: how e6 is released (noise on T̂, the private decomposition, the
 // whitened release of docs/PRIVACY.md §11) and the public clipping bounds: C1, C2, C of the
 // whitened release, or "clip documents" with C1, C2, C3 for the other noisy edge sets (§12).
 // C1 and C2 are one pair of fields and one pair of session values for both.
 #include <QCheckBox>
 #include <QComboBox>
+#include <QGridLayout>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QVBoxLayout>
 #include <cmath>
 
 #include "ui/common/compact_combo.h"
@@ -21,7 +24,12 @@ using TR = SessionState::TensorRelease;
 QString clipText(double v) { return QString::number(v, 'g', 6); }
 }  // namespace
 
-void BudgetBar::buildE6Row(QHBoxLayout* row) {
+void BudgetBar::buildE6Row() {
+  auto* box = new QGroupBox(tr("Release of the noisy edges"));
+  box->setObjectName("releaseOptions");
+  m_e6Row = box;
+  auto* v = new QVBoxLayout(box);
+  v->setSpacing(4);
   m_e6Group = new QWidget;
   auto* e6 = new QHBoxLayout(m_e6Group);
   e6->setContentsMargins(0, 0, 0, 0);
@@ -37,22 +45,28 @@ void BudgetBar::buildE6Row(QHBoxLayout* row) {
   auto* e6Label = new QLabel(tr("e&6 release"));
   e6Label->setBuddy(m_e6);
   e6->addWidget(e6Label);
-  e6->addWidget(m_e6);
-  row->addWidget(m_e6Group);
+  e6->addWidget(m_e6, 1);
+  v->addWidget(m_e6Group);
 
   m_clipBox = new QWidget;
-  auto* clips = new QHBoxLayout(m_clipBox);
-  clips->setContentsMargins(0, 0, 0, 0);
-  clips->setSpacing(6);
+  auto* clipLayout = new QVBoxLayout(m_clipBox);
+  clipLayout->setContentsMargins(0, 0, 0, 0);
+  clipLayout->setSpacing(4);
   m_clipDocuments = new QCheckBox(tr("clip documents"));
   m_clipDocuments->setToolTip(tr("Scale each document's M̂₁, M̂₂, M̂₃ terms down to the public bounds C1, C2, C3: "
                                  "smaller sensitivities (Lemma C4, docs/PRIVACY.md §12) at the price of a bias on "
                                  "the documents clipped. Sound bounds, a Gaussian mechanism, no input perturbation"));
-  clips->addWidget(m_clipDocuments);
+  clipLayout->addWidget(m_clipDocuments);
+  // The bounds two by two (C1 C2, then C3 or C), narrow enough for the side panel.
+  auto* clips = new QGridLayout;
+  clips->setContentsMargins(0, 0, 0, 0);
+  clips->setHorizontalSpacing(8);
+  clipLayout->addLayout(clips);
+  int fieldIndex = 0;
   // A label and its field in one widget, so that a field the release does not use hides with its label.
-  auto field = [&](QLineEdit*& edit, const QString& text, const QString& tip) {
-    auto* box = new QWidget;
-    auto* pair = new QHBoxLayout(box);
+  auto field = [&](QLineEdit*& edit, const QString& text, const QString& tip, int index = -1) {
+    auto* pairBox = new QWidget;
+    auto* pair = new QHBoxLayout(pairBox);
     pair->setContentsMargins(0, 0, 0, 0);
     pair->setSpacing(4);
     edit = new QLineEdit;
@@ -64,27 +78,29 @@ void BudgetBar::buildE6Row(QHBoxLayout* row) {
     l->setBuddy(edit);
     pair->addWidget(l);
     pair->addWidget(edit);
-    clips->addWidget(box);
+    pair->addStretch(1);
+    const int i = index >= 0 ? index : fieldIndex++;
+    clips->addWidget(pairBox, i / 2, i % 2);
     connect(edit, &QLineEdit::editingFinished, this, &BudgetBar::commitClips);
-    return box;
+    return pairBox;
   };
   field(m_clipM1, tr("C&1"), tr("C1 > 0: each document's M̂₁ term is scaled down to ‖M̃₁ⁿ‖₂ ≤ C1 (public; 1 clips nothing)"));
   field(m_clipM2, tr("C&2"), tr("C2 > 0: each document's M̂₂ term is scaled down to ‖M̃₂ⁿ‖_F ≤ C2 (public; 1 clips nothing)"));
+  // C3 (clipped documents) and C (the whitened release) share a place: one of them shows.
   m_clipM3Box = field(m_clipM3, tr("C&3"),
-                      tr("C3 > 0: each document's M̂₃ term is scaled down to ‖M̃₃ⁿ‖_F ≤ C3 (public; 1 clips nothing)"));
+                      tr("C3 > 0: each document's M̂₃ term is scaled down to ‖M̃₃ⁿ‖_F ≤ C3 (public; 1 clips nothing)"), 2);
   m_clipWhitenedBox = field(m_clipWhitened, tr("&C"),
                             tr("C > 0 on each whitened document ‖W̃ᵀM̃₁ⁿ‖ (C², C³ on its second and third terms); "
-                               "empty: the public default 2√(k + α₀)"));
+                               "empty: the public default 2√(k + α₀)"), 2);
   m_rowBound = new QCheckBox(tr("clip nothing"));
   m_rowBound->setToolTip(tr("C1 = C2 = 1 and C = ρ_W, the largest row norm of the released W̃: nothing is clipped, "
                             "at the price of more noise (docs/PRIVACY.md §11.2)"));
-  clips->addWidget(m_rowBound);
-  row->addWidget(m_clipBox);
+  clipLayout->addWidget(m_rowBound);
+  v->addWidget(m_clipBox);
   m_e6Problem = new QLabel;
   m_e6Problem->setWordWrap(true);
   m_e6Problem->setStyleSheet(QString("color: %1;").arg(leakColor().name()));
-  row->addWidget(m_e6Problem, 1);
-  row->addStretch(1);
+  v->addWidget(m_e6Problem);
 
   connect(m_e6, &QComboBox::activated, this, [this] {
     const auto r = static_cast<TR>(m_e6->currentData().toInt());

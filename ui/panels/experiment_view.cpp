@@ -15,13 +15,16 @@
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QStackedWidget>
+#include <QTextDocumentFragment>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 #include "core/experiments/table_text.h"
 #include "ui/common/compact_combo.h"
 #include "ui/common/palette.h"
 #include "ui/plots/error_epsilon_plot.h"
+#include "ui/session/session_privacy.h"
 #include "ui/worker/run_worker.h"
 
 namespace dplda {
@@ -93,21 +96,16 @@ ExperimentView::ExperimentView(QWidget* parent) : QWidget(parent) {
   m_stack = new QStackedWidget;
   m_errorPlot = new ErrorVsEpsilonPlot;
   m_errorPlot->setTitle(tr("Error vs total ε"));
+  m_errorPlot->setMinimumDataHeight(kPlotDataHeight);
   m_plots.insert(ErrorVsEpsilonPlot::staticMetaObject.className(), m_errorPlot);
   m_stack->addWidget(m_errorPlot);
   v->addWidget(m_stack, 1);
+  // One line, ending where the tab ends; the whole note (seeds, release counts, the command) is
+  // its tooltip and in report.md. On a 720-pixel screen its three lines took the plot's height.
   m_note = new QLabel;
-  m_note->setWordWrap(true);
-  m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  // At most three lines, scrolled beyond: on a 720-pixel screen the full note (seeds, release
-  // counts, the command) took the height the plot needs. report.md has it all.
-  auto* noteScroll = new QScrollArea;
-  noteScroll->setWidget(m_note);
-  noteScroll->setWidgetResizable(true);
-  noteScroll->setFrameShape(QFrame::NoFrame);
-  noteScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  noteScroll->setMaximumHeight(3 * m_note->fontMetrics().lineSpacing() + 4);
-  v->addWidget(noteScroll);
+  m_note->setTextFormat(Qt::PlainText);
+  m_note->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  v->addWidget(m_note);
 
   auto* pins = new QHBoxLayout;
   m_pinnedList = new QListWidget;
@@ -220,8 +218,11 @@ SweepReading ExperimentView::sessionReading(const SessionState& s) const {
   if (!u || !u->run || !u->run->sweep || !u->run->finished || u->run->sweep->cases.empty()) return {};
   const SweepResult& r = *u->run->sweep;
   const SweepConfiguration* own = nullptr;
+  // The session's own configuration is listed first; a comparison's "1/clip/gdp" has its edges too.
   for (const SweepConfiguration& c : r.spec.configurations)
-    if (c.model == SweepModel::Spectral && c.edges == s.edges && c.whitened.enabled == s.whitenedRelease()) own = &c;
+    if (!own && c.model == SweepModel::Spectral && c.edges == s.edges && c.whitened.enabled == s.whitenedRelease() &&
+        c.clipMoments == momentClipOf(s).enabled && (!c.accountant || *c.accountant == s.accountant))
+      own = &c;
   if (!own || r.spec.bounds != s.bounds || r.spec.delta != s.delta) return {};
   return readSweep(r, 0, static_cast<int>(own - r.spec.configurations.data()), s.epsilon);
 }
@@ -312,6 +313,7 @@ void ExperimentView::drawFigure(const ExperimentFigure& figure, const Experiment
   PlotWidget*& plot = m_plots[figure.plotType->className()];
   if (!plot) {
     plot = figure.create().release();
+    plot->setMinimumDataHeight(kPlotDataHeight);
     m_stack->addWidget(plot);
   }
   m_stack->setCurrentWidget(plot);
@@ -325,6 +327,34 @@ void ExperimentView::drawFigure(const ExperimentFigure& figure, const Experiment
   plot->setMetadata(meta);
   if (figure.errorCurves) overlayPins(figure.key);
   plot->setStale(update.source == kSession && m_stale);
+  const bool finished = update.status.isOk() && update.run && update.run->finished;
+  plot->setPlaceholderText(finished && !plot->hasData() ? nothingReleasedText(update) : QString());
+}
+
+QString ExperimentView::nothingReleasedText(const ExperimentUpdate& u) const {
+  if (!u.run || !u.run->sweep || u.run->sweep->spec.epsilons.empty()) return tr("The experiment finished with nothing to draw.");
+  const SweepResult& r = *u.run->sweep;
+  const auto [lo, hi] = std::minmax_element(r.spec.epsilons.begin(), r.spec.epsilons.end());
+  QStringList lines{tr("The sweep finished: nothing was released at any ε from %1 to %2.")
+                        .arg(QString::number(*lo, 'g', 3), QString::number(*hi, 'g', 3))};
+  // Why: each configuration's refusal at the largest ε (its best chance), wrapped for the plot.
+  QStringList seen;
+  for (const SweepRow& row : r.rows) {
+    if (row.released || row.epsilon != *hi || row.reason.empty()) continue;
+    const QString label = q(r.spec.configurations[row.configIndex].label);
+    if (seen.contains(label)) continue;
+    seen << label;
+    QString line;
+    for (const QString& word : tr("Config %1 at ε = %2: %3").arg(label, QString::number(row.epsilon, 'g', 3), q(row.reason)).split(' ')) {
+      if (!line.isEmpty() && line.size() + word.size() > 70) {
+        lines << line;
+        line.clear();
+      }
+      line += (line.isEmpty() ? QString() : QStringLiteral(" ")) + word;
+    }
+    lines << line;
+  }
+  return lines.join('\n');
 }
 
 void ExperimentView::overlayPins(const QString& figureKey) {
@@ -445,11 +475,34 @@ void ExperimentView::updateNote() {
     text += " " + tr("Noise: %1.").arg(q(r.noiseSource));
   }
   if (u && !u->commandLine.isEmpty()) text += " " + tr("Same as: <code>%1</code>").arg(u->commandLine.toHtmlEscaped());
-  m_note->setText(color.isEmpty() ? text : QString("<span style='color:%1'>%2</span>").arg(color, text));
+  m_noteHtml = color.isEmpty() ? text : QString("<span style='color:%1'>%2</span>").arg(color, text);
+  m_note->setStyleSheet(color.isEmpty() ? QString() : QString("color: %1;").arg(color));
+  m_note->setToolTip(m_noteHtml);
+  elideNote();
 }
 
-bool ExperimentView::pinShown(QString* error) {
-  const auto u = shownUpdate();
+void ExperimentView::elideNote() {
+  const QString plain = QTextDocumentFragment::fromHtml(m_noteHtml).toPlainText();
+  m_note->setText(m_note->fontMetrics().elidedText(plain, Qt::ElideRight, std::max(1, m_note->width())));
+}
+
+void ExperimentView::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  elideNote();
+}
+
+bool ExperimentView::pinShown(QString* error) { return pin(shownUpdate(), QString(), error); }
+
+bool ExperimentView::pinSessionSweep(const QString& note, QString* error) { return pin(m_latest.value(kSession), note, error); }
+
+void ExperimentView::showSessionSweep() {
+  m_figureKey.clear();  // the first figure: the error against ε
+  setSource(kSession);
+  refresh();
+  if (PlotWidget* p = currentPlot()) p->resetView();
+}
+
+bool ExperimentView::pin(const std::shared_ptr<const ExperimentUpdate>& u, const QString& note, QString* error) {
   if (!u || !u->run || !u->run->finished || !u->run->sweep || u->run->preset.kind != ExperimentKind::ErrorSweep) {
     if (error) *error = tr("Only a finished error sweep can be pinned; wait for it to finish.");
     return false;
@@ -471,10 +524,11 @@ bool ExperimentView::pinShown(QString* error) {
   }
   const SweepSpec& s = u->run->sweep->spec;
   const QString what = u->source == kSession ? tr("session") : u->source;
-  const QString label = tr("%1 · %2 bounds · %3 trials · %4")
-                            .arg(what, boundSetName(s.bounds))
-                            .arg(s.trials)
-                            .arg(QDateTime::currentDateTime().toString("HH:mm:ss"));
+  QString label = tr("%1 · %2 bounds · %3 trials · %4")
+                      .arg(what, boundSetName(s.bounds))
+                      .arg(s.trials)
+                      .arg(QDateTime::currentDateTime().toString("HH:mm:ss"));
+  if (!note.isEmpty()) label = tr("%1 · %2").arg(what, note);
   m_pinnedSweeps.append(QJsonObject{{"label", label},
                                     {"source", u->source},
                                     {"bounds", boundSetName(s.bounds)},

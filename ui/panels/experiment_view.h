@@ -24,6 +24,10 @@ class QStackedWidget;
 
 namespace dplda {
 
+// The least height of a results plot's data area, in pixels: a classroom's 1280×720 screen
+// still shows a readable plot (issue 24); the window's minimum height allows for it.
+inline constexpr int kPlotDataHeight = 200;
+
 class ErrorVsEpsilonPlot;
 class PlotWidget;
 struct ExperimentUpdate;
@@ -69,6 +73,11 @@ class ExperimentView : public QWidget {
 
   // Pins the shown sweep (finished error sweeps only); false with the reason otherwise.
   bool pinShown(QString* error = nullptr);
+  // Pins the session's latest sweep, its label ending with `note` (e.g. "N = 1 000"): a lesson
+  // keeps its starting curve on the plot so that the learner sees the next one move.
+  bool pinSessionSweep(const QString& note, QString* error = nullptr);
+  // Shows the session's own ε sweep and its first figure (a lesson's starting view).
+  void showSessionSweep();
   // Writes the shown experiment's folder (tables, figures in PNG/PDF/SVG + CSV, report.md).
   bool saveShown(const QString& dir, QString* error = nullptr);
 
@@ -78,13 +87,20 @@ class ExperimentView : public QWidget {
   void pinnedSweepsEdited(const QJsonArray& pinned, const QString& what);
   void message(const QString& text, bool error);
 
+ protected:
+  void resizeEvent(QResizeEvent* event) override;  // the one-line note ends where the tab ends
+
  private:
+  void elideNote();
   void refresh();           // figure list, plot and note of the shown source
   void drawFigure(const ExperimentFigure& figure, const ExperimentUpdate& update);
   void overlayPins(const QString& figureKey);
   void updateNote();
   void updateButtons();
   void rebuildPinnedList();
+  bool pin(const std::shared_ptr<const ExperimentUpdate>& u, const QString& note, QString* error);
+  // The plot's text when a finished sweep drew nothing: that nothing was released, and why.
+  QString nothingReleasedText(const ExperimentUpdate& u) const;
 
   QComboBox* m_sourceCombo = nullptr;
   QSpinBox* m_trials = nullptr;
@@ -96,6 +112,7 @@ class ExperimentView : public QWidget {
   ErrorVsEpsilonPlot* m_errorPlot = nullptr;
   QMap<QString, PlotWidget*> m_plots;  // one plot per class name, made on first use
   QLabel* m_note = nullptr;
+  QString m_noteHtml;  // the whole note: the label shows its first line's worth, the tooltip all
   QListWidget* m_pinnedList = nullptr;
   QPushButton* m_unpin = nullptr;
 

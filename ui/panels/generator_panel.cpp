@@ -88,7 +88,8 @@ GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
   addRow(gform, "beta", tr("Topic concentration β"), m_beta, tr("μᵢ ~ Dirichlet(β·1): small β gives bursty topics"));
   m_length = dspin(0, 100000, 1, 10);
   addRow(gform, "length", tr("Mean length"), m_length, tr("Poisson mean of the document length (≥ 3)"));
-  m_fixed = new QCheckBox(tr("every document has exactly this length"));
+  m_fixed = new QCheckBox(tr("exactly the mean length"));
+  m_fixed->setToolTip(tr("Every document has exactly the mean length (no Poisson draw)"));
   addRow(gform, "fixed", tr("Fixed length"), m_fixed, QString());
   m_seed = new QLineEdit;
   addRow(gform, "seed", tr("Data seed"), m_seed, tr("Same parameters and seed give the same corpus everywhere"));
@@ -163,8 +164,16 @@ GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
          tr("Noise draws per ε; curves show the median and the 10–90% band of the trials that released"));
   m_compare = new QCheckBox(tr("configurations 1–4"));
   addRow(sform, "compare", tr("Compare"), m_compare, tr("Sweep all four configurations instead of the current set"));
+  m_compareSound = new QCheckBox(tr("sound improvements"));
+  addRow(sform, "compare_sound", QString(), m_compareSound,
+         tr("Also sweep configuration 1 on clipped documents and the whitened release, both with the Gaussian-DP "
+            "accountant (1/clip/gdp, whitened/gdp): the proven ways to a useful error. Needs the sound bounds and "
+            "the analytic Gaussian"));
   outer->addWidget(sweepBox);
   outer->addStretch(1);
+  // A narrow dock (a 1280-px screen) puts a long label above its field instead of cutting the
+  // field or adding a horizontal scroll bar.
+  for (QFormLayout* form : findChildren<QFormLayout*>()) form->setRowWrapPolicy(QFormLayout::WrapLongRows);
 
   connect(m_source, &QComboBox::currentIndexChanged, this, [this] { commit("source", tr("change corpus source")); });
   connect(m_path, &QLineEdit::editingFinished, this, [this] { commit("corpus", tr("change corpus folder")); });
@@ -200,10 +209,16 @@ GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
   connect(m_decomposer, &QComboBox::currentIndexChanged, this, [this] { commit("decomposer", tr("change decomposer")); });
   connect(m_fixed, &QCheckBox::toggled, this, [this] { commit("length", tr("toggle fixed length")); });
   connect(m_compare, &QCheckBox::toggled, this, [this] { commit("trials", tr("toggle comparison")); });
+  connect(m_compareSound, &QCheckBox::toggled, this,
+          [this] { commit("trials", tr("toggle comparison with the sound improvements")); });
   connect(m_seed, &QLineEdit::editingFinished, this, [this] { commit("seed", tr("change data seed")); });
   connect(m_initSeed, &QLineEdit::editingFinished, this, [this] { commit("init_seed", tr("change init seed")); });
   connect(m_sweepEpsilons, &QLineEdit::editingFinished, this,
           [this] { commit("sweep_epsilons", tr("change the sweep's ε grid")); });
+}
+
+void GeneratorPanel::insertSection(QWidget* section) {
+  if (auto* outer = qobject_cast<QVBoxLayout*>(layout())) outer->insertWidget(0, section);
 }
 
 void GeneratorPanel::addRow(QFormLayout* form, const QString& key, const QString& label, QWidget* w,
@@ -283,6 +298,7 @@ void GeneratorPanel::setState(const SessionState& s) {
   m_trials->setValue(s.trials);
   m_sweepEpsilons->setText(s.sweepEpsilons);
   m_compare->setChecked(s.comparePresets);
+  m_compareSound->setChecked(s.compareSound);
   m_model->setCurrentIndex(std::max(0, m_model->findData(QString::fromLatin1(modelName(s.model)))));
   m_viMethod->setCurrentIndex(s.vi.method == ViMethod::Batch ? 1 : 0);
   m_viIterations->setValue(s.vi.iterations);
@@ -320,6 +336,7 @@ SessionState GeneratorPanel::fromWidgets(QString* seedError, QString* seedKey) c
   s.trials = m_trials->value();
   s.sweepEpsilons = m_sweepEpsilons->text().trimmed();
   s.comparePresets = m_compare->isChecked();
+  s.compareSound = m_compareSound->isChecked();
   const QString model = m_model->currentData().toString();
   s.model = model == "vi" ? SessionState::Model::Vi : model == "dp-vi" ? SessionState::Model::DpVi
                                                                         : SessionState::Model::Spectral;
@@ -369,6 +386,7 @@ void GeneratorPanel::updateEnabled(const SessionState& s) {
   for (auto it = rows.begin(); it != rows.end(); ++it) m_modelForm->setRowVisible(m_rows.value(it.key()), it.value());
   m_sweepBox->setEnabled(!variational);  // the session's ε sweep is of the spectral model
   m_sweepBox->setToolTip(variational ? tr("The session's ε sweep runs with the spectral model only") : QString());
+  m_compareSound->setEnabled(soundImprovementsApply(s));  // greyed with printed bounds or another mechanism
   const SessionState::Source source = s.source;
   const bool synthetic = source == SessionState::Source::Synthetic;
   const bool text = source == SessionState::Source::Text;

@@ -23,6 +23,8 @@ class GeneratorPanel : public QWidget {
 
  public:
   explicit GeneratorPanel(QWidget* parent = nullptr);
+  // Puts `section` (e.g. the budget bar's release options) at the top of the panel.
+  void insertSection(QWidget* section);
 
   void setState(const SessionState& state);  // shows the session (clears field errors)
   // Shows (non-empty) or clears a message next to a field: keys as in validateSession, plus
@@ -79,6 +81,7 @@ class GeneratorPanel : public QWidget {
   QSpinBox* m_trials = nullptr;
   QLineEdit* m_sweepEpsilons = nullptr;
   QCheckBox* m_compare = nullptr;
+  QCheckBox* m_compareSound = nullptr;
   QDoubleSpinBox* m_maxLength = nullptr;
   QWidget* m_syntheticBox = nullptr;
   QWidget* m_sweepBox = nullptr;

@@ -155,7 +155,7 @@ QString InspectorPanel::edgeHtml(int e) const {
             "the sensitivity of %3.</p>").arg(noiseColor().darker(130).name(), nn(info.to), nn(info.from));
   }
   if (e == 6 && (noisy || m_state.e6Release != SessionState::TensorRelease::Noise)) {
-    h += tr("<p>e6 is released by <b>%1</b> <small>(choose in the budget bar's e6 row: noise on T, private "
+    h += tr("<p>e6 is released by <b>%1</b> <small>(choose in the side panel's \"Release of the noisy edges\" box: noise on T, private "
             "decomposition or whitened release)</small></p>")
              .arg(tensorReleaseLabel(m_state.e6Release));
   }

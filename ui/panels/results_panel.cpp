@@ -206,6 +206,8 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QTabWidget(parent) {
     m_experiments->setPinnedRuns(pinned);
     emit pinnedEdited(pinned, tr("pin or unpin a run"));
   });
+  // Every plot keeps a readable data area on a 1280×720 screen (the Sweeps tab's own too).
+  for (PlotWidget* plot : findChildren<PlotWidget*>()) plot->setMinimumDataHeight(kPlotDataHeight);
 }
 
 ErrorVsEpsilonPlot* ResultsPanel::errorPlot() const { return m_experiments->errorPlot(); }

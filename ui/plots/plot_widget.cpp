@@ -178,6 +178,15 @@ void PlotWidget::setStaleText(const QString& text) {
   replot(rpQueuedReplot);
 }
 
+void PlotWidget::setPlaceholderText(const QString& text) {
+  const QString shown = text.isEmpty() ? tr("no data yet") : text;
+  if (shown == m_placeholder->text()) return;
+  m_placeholder->setText(shown);
+  replot(rpQueuedReplot);
+}
+
+QString PlotWidget::placeholderText() const { return m_placeholder->text(); }
+
 void PlotWidget::updateOverlays() {
   m_staleVeil->setVisible(m_stale);
   m_staleLabel->setVisible(m_stale);
@@ -302,6 +311,8 @@ void PlotWidget::updateLayout() {
   if (!m_exporting) putLegendInside();
   QCustomPlot::updateLayout();
   if (m_exporting) return;  // paintForExport has placed the legend for the page
+  // The minimum height follows the room around the data once this layout is done (legend included).
+  if (m_minDataHeight > 0) QMetaObject::invokeMethod(this, &PlotWidget::keepMinimumDataHeight, Qt::QueuedConnection);
   if (!legend->visible() || axisRect()->insetLayout()->elementCount() == 0) return;
   // A short plot (a small window, a low pane): the legend would cover most of the data, so it goes
   // beside the data (or below it on a narrow plot), as on an exported page.
@@ -319,6 +330,17 @@ void PlotWidget::updateLayout() {
     axisRect()->insetLayout()->setInsetAlignment(0, best);
     QCustomPlot::updateLayout();
   }
+}
+
+void PlotWidget::setMinimumDataHeight(int px) {
+  m_minDataHeight = std::max(0, px);
+  replot(rpQueuedReplot);  // updateLayout measures the room around the data and sets the minimum
+}
+
+void PlotWidget::keepMinimumDataHeight() {
+  if (m_minDataHeight <= 0 || m_exporting || height() <= 0 || axisRect()->rect().height() <= 0) return;
+  const int wanted = m_minDataHeight + height() - axisRect()->rect().height();  // title, axes, legend
+  if (wanted != minimumHeight()) setMinimumHeight(wanted);
 }
 
 void PlotWidget::putLegendInside() {

@@ -102,9 +102,20 @@ class PlotWidget : public QCustomPlot {
   double fontScale() const { return m_fontScale; }
   static void setDefaultFontScale(double scale);
 
+  // The text in the middle of an empty plot; empty restores "no data yet" (a finished sweep that
+  // released nothing says so and why instead).
+  void setPlaceholderText(const QString& text);
+  QString placeholderText() const;
+
   // A small grey note under the plot (e.g. "3 points ≤ 0 not shown"); empty removes it.
   void setFootnote(const QString& text);
   QString footnote() const { return m_footnoteText; }
+
+  // Layout: the widget's minimum height keeps the data area at least `px` high on screen, with
+  // the title, axes, legend and footnote at their current font sizes around it (0: no minimum
+  // beyond the widget's own).
+  void setMinimumDataHeight(int px);
+  int minimumDataHeight() const { return m_minDataHeight; }
 
   // Rescales the axes to show all data (also on double click and from the context menu).
   void resetView();
@@ -150,6 +161,7 @@ class PlotWidget : public QCustomPlot {
   void applyFonts();
   Qt::Alignment leastCrowdedCorner();
   void putLegendInside();  // undoes updateLayout's legend-outside layout of a short plot
+  void keepMinimumDataHeight();  // setMinimumDataHeight's minimum, from the layout just made
 
   QString m_title;
   QCPTextElement* m_titleElement = nullptr;
@@ -166,6 +178,7 @@ class PlotWidget : public QCustomPlot {
   QJsonObject m_metadata;
   QSize m_exportSize;
   bool m_exportLegendOutside = true;
+  int m_minDataHeight = 0;
   bool m_exporting = false;  // updateLayout places the legend outside while set
   bool m_legendOutside = false;  // on screen: the plot is too short for the legend over the data
   QMargins m_marginsInside;      // the layout before the legend went outside

@@ -190,9 +190,26 @@ bool operator==(const SessionState& a, const SessionState& b) {
          a.accountant == b.accountant && a.e6Release == b.e6Release && a.clipM1 == b.clipM1 &&
          a.clipM2 == b.clipM2 && a.clipWhitened == b.clipWhitened && a.clipToRowBound == b.clipToRowBound &&
          a.clipDocuments == b.clipDocuments && a.clipM3 == b.clipM3 &&
-         a.trials == b.trials && a.sweepEpsilons == b.sweepEpsilons && a.comparePresets == b.comparePresets && a.pinned == b.pinned &&
+         a.trials == b.trials && a.sweepEpsilons == b.sweepEpsilons && a.comparePresets == b.comparePresets &&
+         a.compareSound == b.compareSound && a.pinned == b.pinned &&
          a.pinnedSweeps == b.pinnedSweeps &&
          a.lessonTitle == b.lessonTitle && a.lessonText == b.lessonText;
+}
+
+SessionState firstSession() {
+  SessionState s;
+  s.generator.vocabSize = 50;
+  s.generator.topicCount = 5;
+  s.generator.docCount = 100000;
+  s.generator.alpha0 = 1.0;
+  s.edges = presetEdges(Preset::Config1);
+  s.epsilon = 1.0;
+  s.compareSound = true;
+  return s;
+}
+
+bool soundImprovementsApply(const SessionState& s) {
+  return !s.isVariational() && s.bounds == BoundSet::Sound && s.mechanism == Mechanism::AnalyticGaussian;
 }
 
 QMap<QString, QString> validateSession(const SessionState& s) {
@@ -390,7 +407,10 @@ QJsonObject sessionToJson(const SessionState& s) {
                               {"split", splitToText(s.splitWeights)},
                               {"noise_seed", s.noiseSeed ? QJsonValue(seedToText(*s.noiseSeed)) : QJsonValue()},
                               {"max_length", s.maxLength}}},
-      {"sweep", QJsonObject{{"trials", s.trials}, {"epsilons", s.sweepEpsilons}, {"compare_presets", s.comparePresets}}},
+      {"sweep", QJsonObject{{"trials", s.trials},
+                            {"epsilons", s.sweepEpsilons},
+                            {"compare_presets", s.comparePresets},
+                            {"compare_sound", s.compareSound}}},
       {"pinned", s.pinned},
       {"pinned_sweeps", s.pinnedSweeps},
   };
@@ -540,6 +560,7 @@ Result<SessionState> sessionFromJson(const QJsonObject& json) {
   DPLDA_RETURN_IF_ERROR(readIntIn(sweep, "trials", "sweep", 1, 50, s.trials));
   DPLDA_RETURN_IF_ERROR(readString(sweep, "epsilons", "sweep", s.sweepEpsilons));
   DPLDA_RETURN_IF_ERROR(readBool(sweep, "compare_presets", "sweep", s.comparePresets));
+  DPLDA_RETURN_IF_ERROR(readBool(sweep, "compare_sound", "sweep", s.compareSound));
   if (json.contains("pinned")) {
     if (!json.value("pinned").isArray()) return bad("session: 'pinned' must be an array");
     s.pinned = json.value("pinned").toArray();

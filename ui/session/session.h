@@ -74,6 +74,11 @@ struct SessionState {
   int trials = 3;               // per ε in the error-vs-ε sweep
   QString sweepEpsilons = "0.1:10:7";  // the sweep's ε grid: lo:hi:count (log-spaced) or a list
   bool comparePresets = false;  // sweep configurations 1-4 instead of {none, current}
+  // Also sweep the sound improvements beside the session's configuration: configuration 1 on
+  // clipped documents with the Gaussian-DP accountant (1/clip/gdp, docs/PRIVACY.md §12) and the
+  // whitened release with it (whitened/gdp, §11). They need the sound bounds and the analytic
+  // Gaussian; with other settings the sweep leaves them out (the checkbox is greyed).
+  bool compareSound = false;
 
   QJsonArray pinned;        // pinned run summaries (see RunSummary in the history panel)
   QJsonArray pinnedSweeps;  // pinned sweeps: their curves per figure (see ExperimentView::pinShown)
@@ -86,12 +91,25 @@ struct SessionState {
 };
 
 bool operator==(const SessionState& a, const SessionState& b);
+// What a new window opens on (the first impression): the figure-2 corpus (d = 50, k = 5,
+// N = 100 000), configuration 1 at ε = 1, its ε sweep beside the sound improvements, so that the
+// first plot shows what the tool found: the paper's configuration 1 near the random-guess line and
+// the proven improvements far below it. SessionState{} stays the neutral base of files and lessons.
+SessionState firstSession();
+// Whether the session's sweep can add the sound improvements (compareSound): the spectral model
+// with the sound bounds and the analytic Gaussian mechanism (the Gaussian-DP accountant's).
+bool soundImprovementsApply(const SessionState& s);
 inline bool operator!=(const SessionState& a, const SessionState& b) { return !(a == b); }
 
 // The whitened release's edges {e2, e5, e6}, and the session with it chosen (edges, e6's release,
-// a Gaussian mechanism and the sound bounds, which it needs; every other field kept).
+// a Gaussian mechanism and the sound bounds, which it needs; every other field kept, "share
+// releases" too: the whitened release shares its M̂2 release by construction and ignores it, so
+// leaving it finds the user's choice again).
 EdgeSet whitenedEdges();
 SessionState withWhitenedRelease(SessionState s);
+// The session with a preset's (or any chosen) edge set: leaving the whitened release for another
+// set releases e6, if noisy, by noise on T again (the whitened release is a mechanism of its cut only).
+SessionState withEdges(SessionState s, EdgeSet edges);
 
 // "spectral", "vi", "dp-vi" (the command line's --model) and the label shown ("spectral", "VI", "DP-VI").
 const char* modelName(SessionState::Model m);

@@ -46,7 +46,12 @@ SessionState withWhitenedRelease(SessionState s) {
   if (s.mechanism != Mechanism::AnalyticGaussian && s.mechanism != Mechanism::ClassicGaussian)
     s.mechanism = Mechanism::AnalyticGaussian;
   s.bounds = BoundSet::Sound;
-  s.shareReleases = false;  // the whitened release shares its M̂2 release by construction
+  return s;
+}
+
+SessionState withEdges(SessionState s, EdgeSet edges) {
+  s.edges = edges;
+  if (s.whitenedRelease() && edges != whitenedEdges()) s.e6Release = SessionState::TensorRelease::Noise;
   return s;
 }
 

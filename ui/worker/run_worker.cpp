@@ -5,6 +5,7 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QDir>
+#include <algorithm>
 #include <chrono>
 #include <memory>
 
@@ -343,6 +344,17 @@ ExperimentPreset RunWorker::sessionSweep(const SessionState& s) const {
     if (!clip.enabled || config.edges == 0) continue;
     config.clipMoments = true;
     config.label += "/clip";
+  }
+  // The sound improvements beside them (SessionState::compareSound), each once; they need the
+  // sound bounds and the analytic Gaussian, which soundImprovementsApply checks.
+  if (s.compareSound && soundImprovementsApply(s)) {
+    spec.momentClip = {true, s.clipM1, s.clipM2, s.clipM3};
+    const std::vector<SweepConfiguration> improvements = parseConfigurations("1/clip/gdp,whitened/gdp").value();
+    for (const SweepConfiguration& extra : improvements) {
+      const bool present = std::any_of(spec.configurations.begin(), spec.configurations.end(),
+                                       [&](const SweepConfiguration& c) { return c.label == extra.label; });
+      if (!present) spec.configurations.push_back(extra);
+    }
   }
   // validateSession checks the grid before a run starts; were it bad, runSweep would refuse the
   // empty list and the Sweeps tab would say so.
