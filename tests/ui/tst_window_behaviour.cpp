@@ -221,7 +221,9 @@ class TstWindowBehaviour : public QObject {
     QCOMPARE(s.generator.docCount, 100000);
     QCOMPARE(s.generator.topicCount, 5);
     QVERIFY(privacyStatement(sessionStatementInputs(s, trainingDocCount(s, s.generator.docCount))).cautions.empty());
-    runAndWait(w);
+    w.runNow();  // N = 100 000 and 63 private runs: slow on a loaded machine, hence the long wait
+    const quint64 id = w.runner()->currentId();
+    QTRY_VERIFY_WITH_TIMEOUT(w.shownSweepId() == id, 400000);
     const auto u = w.results()->experiments()->shownUpdate();
     QVERIFY(u && u->run && u->run->finished && u->run->sweep);
     const SweepResult& r = *u->run->sweep;

@@ -214,7 +214,7 @@ class TstWindowFit : public QObject {
     w.resize(size);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QCOMPARE(w.size(), size);
+    QVERIFY2(w.size() == size, qPrintable(QString("%1x%2: %3").arg(w.width()).arg(w.height()).arg(widestChildren(w))));
     w.runNow();
     QTRY_VERIFY_WITH_TIMEOUT(w.shownSweepId() == w.runner()->currentId(), 60000);
     QStringList report;

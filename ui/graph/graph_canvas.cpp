@@ -442,6 +442,12 @@ bool GraphCanvas::moveSelection(int step) {
 }
 
 bool GraphCanvas::event(QEvent* event) {
+  if (event->type() == QEvent::FontChange) {  // presentation mode: the banner follows the window's text
+    QFont bold = font();
+    bold.setBold(true);
+    m_banner->setFont(bold);
+    layoutBanner();
+  }
   if (event->type() == QEvent::KeyPress) {
     auto* key = static_cast<QKeyEvent*>(event);
     const bool plain = !(key->modifiers() & (Qt::ControlModifier | Qt::AltModifier));

@@ -1,5 +1,7 @@
 #include "ui/graph/graph_items.h"
 
+#include <algorithm>
+
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QPainterPathStroker>
@@ -263,12 +265,19 @@ GraphEdgeLabelItem::GraphEdgeLabelItem(int id, const QPointF& anchor, bool capti
   setCursor(Qt::PointingHandCursor);
 }
 
+// How much the pill's padding and noise glyph grow with a raised text size: a little, so that a
+// pill between two close boxes (e5, e2) stays clear of them.
+namespace {
+double pillGrowth(const GraphTextSizes& sizes) { return std::min(sizes.pill / kBaseSizes.pill, 1.25); }
+}  // namespace
+
 QRectF GraphEdgeLabelItem::pillRect() const {
-  const double r = m_sizes.pill / kBaseSizes.pill;  // the pill grows with its text
+  const double g = pillGrowth(m_sizes);
   const QFontMetricsF fm(pixelFont(m_sizes.pill, true));
-  double w = fm.horizontalAdvance(QStringLiteral("e%1").arg(m_id)) + 16 * r;
-  if (m_look.noisy) w += 22 * r;  // room for the noise glyph
-  return QRectF(-w / 2, -12.5 * r, w, 25 * r);
+  double w = fm.horizontalAdvance(QStringLiteral("e%1").arg(m_id)) + 12 * g;
+  if (m_look.noisy) w += 22 * g;  // room for the noise glyph
+  const double h = std::max(25.0, 1.4 * m_sizes.pill);
+  return QRectF(-w / 2, -h / 2, w, h);
 }
 
 double GraphEdgeLabelItem::captionWidth() const { return kCaptionWidth * m_sizes.caption / kBaseSizes.caption; }
@@ -333,7 +342,7 @@ void GraphEdgeLabelItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWi
   p->setBrush(fill);
   p->drawRoundedRect(pill, pill.height() / 2, pill.height() / 2);
 
-  const double r = m_sizes.pill / kBaseSizes.pill;
+  const double r = pillGrowth(m_sizes);
   p->setFont(pixelFont(m_sizes.pill, true));
   p->setPen(text);
   QRectF textRect = pill;
@@ -342,7 +351,7 @@ void GraphEdgeLabelItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWi
   if (m_look.noisy) {
     p->setPen(QPen(QColor(0x1A, 0x1A, 0x1A), 1.6 * r, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
     p->setBrush(Qt::NoBrush);
-    p->drawPath(noiseGlyph(QPointF(pill.right() - 25 * r, pill.center().y()), 16 * r, 4.5 * r));
+    p->drawPath(noiseGlyph(QPointF(pill.right() - 24 * r, pill.center().y()), 16 * r, 4.5 * r));
   }
 
   if (!m_look.caption.isEmpty()) {

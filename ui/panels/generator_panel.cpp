@@ -129,10 +129,17 @@ GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
   addRow(mform, "vi_clip", tr("Clip C"), m_viClip,
          tr("--clip: public bound on the Frobenius norm of one document's statistics; sensitivity 2C"));
   m_decomposer = new QComboBox;
-  m_decomposer->addItem(tr("fast (spectral start + power steps)"), "fast");
-  m_decomposer->addItem(tr("robust tensor power"), "robust");
-  m_decomposer->addItem(tr("simultaneous power"), "simultaneous");
-  m_decomposer->addItem(tr("online power (seed 004 Alg. 2; non-private runs only)"), "online");
+  // Short names, read whole in a narrow panel; what each does is its tooltip.
+  const std::pair<QString, QString> decomposers[] = {
+      {tr("fast"), tr("fast: a spectral start, then power steps")},
+      {tr("robust power"), tr("robust tensor power method")},
+      {tr("simultaneous"), tr("simultaneous power method")},
+      {tr("online power"), tr("online power method (seed 004 Algorithm 2; non-private runs only)")}};
+  const char* decomposerKeys[] = {"fast", "robust", "simultaneous", "online"};
+  for (int i = 0; i < 4; ++i) {
+    m_decomposer->addItem(decomposers[i].first, decomposerKeys[i]);
+    m_decomposer->setItemData(i, decomposers[i].second, Qt::ToolTipRole);
+  }
   makeCompact(m_decomposer, 14);
   addRow(mform, "decomposer", tr("Decomposer"), m_decomposer, tr("Tensor decomposition method (SPEC §5)"));
   m_initSeed = new QLineEdit;
