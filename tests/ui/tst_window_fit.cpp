@@ -276,9 +276,13 @@ class TstWindowFit : public QObject {
     QTest::qWait(50);
     QVERIFY2(w.canvas()->smallestTextPixels() > before, qPrintable(QString("%1 -> %2").arg(before).arg(w.canvas()->smallestTextPixels())));
     QTest::keyClick(&w, Qt::Key_0, Qt::ControlModifier);
+    QTest::keyClick(&w, Qt::Key_F5);
     // A 1280×720 window: scale 1, still readable.
     w.resize(1280, 720);
     QTest::qWait(50);
+    QTest::keyClick(&w, Qt::Key_F5);
+    QTest::qWait(50);
+    QVERIFY(w.presentation()->isActive());
     QCOMPARE(w.presentation()->scale(), 1.0);
     QVERIFY(w.canvas()->smallestTextPixels() >= 11 - 1e-9);
     w.runNow();

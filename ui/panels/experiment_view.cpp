@@ -69,7 +69,7 @@ ExperimentView::ExperimentView(QWidget* parent) : QWidget(parent) {
     m_sourceCombo->addItem(QString("%1 — %2").arg(q(name), q(p->title)), q(name));
     m_sourceCombo->setItemData(m_sourceCombo->count() - 1, q(p->description), Qt::ToolTipRole);
   }
-  makeCompact(m_sourceCombo, 12);  // preset titles are long; the popup shows them whole
+  makeCompact(m_sourceCombo, 10);  // preset titles are long; the popup shows them whole
   m_trials = new QSpinBox;
   m_trials->setRange(1, 1000);
   m_trials->setValue(10);
@@ -86,7 +86,7 @@ ExperimentView::ExperimentView(QWidget* parent) : QWidget(parent) {
   bar->addWidget(m_sourceCombo, 2);
   bar->addWidget(m_trials);
   bar->addWidget(m_run);
-  bar->addSpacing(12);
+  bar->addSpacing(6);
   bar->addWidget(new QLabel(tr("Figure")));
   bar->addWidget(m_figureCombo, 3);
   bar->addWidget(m_pin);
@@ -287,7 +287,14 @@ void ExperimentView::refresh() {
   if (keys != shownKeys) {  // rebuilt only when the list changes, so an open popup survives updates
     m_updatingCombo = true;
     m_figureCombo->clear();
-    for (const ExperimentFigure& f : m_figures) m_figureCombo->addItem(f.heading, f.key);
+    // The heading without its key ("error_l2: mean ℓ₂ error …" → "mean ℓ₂ error …"), whole in the
+    // combo at 1280 px; the key and heading in full are the tooltip.
+    for (const ExperimentFigure& f : m_figures) {
+      m_figureCombo->addItem(f.heading.section(QStringLiteral(": "), 1).isEmpty() ? f.heading
+                                                                                  : f.heading.section(QStringLiteral(": "), 1),
+                             f.key);
+      m_figureCombo->setItemData(m_figureCombo->count() - 1, f.heading, Qt::ToolTipRole);
+    }
     m_updatingCombo = false;
   }
   if (!keys.contains(m_figureKey)) m_figureKey = keys.isEmpty() ? QString() : keys.first();

@@ -32,6 +32,8 @@ PresentationMode::PresentationMode(QMainWindow* window, GraphCanvas* canvas, QMe
   window->installEventFilter(this);
 }
 
+PresentationMode::~PresentationMode() { PlotWidget::setDefaultFontScale(1.0); }
+
 double PresentationMode::scaleForHeight(int height) { return std::clamp(height / 720.0, 1.0, 2.5); }
 
 double PresentationMode::windowScale() const { return scaleForHeight(m_window->height()); }

@@ -29,6 +29,7 @@ class PresentationMode : public QObject {
   // when the mode starts (none when empty).
   PresentationMode(QMainWindow* window, GraphCanvas* canvas, QMenu* menu,
                    std::function<bool(QDockWidget*)> keepDock = {});
+  ~PresentationMode() override;  // plots made after the window closes start at the normal size
 
   bool isActive() const { return m_active; }
   void setActive(bool active);
