@@ -29,20 +29,18 @@ PresentationMode::PresentationMode(QMainWindow* window, GraphCanvas* canvas, QMe
   out->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Minus));
   QAction* reset = menu->addAction(tr("&Normal text size"), this, [this] { setZoom(1.0); });
   reset->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
-  window->installEventFilter(this);
 }
 
 PresentationMode::~PresentationMode() { PlotWidget::setDefaultFontScale(1.0); }
 
 double PresentationMode::scaleForHeight(int height) { return std::clamp(height / 720.0, 1.0, 2.5); }
 
-double PresentationMode::windowScale() const { return scaleForHeight(m_window->height()); }
-
 void PresentationMode::setActive(bool active) {
   if (active == m_active) return;
   m_active = active;
   m_toggle->setChecked(active);
   if (active) {
+    m_windowScale = scaleForHeight(m_window->height());
     m_hiddenDocks.clear();
     for (QDockWidget* dock : m_window->findChildren<QDockWidget*>())
       if (dock->isVisibleTo(m_window) && !(m_keepDock && m_keepDock(dock))) {
@@ -62,11 +60,6 @@ void PresentationMode::setZoom(double zoom) {
   if (std::abs(zoom - m_zoom) < 1e-9) return;
   m_zoom = zoom;
   apply();
-}
-
-bool PresentationMode::eventFilter(QObject* watched, QEvent* event) {
-  if (watched == m_window && event->type() == QEvent::Resize && m_active) apply();
-  return QObject::eventFilter(watched, event);
 }
 
 void PresentationMode::apply() {
