@@ -42,12 +42,19 @@ Commands:
   dplda generate --vocab D --topics K --docs N [--alpha0 A] [--prior random|symmetric]
                  [--beta B] [--doc-length L] [--fixed-length] [--seed S] --out DIR
       Draws a synthetic LDA corpus; writes DIR/docword.txt, DIR/vocab.txt, DIR/truth.json.
-  dplda import-text --input PATH --vocab D --out DIR [--min-token-length M]
+  dplda import-text --input PATH --out DIR (--vocab D [--vocab-epsilon E] [--vocab-delta D]
+                 [--vocab-words-per-doc M] [--vocab-noise-seed S] | --vocabulary FILE |
+                 --vocab D --vocab-from-counts) [--min-token-length M]
                  [--separator LINE] [--keep-stopwords] [--keep-case] [--numbers]
       Turns plain text (a file with one document per line, or a folder with one document
-      per file) into the UCI bag-of-words files. --separator '%' ends a document at every
-      '%' line instead (fortune files; also in every file of a folder). In a folder, files
-      that are not UTF-8 text are skipped and listed, and links are read once.
+      per file) into the UCI bag-of-words files and provenance.json. --separator '%' ends a
+      document at every '%' line instead (fortune files; also in every file of a folder). In
+      a folder, files that are not UTF-8 text are skipped and listed, and links are read once.
+      The vocabulary is private by default: at most D words chosen by differentially private
+      partition selection (epsilon 1, delta 1e-6, 20 words per document; charged in every
+      private run's ledger); --vocabulary FILE takes a public list (one word a line, order
+      kept); --vocab-from-counts keeps the D most frequent words, which is NOT private.
+      Documents left with fewer than 3 vocabulary tokens stay counted in N, empty.
   dplda run --corpus DIR --topics K [--alpha0 A] [--truth FILE] [--decomposer fast|robust|simultaneous|online]
                  [--batch-size N] [--online-iterations R]
                  [--seed S] [--top-words N] [--json FILE]
@@ -113,6 +120,7 @@ int generateCommand(const std::vector<std::string>& args) {
   const std::string out = a.text("out");
   const SyntheticCorpus sc = take(generateLdaCorpus(p));
   require(writeUciCorpus(sc.corpus, out));
+  require(writeCorpusProvenance(sc.corpus.provenance, out));
   require(writeTruthJson(sc.truth, (std::filesystem::path(out) / "truth.json").string()));
   std::cout << "wrote " << sc.corpus.docCount() << " documents, vocabulary " << sc.corpus.vocabSize() << ", "
             << sc.corpus.nnz() << " non-zeros, " << p.topicCount << " topics (seed " << p.seed << ") to "
@@ -121,24 +129,67 @@ int generateCommand(const std::vector<std::string>& args) {
 }
 
 int importTextCommand(const std::vector<std::string>& args) {
-  const Arguments a(args, {"input", "vocab", "out", "min-token-length", "separator"},
-                    {"keep-stopwords", "keep-case", "numbers"});
+  const Arguments a(args,
+                    {"input", "vocab", "out", "min-token-length", "separator", "vocabulary", "vocab-epsilon",
+                     "vocab-delta", "vocab-words-per-doc", "vocab-noise-seed"},
+                    {"keep-stopwords", "keep-case", "numbers", "vocab-from-counts"});
   TextImportParams p;
   p.input = a.text("input");
-  p.vocabSize = a.count("vocab", 1, kMaxVocabularySize);
+  if (a.has("vocabulary") && (a.flag("vocab-from-counts") || a.has("vocab-epsilon"))) {
+    throw UsageError("--vocabulary gives a public vocabulary: --vocab-from-counts and --vocab-epsilon do not apply");
+  }
+  if (a.flag("vocab-from-counts") && (a.has("vocab-epsilon") || a.has("vocab-delta") || a.has("vocab-words-per-doc"))) {
+    throw UsageError("--vocab-from-counts keeps the most frequent words (not private): the --vocab-epsilon, "
+                     "--vocab-delta and --vocab-words-per-doc of the private selection do not apply");
+  }
+  p.vocabularyRule = a.has("vocabulary")          ? VocabularyRule::PublicFile
+                     : a.flag("vocab-from-counts") ? VocabularyRule::CorpusCounts
+                                                   : VocabularyRule::PrivateSelection;
+  p.vocabularyFile = a.text("vocabulary", "");
+  p.vocabSize = p.vocabularyRule == VocabularyRule::PublicFile ? kMaxVocabularySize
+                                                               : a.count("vocab", 1, kMaxVocabularySize);
+  p.selection.epsilon = a.number("vocab-epsilon", p.selection.epsilon);
+  p.selection.delta = a.number("vocab-delta", p.selection.delta);
+  p.selection.maxWordsPerDocument =
+      a.count("vocab-words-per-doc", 1, kMaxWordsPerDocumentLimit, p.selection.maxWordsPerDocument);
   p.minTokenLength = a.integer("min-token-length", p.minTokenLength);
   p.separator = a.text("separator", "");
   p.removeStopWords = !a.flag("keep-stopwords");
   p.lowercase = !a.flag("keep-case");
   p.numbersAsTokens = a.flag("numbers");
   const std::string out = a.text("out");
+  std::unique_ptr<RandomSource> noise;
+  if (a.has("vocab-noise-seed")) noise = std::make_unique<SeededRandom>(a.seed("vocab-noise-seed", 0));
   TextImportReport report;
-  const Corpus corpus = take(importText(p, &report));
+  const Corpus corpus = take(importText(p, &report, nullptr, noise.get()));
   require(writeUciCorpus(corpus, out));
-  std::cout << "read " << report.documentsRead << " documents; kept " << report.documentsKept << " (dropped "
-            << report.droppedDocuments << " with fewer than 3 vocabulary tokens); vocabulary "
-            << corpus.vocabSize() << " of " << report.distinctWords << " distinct words; wrote " << escapeText(out)
-            << "\n";
+  require(writeCorpusProvenance(corpus.provenance, out));
+  std::cout << "read " << report.documentsRead << " documents; ";
+  if (corpus.provenance.shortDocumentsKept) {
+    std::cout << "all " << corpus.docCount() << " count in N (" << report.emptyDocuments
+              << " left with fewer than 3 vocabulary tokens are kept empty)";
+  } else {
+    std::cout << "kept " << report.documentsKept << " (dropped " << report.droppedDocuments
+              << " with fewer than 3 vocabulary tokens)";
+  }
+  std::cout << "; vocabulary " << corpus.vocabSize() << " of " << report.distinctWords << " distinct words; wrote "
+            << escapeText(out) << "\n";
+  const CorpusProvenance& prov = corpus.provenance;
+  switch (prov.vocabulary) {
+    case VocabularyOrigin::Public:
+      std::cout << "vocabulary: the public list " << escapeText(prov.vocabularyFile) << ", in its order\n";
+      break;
+    case VocabularyOrigin::PrivateSelection:
+      std::cout << "vocabulary: private partition selection (epsilon " << prov.selection.epsilon << ", delta "
+                << prov.selection.delta << ", at most " << prov.selection.maxWordsPerDocument
+                << " words per document, noise sigma " << prov.selection.sigma << ", threshold "
+                << prov.selection.threshold << " documents, noise " << prov.selection.noiseSource
+                << "), words in byte order; every private run on this corpus charges it\n";
+      break;
+    default:
+      std::cout << "vocabulary: the most frequent words of this text - NOT private: runs on this corpus are not "
+                   "differentially private (use --vocabulary FILE or the private selection)\n";
+  }
   if (report.filesRead > 0) {
     std::cout << "folder: " << report.filesRead << " text files read";
     if (report.duplicateFiles) std::cout << ", " << report.duplicateFiles << " links to files already read skipped";

@@ -19,12 +19,26 @@ QJsonArray columnsToJson(const Eigen::MatrixXd& m) {
   return a;
 }
 
-QJsonObject corpusSummary(const Corpus& corpus) {
-  return QJsonObject{{"docs", corpus.docCount()},
-                     {"vocab", corpus.vocabSize()},
-                     {"nnz", static_cast<double>(corpus.nnz())},
-                     {"dropped_docs", corpus.droppedDocuments},
-                     {"max_length", corpus.maxLength()}};
+QJsonObject corpusSummaryJson(const Corpus& corpus, int docs, bool withStatistics) {
+  const CorpusProvenance& p = corpus.provenance;
+  QJsonObject vocabulary{{"origin", vocabularyOriginName(p.vocabulary)}};
+  if (!p.vocabularyFile.empty()) vocabulary.insert("file", QString::fromStdString(p.vocabularyFile));
+  if (p.vocabulary == VocabularyOrigin::PrivateSelection) {
+    vocabulary.insert("selection", QJsonObject{{"mechanism", "gaussian partition selection"},
+                                               {"epsilon", p.selection.epsilon},
+                                               {"delta", p.selection.delta},
+                                               {"max_words_per_document", p.selection.maxWordsPerDocument},
+                                               {"sigma", p.selection.sigma},
+                                               {"threshold", p.selection.threshold}});
+  }
+  QJsonObject j{{"docs", docs}, {"vocab", corpus.vocabSize()}, {"vocabulary", vocabulary},
+                {"short_documents_kept", p.shortDocumentsKept}};
+  // Counts of short documents depend on the text: teaching output only.
+  if (withStatistics) {
+    j.insert("dropped_docs", corpus.droppedDocuments);
+    j.insert("empty_docs", corpus.emptyDocuments);
+  }
+  return j;
 }
 
 QJsonArray topWords(const Corpus& corpus, const Eigen::MatrixXd& topics, int n) {

@@ -15,7 +15,9 @@ namespace dplda::cli {
 
 QJsonArray toJson(const Eigen::VectorXd& v);
 QJsonArray columnsToJson(const Eigen::MatrixXd& m);  // one array per column
-QJsonObject corpusSummary(const Corpus& corpus);
+// The corpus block of run outputs: N (`docs`), d, the vocabulary's provenance (docs/PRIVACY.md §13)
+// and, with `withStatistics` (not under --release-only), the counts of short documents.
+QJsonObject corpusSummaryJson(const Corpus& corpus, int docs, bool withStatistics);
 using dplda::topIndices;  // core/eval/metrics.h, shared with the app's topics table
 QJsonArray topWords(const Corpus& corpus, const Eigen::MatrixXd& topics, int n);
 QJsonObject timingsToJson(const std::vector<StageTiming>& timings);

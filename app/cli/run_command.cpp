@@ -285,8 +285,7 @@ int runCommand(const std::vector<std::string>& args) {
   json.insert("status", priv.status.isOk() ? QString("ok") : QString::fromStdString(priv.status.toString()));
   json.insert("released", priv.released);
   json.insert("model", "spectral");
-  json.insert("corpus", QJsonObject{{"docs", fullDocCount}, {"vocab", corpus->vocabSize()},
-                                    {"dropped_docs", corpus->droppedDocuments}});
+  json.insert("corpus", corpusSummaryJson(*corpus, fullDocCount, teaching));
   json.insert("topics_k", o.topicCount);
   json.insert("alpha0", o.alpha0);
   json.insert("decomposer", QString::fromStdString(o.decomposer));
@@ -302,7 +301,7 @@ int runCommand(const std::vector<std::string>& args) {
   out.precision(4);
   out << "corpus: " << fullDocCount << " documents, vocabulary " << corpus->vocabSize();
   if (corpus->droppedDocuments) out << " (" << corpus->droppedDocuments << " short documents dropped on loading)";
-  out << "\n";
+  out << ", vocabulary " << vocabularyOriginName(corpus->provenance.vocabulary) << "\n";
   if (isPrivateRun) {
     out << "privacy: edges " << edgeSetToString(privacy.edges) << " - " << privacyClaimName(priv.statement.claim)
         << ": " << priv.statement.summary << "\n";

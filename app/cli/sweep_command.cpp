@@ -168,7 +168,7 @@ int sweepCommand(const std::vector<std::string>& args) {
     PresetOverrides ov;
     if (figure3 || (soundUtility && a.has("corpus"))) {
       const std::string dir = a.has("corpus") ? a.text("corpus") : defaultFigure3Corpus();
-      ov.corpus = std::make_shared<const Corpus>(takeValue(readUciCorpus(dir)));
+      ov.corpus = std::make_shared<const Corpus>(takeValue(loadUciCorpus(dir, CorpusCacheOptions{false})));
       ov.corpusDescription = dir + " (" + std::to_string(ov.corpus->docCount()) + " documents, d = " +
                              std::to_string(ov.corpus->vocabSize()) + ")";
     }

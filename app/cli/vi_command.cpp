@@ -186,8 +186,7 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
   json.insert("status", "ok");
   json.insert("released", true);
   json.insert("model", QString::fromStdString(modelName));
-  json.insert("corpus", QJsonObject{{"docs", corpus.docCount()}, {"vocab", corpus.vocabSize()},
-                                    {"dropped_docs", corpus.droppedDocuments}});
+  json.insert("corpus", corpusSummaryJson(corpus, corpus.docCount(), teaching));
   json.insert("topics_k", k);
   json.insert("alpha0", vi.alpha0);
   json.insert("vi", QJsonObject{{"method", viMethodName(vi.method)},

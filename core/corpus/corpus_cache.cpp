@@ -430,8 +430,10 @@ CorpusCacheOptions corpusCacheOptionsFromEnvironment(bool enabled) {
   return o;
 }
 
-Result<Corpus> loadUciCorpus(const std::string& pathText, const CorpusCacheOptions& options, Feedback* feedback,
-                             CorpusLoadReport* report) {
+namespace {
+
+Result<Corpus> loadCounts(const std::string& pathText, const CorpusCacheOptions& options, Feedback* feedback,
+                          CorpusLoadReport* report) {
   CorpusLoadReport local;
   CorpusLoadReport& rep = report ? *report : local;
   rep = CorpusLoadReport();
@@ -479,6 +481,23 @@ Result<Corpus> loadUciCorpus(const std::string& pathText, const CorpusCacheOptio
     }
     rep.note += (rep.note.empty() ? "" : "; ") + w.message();
   }
+  return corpus;
+}
+
+}  // namespace
+
+Result<Corpus> loadUciCorpus(const std::string& pathText, const CorpusCacheOptions& options, Feedback* feedback,
+                             CorpusLoadReport* report) {
+  auto corpus = loadCounts(pathText, options, feedback, report);
+  if (!corpus.ok()) return corpus;
+  // What the privacy claim may assume (core/corpus/corpus_provenance.h): a text import keeps its
+  // short documents as empty ones, so that N is public.
+  std::error_code ec;
+  const fs::path path(pathText);
+  auto provenance = readCorpusProvenance((fs::is_directory(path, ec) ? path : path.parent_path()).string());
+  if (!provenance.ok()) return provenance.status();
+  corpus->provenance = std::move(provenance).value();
+  if (corpus->provenance.shortDocumentsKept) keepDroppedAsEmpty(corpus.value());
   return corpus;
 }
 

@@ -214,6 +214,9 @@ Result<SyntheticCorpus> generateLdaCorpus(const GeneratorParams& p, Feedback* fe
   out.corpus.counts.makeCompressed();
   out.corpus.lengths = std::move(docLengths);
   out.corpus.droppedDocuments = 0;
+  // Word names w0.. and every document are the generator's: nothing about the vocabulary is private.
+  out.corpus.provenance.vocabulary = VocabularyOrigin::Public;
+  out.corpus.provenance.source = "generate";
   out.corpus.vocab.reserve(d);
   for (int w = 0; w < d; ++w) out.corpus.vocab.push_back(std::string("w").append(std::to_string(w)));
   out.truth = std::move(truth);

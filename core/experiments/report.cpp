@@ -153,9 +153,10 @@ std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
     << " (epsilon_i each) |\n|---|---|---|---|\n";
   for (std::size_t g = 0; g < s.configurations.size(); ++g) {
     const SweepConfiguration& cfg = s.configurations[g];
+    const VocabularyOrigin vocabulary = r.cases.empty() ? VocabularyOrigin::Public : r.cases.front().vocabulary;
     const StatementInputs in =
         statementInputs(privacyOptionsFor(s, cfg, s.epsilons.front()), r.cases.empty() ? 0 : r.cases.front().docCount,
-                        cfg.clipMoments ? s.momentClip : MomentClip{});
+                        cfg.clipMoments ? s.momentClip : MomentClip{}, vocabulary);
     std::string releases;
     const SweepRow& row0 = r.row(0, static_cast<int>(g), 0, 0);
     for (const NoiseScale& n : row0.noiseScales) {
@@ -168,8 +169,10 @@ std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
       claim = "no (baseline)";
     } else if (cfg.model == SweepModel::DpVi) {
       edges = "– (DP-VI, Park et al. 2016; C = " + shortNumber(s.dpViClip) + ")";
-      claim = row0.released ? "proven (zCDP over every iteration, no subsampling amplification; docs/PRIVACY.md)"
-                            : "– (" + row0.reason + ")";
+      claim = vocabulary == VocabularyOrigin::CorpusCounts
+                  ? "not-private (the vocabulary comes from the corpus's own counts; docs/PRIVACY.md §13)"
+              : row0.released ? "proven (zCDP over every iteration, no subsampling amplification; docs/PRIVACY.md)"
+                              : "– (" + row0.reason + ")";
     }
     o << "| " << cfg.label << " | " << edges << " | " << claim << " | " << (releases.empty() ? std::string("–") : releases)
       << " |\n";

@@ -110,6 +110,7 @@ void prepareCase(const SweepSpec& spec, const SweepCase& c, PreparedCase& out) {
   info.topicCount = c.topicCount;
   info.alpha0 = c.alpha0;
   info.droppedDocuments = out.corpus->droppedDocuments;
+  info.vocabulary = out.corpus->provenance.vocabulary;
   info.hasTruth = out.truth.has_value();
   info.heldOutDocuments = out.heldOut ? out.heldOut->docCount() : 0;
   info.prepareMs = msSince(start);

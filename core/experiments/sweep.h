@@ -153,6 +153,7 @@ struct SweepCaseInfo {
   int docCount = 0, vocabSize = 0, topicCount = 0;
   double alpha0 = 0.0;
   int droppedDocuments = 0;
+  VocabularyOrigin vocabulary = VocabularyOrigin::Public;  // the corpus's (docs/PRIVACY.md §13)
   bool hasTruth = false;
   std::string baselineFailure;  // why the non-private baseline could not be computed (empty: it was)
   double baselineErrorL2 = std::numeric_limits<double>::quiet_NaN();  // non-private vs truth

@@ -87,6 +87,11 @@ ClippedMomentScales documentScales(const Corpus& corpus, double m1, double m2, c
       u += (c * (c - 1.0) * (c - 2.0)) * (c * (c - 1.0) * (c - 2.0));
     }
     const double l = corpus.lengths[n];
+    if (!contributes(l)) {  // an empty document: no term to clip (the estimators skip it)
+      out.scales.m1[n] = out.scales.m2[n] = 1.0;
+      if (m3) out.scales.m3[n] = 1.0;
+      continue;
+    }
     out.scales.m1[n] = clipFactor(m1TermNorm(s2, l), m1);
     out.scales.m2[n] = clipFactor(m2TermNorm(s2, s3, l), m2);
     clipped[0] += out.scales.m1[n] < 1.0;
@@ -189,6 +194,7 @@ Result<ClippedWhitenedTensor> clippedWhitenedThirdMoment(const Corpus& corpus, d
     for (Eigen::Index b = laneIndex; b < blocks; b += kLanes) {
       if (isCanceled(feedback)) break;
       for (Eigen::Index n = b * kBlock; n < std::min(N, (b + 1) * kBlock); ++n) {
+        if (!contributes(corpus.lengths[n])) continue;  // an empty document: counted in N, adds nothing
         // y = Wᵀc, D = Σ c_i w_i w_iᵀ, t ← 2 Σ c_i w_i^⊗3.
         y.setZero();
         D.setZero();

@@ -37,18 +37,25 @@ Status validateMomentInputs(const Corpus& corpus, double alpha0) {
     msg << "alpha0 must be a number in (0, " << static_cast<long long>(kMaxAlpha0) << "], got " << alpha0;
     return invalidArgument(msg.str());
   }
-  if (corpus.docCount() < 3) {
+  if (corpus.contributingDocCount() < 3) {
     return badInput("the corpus needs at least 3 documents with 3 or more tokens for the third moment, got " +
-                    std::to_string(corpus.docCount()));
+                    std::to_string(corpus.contributingDocCount()));
   }
-  if (corpus.lengths.size() != corpus.docCount() || corpus.lengths.minCoeff() < kMinDocumentLength) {
-    return badInput("every document must have at least 3 tokens (corpus lengths are inconsistent)");
+  // Every document has at least 3 tokens, or is one of the empty ones (no tokens) a text import
+  // keeps so that N is public.
+  const long long empty = (corpus.lengths.array() == 0.0).count();
+  if (corpus.lengths.size() != corpus.docCount() || empty != corpus.emptyDocuments ||
+      ((corpus.lengths.array() > 0.0) && (corpus.lengths.array() < kMinDocumentLength)).any()) {
+    return badInput("every document must have at least 3 tokens or be one of the corpus's empty documents "
+                    "(corpus lengths are inconsistent)");
   }
   return Status::ok();
 }
 
 Eigen::VectorXd firstMoment(const Corpus& corpus) {
-  const Eigen::VectorXd invLength = corpus.lengths.cwiseInverse();
+  // Empty documents (length 0) add nothing.
+  const Eigen::VectorXd invLength =
+      corpus.lengths.unaryExpr([](double l) { return contributes(l) ? 1.0 / l : 0.0; });
   return corpus.counts.transpose() * invLength / static_cast<double>(corpus.docCount());
 }
 
@@ -105,6 +112,7 @@ Result<Tensor3> thirdMomentExplicit(const Corpus& corpus, double alpha0, std::si
       cs.push_back(it.value());
     }
     const double l = corpus.lengths[n];
+    if (!contributes(l)) continue;  // an empty document: counted in N, adds nothing
     const double e = 1.0 / (N * l * (l - 1.0) * (l - 2.0));  // weight of M̃3ⁿ / N
     const double w2 = 1.0 / (l * (l - 1.0));                 // M̃2ⁿ normaliser
     const std::size_t m = ids.size();
@@ -188,6 +196,7 @@ Result<Tensor3> thirdMomentDense(const Corpus& corpus, double alpha0, std::size_
           words.emplace_back(static_cast<int>(it.col()), it.value());
         std::sort(words.begin(), words.end());  // usually sorted already
         const double l = corpus.lengths[n];
+        if (!contributes(l)) continue;  // an empty document: counted in N, adds nothing
         const double e = 1.0 / (N * l * (l - 1.0) * (l - 2.0));
         const double f = 1.0 / (l * l * (l - 1.0));
         const double h = e - 3.0 * beta2 * f + 2.0 * gamma3 / (l * l * l);
@@ -326,11 +335,14 @@ Result<Tensor3> whitenedThirdMoment(const Corpus& corpus, double alpha0, const E
       }
       Y.topRows(rows) = Yr.topRows(rows).leftCols(k);
       for (Eigen::Index r = 0; r < rows; ++r) {
-        const double l = corpus.lengths[start + r];
         // Clipping (docs/PRIVACY.md §12) scales the terms from M̃3ⁿ by s3, from M̃2ⁿ by s2 and each
-        // M̃1ⁿ factor by s1; scales of 1 change no bit.
-        const double s1 = scales ? scales->m1[start + r] : 1.0, s2 = scales ? scales->m2[start + r] : 1.0;
-        const double s3 = scales ? scales->m3[start + r] : 1.0;
+        // M̃1ⁿ factor by s1; scales of 1 change no bit. An empty document (Corpus::emptyDocuments)
+        // has scales 0: it counts in N and adds nothing.
+        const bool in = contributes(corpus.lengths[start + r]);
+        const double l = in ? corpus.lengths[start + r] : kMinDocumentLength;
+        const double s1 = !in ? 0.0 : scales ? scales->m1[start + r] : 1.0;
+        const double s2 = !in ? 0.0 : scales ? scales->m2[start + r] : 1.0;
+        const double s3 = !in ? 0.0 : scales ? scales->m3[start + r] : 1.0;
         const double e = s3 / (Nd * l * (l - 1.0) * (l - 2.0));
         const double f = s1 * s2 / (l * l * (l - 1.0));
         const double h = e - 3.0 * beta2 * f + 2.0 * gamma3 * (s1 * s1 * s1) / (l * l * l);

@@ -18,10 +18,12 @@ SecondMomentOperator::SecondMomentOperator(const Corpus& corpus, double alpha0, 
     : m_counts(&corpus.counts) {
   const double N = corpus.docCount();
   const double a = MomentConstants::fromAlpha0(alpha0).a;
-  const Eigen::ArrayXd l = corpus.lengths.array();
   // Clipping scales M̃2ⁿ by f2 and M̃1ⁿ by f1 (so its same-document term by f1²); f = 1 is exact.
-  const Eigen::ArrayXd ones = Eigen::ArrayXd::Ones(l.size());
-  const Eigen::ArrayXd f1 = scales ? scales->m1.array() : ones, f2 = scales ? scales->m2.array() : ones;
+  // An empty document (Corpus::emptyDocuments) has f = 0: counted in N, adds nothing.
+  const Eigen::ArrayXd in = (corpus.lengths.array() >= kMinDocumentLength).cast<double>();
+  const Eigen::ArrayXd l = corpus.lengths.array().max(static_cast<double>(kMinDocumentLength));
+  const Eigen::ArrayXd f1 = scales ? Eigen::ArrayXd(scales->m1.array() * in) : in;
+  const Eigen::ArrayXd f2 = scales ? Eigen::ArrayXd(scales->m2.array() * in) : in;
   m_docWeights = (f2 / (N * l * (l - 1.0)) + a * f1.square() / (N * (N - 1.0) * l * l)).matrix();
   m_rankOneWeight = a / (N * (N - 1.0));
   // g = Σ_n c_n/(N l(l−1)) and S1 = Σ_n c_n/l in one pass over the counts, in lanes.

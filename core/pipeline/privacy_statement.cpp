@@ -60,6 +60,10 @@ PrivacyStatement privacyStatement(const StatementInputs& in) {
                      : "Private: (epsilon, delta)-DP for replacing one document, every release calibrated to a "
                        "bound proven in docs/PRIVACY.md.";
   }
+  if (in.edges != 0 && in.vocabulary == VocabularyOrigin::CorpusCounts && st.claim != PrivacyClaim::NotPrivate) {
+    st.claim = PrivacyClaim::NotPrivate;
+    st.summary = vocabularyNotPrivateReason();
+  }
   if (in.edges != 0 && in.momentClip.enabled && !in.whitenedRelease) {
     // Every output names the clipping and its public bounds next to the claim.
     st.summary += " Documents clipped to public norm bounds " + momentClipText(in.momentClip) +
@@ -69,6 +73,9 @@ PrivacyStatement privacyStatement(const StatementInputs& in) {
     if (in.docCount > 0 && in.delta >= 1.0 / in.docCount) {
       st.cautions.push_back("delta = " + shortNumber(in.delta) + " >= 1/N = " + shortNumber(1.0 / in.docCount) +
                             ": a mechanism may then publish a whole document and still meet the definition");
+    }
+    if (in.vocabulary == VocabularyOrigin::Unknown) {
+      st.cautions.push_back(vocabularyAssumedPublicCaution());
     }
     if (in.epsilon > kLargeEpsilon) {
       st.cautions.push_back("epsilon = " + shortNumber(in.epsilon) +

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/corpus/corpus_provenance.h"
 #include "core/graph/computation_graph.h"
 #include "core/privacy/sensitivity.h"
 
@@ -36,7 +37,11 @@ struct StatementInputs {
   int docCount = 0;  // N (public); 0 when unknown (no δ >= 1/N check)
   bool whitenedRelease = false;  // {e2, e5, e6} by the whitened release (docs/PRIVACY.md §11)
   MomentClip momentClip;         // the papers' configurations on clipped documents (docs/PRIVACY.md §12)
+  // Where the corpus's vocabulary came from (docs/PRIVACY.md §13): CorpusCounts makes every
+  // release depend on the text through a path no noise covers; Unknown is a caution.
+  VocabularyOrigin vocabulary = VocabularyOrigin::Public;
 };
 PrivacyStatement privacyStatement(const StatementInputs& in);
+
 
 }  // namespace dplda

@@ -57,9 +57,42 @@ double drawsOf(Node node, double N, double d, double k) {
 
 using namespace detail;
 
-StatementInputs statementInputs(const PrivacyOptions& o, int docCount, const MomentClip& clip) {
-  return {o.edges, o.shareReleases, o.bounds, o.epsilon, o.delta, o.noiseMultiplier, docCount, o.whitened.enabled,
-          clip};
+StatementInputs statementInputs(const PrivacyOptions& o, int docCount, const MomentClip& clip,
+                                VocabularyOrigin vocabulary) {
+  return {o.edges, o.shareReleases, o.bounds,       o.epsilon, o.delta, o.noiseMultiplier, docCount, o.whitened.enabled,
+          clip,    vocabulary};
+}
+
+void chargeVocabularySelection(PrivateRunResult& res, const CorpusProvenance& provenance) {
+  if (provenance.vocabulary != VocabularyOrigin::PrivateSelection) return;
+  const VocabularySelectionRecord& v = provenance.selection;
+  LedgerEntry e;
+  e.release = "vocabulary (private partition selection, at import)";
+  e.node = "vocabulary";
+  e.mechanism = "gaussian partition selection";
+  e.sensitivity = v.sensitivity;
+  e.sensitivityFormula = "sqrt(2m), m = " + std::to_string(v.maxWordsPerDocument) +
+                         " words per document (docs/PRIVACY.md §13)";
+  e.bounds = "sound";
+  e.epsilon = v.epsilon;
+  e.delta = v.delta;
+  e.sigma = v.sigma;
+  e.spent = true;
+  e.note = "threshold " + shortNumber(v.threshold) + " documents; spent when the corpus was imported, composed "
+           "with the releases below by basic composition";
+  res.ledger.insert(res.ledger.begin(), std::move(e));
+  res.epsilonSpent += v.epsilon;
+  res.deltaSpent += v.delta;
+  res.deltaAsDrawn += v.delta;
+  res.composition += "; plus the private vocabulary selection (epsilon " + shortNumber(v.epsilon) + ", delta " +
+                     shortNumber(v.delta) + ") by basic composition";
+  if (res.statement.isPrivate()) {
+    res.statement.summary += std::string(" ") + vocabularyChargedText(v);
+  }
+  if (v.noiseSource.rfind("seeded", 0) == 0) {
+    res.warnings.push_back("the vocabulary selection's noise was " + v.noiseSource +
+                           ": reproducible, for teaching and tests, not for releasing real data");
+  }
 }
 
 // Clipping inside configurations 1–4 (docs/PRIVACY.md §12) is proven for the sound set's Gaussian
@@ -299,7 +332,8 @@ Result<PrivateRunResult> PrivateRun::run() {
   const double mult = m_o.noiseMultiplier;
   PrivacyDiagnostics& diag = m_res.diagnostics;
   m_res.decision = decidePrivacy(m_o.edges);
-  m_res.statement = privacyStatement(statementInputs(m_o, m_corpus.docCount(), m_so.clip));
+  m_res.statement =
+      privacyStatement(statementInputs(m_o, m_corpus.docCount(), m_so.clip, m_corpus.provenance.vocabulary));
   m_res.noiseSource = m_noise.description();
   if (!m_res.statement.isPrivate()) m_res.warnings.push_back(m_res.statement.summary);
   for (const std::string& c : m_res.statement.cautions) m_res.warnings.push_back(c);
@@ -402,7 +436,7 @@ Result<PrivateRunResult> runPrivate(SpectralPipeline& pipeline, const PrivacyOpt
     // No noise: the non-private output, reported as such; its failure is its result.
     PrivateRunResult res;
     res.decision = decidePrivacy(0);
-    res.statement = privacyStatement(statementInputs(o, pipeline.corpus()->docCount(), pipeline.options().clip));
+    res.statement = privacyStatement(statementInputs(o, c.docCount(), pipeline.options().clip, c.provenance.vocabulary));
     res.noiseSource = noise.description();
     res.warnings.push_back(res.decision.explanation);
     auto model = pipeline.run(feedback);
@@ -412,6 +446,7 @@ Result<PrivateRunResult> runPrivate(SpectralPipeline& pipeline, const PrivacyOpt
     res.eigenpairs = model.value().eigenpairs;
     return res;
   }();
+  if (r.ok() && o.edges != 0) chargeVocabularySelection(r.value(), c.provenance);
   if (r.ok() && o.edges != 0 && o.nonPrivateDiagnostics && r.value().status.code() != StatusCode::Cancelled) {
     addNonPrivateDiagnostics(pipeline, r.value(), feedback);
   }

@@ -73,7 +73,10 @@ struct PrivacyOptions {
   bool nonPrivateDiagnostics = true;
 };
 // `clip`: the pipeline's moment clipping (SpectralOptions::clip), named in the statement.
-StatementInputs statementInputs(const PrivacyOptions& options, int docCount, const MomentClip& clip = {});
+// `vocabulary`: the corpus's CorpusProvenance::vocabulary (docs/PRIVACY.md §13).
+StatementInputs statementInputs(const PrivacyOptions& options, int docCount, const MomentClip& clip = {},
+                                VocabularyOrigin vocabulary = VocabularyOrigin::Public);
+
 
 // Whether the pipeline's moment clipping (docs/PRIVACY.md §12) fits the options: the sound bound
 // set, a Gaussian mechanism, no input perturbation, not the whitened release. Ok when off.
@@ -130,6 +133,10 @@ struct PrivateRunResult {
   PrivacyDiagnostics diagnostics;
   std::vector<std::string> warnings;  // e.g. not private, printed bounds, noise multiplier != 1
 };
+
+// A private vocabulary selection (docs/PRIVACY.md §13) is a release too: its row heads the ledger
+// and its (ε_v, δ_v) add to the totals by basic composition. No-op for other provenances.
+void chargeVocabularySelection(PrivateRunResult& result, const CorpusProvenance& provenance);
 
 // Runs the private configuration. The pipeline supplies the corpus, options and cached
 // noise-free stages; noise comes only from `noise`. Invalid options give an error Result;

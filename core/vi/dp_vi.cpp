@@ -126,6 +126,19 @@ Result<DpViFit> fitDpVi(const Corpus& train, int k, const DpViOptions& options, 
                            shortNumber(L.sigma) + ", zCDP composition, no amplification by subsampling claimed"
                      : "NOT PRIVATE: no noise or no clipping (sigma = " + shortNumber(L.sigma) +
                            ", C = " + shortNumber(options.clip) + "); a testing configuration";
+  // The vocabulary (docs/PRIVACY.md §13): chosen from the counts, nothing holds; chosen privately, it
+  // is charged on top by basic composition; of unknown origin, it is assumed public.
+  const CorpusProvenance& prov = train.provenance;
+  if (prov.vocabulary == VocabularyOrigin::CorpusCounts) {
+    L.claim = "not-private";
+    L.summary = vocabularyNotPrivateReason();
+  } else if (prov.vocabulary == VocabularyOrigin::PrivateSelection) {
+    L.epsilon += prov.selection.epsilon;
+    L.delta += prov.selection.delta;
+    if (proven) L.summary += std::string(". ") + vocabularyChargedText(prov.selection);
+  } else if (prov.vocabulary == VocabularyOrigin::Unknown) {
+    L.notes.push_back(vocabularyAssumedPublicCaution());
+  }
   if (options.vi.method == ViMethod::Online) {
     L.notes.push_back("every minibatch update is accounted as a full Gaussian release of sensitivity 2C "
                       "(sound and pessimistic: no privacy amplification by subsampling is claimed)");

@@ -38,11 +38,7 @@ Result<Corpus> loadAuditCorpus(const SessionState& s, Feedback* fb) {
     if (!QFileInfo::exists(s.corpusPath))
       return ioError(QString("corpus: '%1' does not exist").arg(s.corpusPath).toStdString());
     if (s.source == SessionState::Source::Text) {
-      TextImportParams params;
-      params.input = s.corpusPath.toStdString();
-      params.vocabSize = s.generator.vocabSize;
-      params.separator = s.separator.toStdString();
-      auto r = importText(params, nullptr, fb);
+      auto r = importText(textImportParams(s), nullptr, fb);
       if (!r.ok()) return r.status();
       corpus = std::move(r.value());
     } else {

@@ -180,6 +180,7 @@ bool operator==(const SessionState& a, const SessionState& b) {
   const GeneratorParams& g = a.generator;
   const GeneratorParams& h = b.generator;
   return a.source == b.source && a.corpusPath == b.corpusPath && a.separator == b.separator &&
+         a.vocabularyFile == b.vocabularyFile &&
          a.splitWeights == b.splitWeights && g.vocabSize == h.vocabSize &&
          g.topicCount == h.topicCount && g.docCount == h.docCount && g.alpha0 == h.alpha0 && g.prior == h.prior &&
          g.beta == h.beta && g.meanLength == h.meanLength && g.fixedLength == h.fixedLength && g.seed == h.seed &&
@@ -361,7 +362,8 @@ QJsonObject sessionToJson(const SessionState& s) {
                                         : s.source == SessionState::Source::Text ? "text"
                                                                                  : "synthetic"},
                              {"path", s.corpusPath},
-                             {"separator", s.separator}}},
+                             {"separator", s.separator},
+                             {"vocabulary_file", s.vocabularyFile}}},
       {"generator", QJsonObject{{"vocab", g.vocabSize},
                                 {"topics", g.topicCount},
                                 {"docs", g.docCount},
@@ -430,6 +432,7 @@ Result<SessionState> sessionFromJson(const QJsonObject& json) {
     return bad("session: corpus.source must be synthetic, uci or text, got " + q(source));
   DPLDA_RETURN_IF_ERROR(readString(corpus, "path", "corpus", s.corpusPath));
   DPLDA_RETURN_IF_ERROR(readString(corpus, "separator", "corpus", s.separator));
+  DPLDA_RETURN_IF_ERROR(readString(corpus, "vocabulary_file", "corpus", s.vocabularyFile));
 
   GeneratorParams& g = s.generator;
   // The ranges every part of the tool accepts (core/corpus/corpus.h, core/privacy/mechanisms.h);
@@ -593,6 +596,18 @@ Result<SessionState> loadSession(const QString& path) {
   auto r = sessionFromJson(doc.object());
   if (!r.ok()) return Status(r.status().code(), QString("%1 ('%2')").arg(QString::fromStdString(r.status().message()), shown).toStdString());
   return r;
+}
+
+TextImportParams textImportParams(const SessionState& s) {
+  TextImportParams p;
+  p.input = s.corpusPath.toStdString();
+  p.vocabSize = s.generator.vocabSize;
+  p.separator = s.separator.toStdString();
+  if (!s.vocabularyFile.isEmpty()) {
+    p.vocabularyRule = VocabularyRule::PublicFile;
+    p.vocabularyFile = s.vocabularyFile.toStdString();
+  }
+  return p;
 }
 
 }  // namespace dplda
