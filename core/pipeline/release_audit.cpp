@@ -106,6 +106,10 @@ Result<ReleaseAudit> prepareReleaseAudit(const Corpus& d, SpectralOptions so, Pr
     SpectralPipeline other;  // the run reads M̂2 from its pipeline (moment clipping included)
     other.setCorpus(std::make_shared<const Corpus>(neighbour.value().corpus));
     other.setOptions(so);
+    for (SpectralPipeline* q : {&pipeline, &other}) {  // as PrivateRun::secondMoment: the moments stage first
+      auto m = q->runThrough(PipelineStage::Moments, feedback);
+      if (!m.ok()) return m.status();
+    }
     auto mD = pipeline.secondMomentDense(feedback);
     if (!mD.ok()) return mD.status();
     auto mDp = other.secondMomentDense(feedback);

@@ -93,7 +93,7 @@ SensitivityBound whitenedReleaseBound(Node node, const SensitivityInputs& in, co
 Status rescaleToRowBound(LedgerEntry& e, int docCount, double alpha0, double rowBound, double noiseMultiplier) {
   e.sensitivity = clippedWhitenedTensorSensitivity(docCount, alpha0, rowBound);
   e.sensitivityFormula = tensorFormula(docCount, alpha0, "rho_W", rowBound) +
-                         ", rho_W = the largest row norm of the released W (nothing clipped; docs/PRIVACY.md §11.2)";
+                         " (rho_W is the largest row norm of the released W; nothing clipped; docs/PRIVACY.md §11.2)";
   DPLDA_RETURN_IF_ERROR(validateRowSensitivity(e));
   // e.sigma was calibrated for Δ_T = 1 (times the test multiplier, if any).
   if (noiseMultiplier > 0.0) DPLDA_RETURN_IF_ERROR(validateRowScale(e, e.sigma / noiseMultiplier * e.sensitivity));

@@ -61,6 +61,12 @@ const LedgerEntry& rowOf(const PrivateRunResult& r, const std::string& node) {
   return r.ledger.front();
 }
 
+ReleaseAudit prepared(const PrivacyOptions& o, AuditedRelease release) {
+  auto a = prepareReleaseAudit(corpus(), spectral(), o, release);
+  if (!a.ok()) qFatal("prepareReleaseAudit: %s", a.status().message().c_str());
+  return std::move(a).value();
+}
+
 AuditOutcome audit(const ReleaseAudit& a, double epsilon, int draws, std::uint64_t seed, bool worst = true) {
   AuditSettings s;
   s.epsilon = epsilon;
@@ -95,7 +101,7 @@ class TestReleaseAudit : public QObject {
     };
     double basicM2 = 0, gdpM2 = 0;
     for (const Case& c : cases) {
-      const ReleaseAudit a = prepareReleaseAudit(corpus(), spectral(), c.o, c.release).value();
+      const ReleaseAudit a = prepared(c.o, c.release);
       const LedgerEntry& run = rowOf(runOn(c.o, 1), c.node);
       qInfo("%s (%s): sigma %.6g, run %.6g, Delta %.6g", auditedReleaseName(c.release), accountantName(c.o.accountant),
             a.row.sigma, run.sigma, a.row.sensitivity);
@@ -108,14 +114,14 @@ class TestReleaseAudit : public QObject {
     QVERIFY(gdpM2 < basicM2);  // the accountants' shares really differ
     // whitened/raw: the T row is the run's rescale at ρ_W of the audit's fixed W: σ/Δ is the run's.
     const PrivacyOptions raw = whitened(Accountant::Basic, true);
-    const ReleaseAudit a = prepareReleaseAudit(corpus(), spectral(), raw, AuditedRelease::WhitenedTensor).value();
+    const ReleaseAudit a = prepared(raw, AuditedRelease::WhitenedTensor);
     const LedgerEntry& run = rowOf(runOn(raw, 1), "T");
     QVERIFY(std::abs(a.row.sigma / a.row.sensitivity / (run.sigma / run.sensitivity) - 1) < 1e-12);
     QVERIFY(a.row.sensitivityFormula.find("rho_W = ") != std::string::npos);
     // A session that does not release M2 with a fixed scale is audited as configuration 1, and says so.
     PrivacyOptions c2;
     c2.edges = presetEdges(Preset::Config2);
-    const ReleaseAudit sub = prepareReleaseAudit(corpus(), spectral(), c2, AuditedRelease::SecondMoment).value();
+    const ReleaseAudit sub = prepared(c2, AuditedRelease::SecondMoment);
     QCOMPARE(sub.options.edges, presetEdges(Preset::Config1));
     QVERIFY(!sub.edgeNote.empty());
   }
@@ -126,7 +132,7 @@ class TestReleaseAudit : public QObject {
   void drawsAreTheRunsDraws() {
     for (const auto& [o, release] : {std::pair{config1(Accountant::GaussianDp), AuditedRelease::SecondMoment},
                                      std::pair{whitened(Accountant::Basic, false), AuditedRelease::WhitenedSecondMoment}}) {
-      const ReleaseAudit a = prepareReleaseAudit(corpus(), spectral(), o, release).value();
+      const ReleaseAudit a = prepared(o, release);
       const PrivateRunResult r = runOn(o, 21);
       Eigen::MatrixXd released = a.m2D;
       SeededRandom same(21);
@@ -153,7 +159,7 @@ class TestReleaseAudit : public QObject {
                           Case{whitened(Accountant::GaussianDp, false), AuditedRelease::WhitenedSecondMoment},
                           Case{whitened(Accountant::Basic, false), AuditedRelease::WhitenedTensor},
                           Case{whitened(Accountant::GaussianDp, true), AuditedRelease::WhitenedTensor}}) {
-      const ReleaseAudit a = prepareReleaseAudit(corpus(), spectral(), c.o, c.release).value();
+      const ReleaseAudit a = prepared(c.o, c.release);
       QVERIFY(a.pair.gap() > 0);
       QVERIFY(a.pair.gap() <= a.pair.sensitivity * (1 + 1e-9));  // the real pair is within the bound
       const AuditOutcome worst = audit(a, 1.0, 200000, 5);
@@ -174,7 +180,7 @@ class TestReleaseAudit : public QObject {
     for (Accountant acc : {Accountant::Basic, Accountant::GaussianDp}) {
       PrivacyOptions o = config1(acc);
       o.noiseMultiplier = 0.25;
-      const ReleaseAudit a = prepareReleaseAudit(corpus(), spectral(), o, AuditedRelease::SecondMoment).value();
+      const ReleaseAudit a = prepared(o, AuditedRelease::SecondMoment);
       QCOMPARE(a.row.sigma, rowOf(runOn(o, 2), "M2").sigma);  // the mis-calibrated run's own σ
       const AuditOutcome caught = audit(a, o.epsilon, 400000, 8);
       // The former audit: σ calibrated to (ε, δ) for Δ, the 1-D model, the same pair and draws.
