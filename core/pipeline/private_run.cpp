@@ -408,11 +408,11 @@ Result<PrivateRunResult> PrivateRun::run() {
   }
 
   if (Status s = calibrateNodes(idx); !s.isOk()) {
-    // Invalid public input (a degenerate sensitivity) before any draw is refused as such; after
-    // Procedure 1's draws the ledger shows what was spent.
-    if (idx == 0 && s.code() == StatusCode::InvalidArgument) return s;
-    return fail(s.code() == StatusCode::InvalidArgument ? StatusCode::NothingReleased : s.code(),
-                s.code() == StatusCode::InvalidArgument ? "nothing released: " + s.message() : s.message());
+    if (s.code() != StatusCode::InvalidArgument) return fail(s.code(), s.message());
+    // A degenerate sensitivity: invalid input when nothing has been drawn yet; after Procedure 1's
+    // draws, nothing released and the ledger shows what was spent.
+    if (idx == 0) return s;
+    return fail(StatusCode::NothingReleased, "nothing released: " + s.message());
   }
   for (std::size_t i = idx; i < m_plan.size(); ++i) charge(m_res.ledger[i]);  // committed from here on
   return releaseAndEvaluate();

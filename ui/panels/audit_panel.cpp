@@ -59,6 +59,8 @@ AuditPanel::AuditPanel(QWidget* parent) : QWidget(parent) {
   m_epsilon->setRange(0.01, 20);
   m_epsilon->setDecimals(3);
   m_epsilon->setValue(1.0);
+  m_epsilon->setToolTip(tr("The run's total ε (the session's; editable here): the run is calibrated with it, and "
+                           "every single release of the run must meet it"));
   m_delta = new QLineEdit("1e-05");
   m_delta->setToolTip(tr("The run's total δ, in (0, 0.5): the claim the release must meet"));
   m_draws = new QSpinBox;
