@@ -81,7 +81,7 @@ QJsonObject privacyToJson(const PrivacyOptions& o, const PrivateRunResult& r) {
                      {"claim", QString::fromStdString(r.statement.summary)},
                      {"cautions", strings(r.statement.cautions)},
                      {"is_cut", r.decision.isCut},
-                     {"explanation", QString::fromStdString(r.decision.explanation)},
+                     {"explanation", QString::fromStdString(r.statement.explanation)},
                      {"leak_path", leak},
                      {"epsilon_total", o.edges ? o.epsilon : 0.0},
                      {"delta_total", o.edges ? o.delta : 0.0},

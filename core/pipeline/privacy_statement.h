@@ -23,6 +23,10 @@ const char* privacyClaimName(PrivacyClaim c);  // "proven", "heuristic", "printe
 struct PrivacyStatement {
   PrivacyClaim claim = PrivacyClaim::NotPrivate;
   std::string summary;                // one sentence: what "private" covers here, or why it does not hold
+  // The graph's reading of the edge set (decidePrivacy's explanation), except where the run's
+  // mechanism covers what the graph alone cannot (the whitened release's mixed T): it never
+  // contradicts the claim. JSON privacy.explanation, the banner's tooltip.
+  std::string explanation;
   std::vector<std::string> cautions;  // e.g. δ >= 1/N, a very large ε
   bool isPrivate() const { return claim == PrivacyClaim::Proven; }
 };

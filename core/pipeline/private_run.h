@@ -138,6 +138,12 @@ struct PrivateRunResult {
 // and its (ε_v, δ_v) add to the totals by basic composition. No-op for other provenances.
 void chargeVocabularySelection(PrivateRunResult& result, const CorpusProvenance& provenance);
 
+// The ledger a run of `options` calibrates before its first node draw, by the run's own code (the
+// plan, the budget split, the sensitivities, the accountant, every check), nothing drawn: what the
+// Audit tab draws from (core/pipeline/release_audit.h). Refused (InvalidArgument) when a node
+// release's noise scale depends on Procedure 1's released lower bounds, and as a run refuses.
+Result<PrivateRunResult> calibrateRun(SpectralPipeline& pipeline, const PrivacyOptions& options);
+
 // Runs the private configuration. The pipeline supplies the corpus, options and cached
 // noise-free stages; noise comes only from `noise`. Invalid options give an error Result;
 // a refused release or a failure after the noise gives a PrivateRunResult whose status says

@@ -155,4 +155,14 @@ Eigen::VectorXd symmetricUniqueEntries(const Eigen::MatrixXd& m) {
   return v;
 }
 
+Eigen::VectorXd symmetricUniqueEntries(const Tensor3& t) {
+  const int k = t.dim();
+  Eigen::VectorXd v(static_cast<Eigen::Index>(k) * (k + 1) * (k + 2) / 6);
+  Eigen::Index p = 0;
+  for (int i = 0; i < k; ++i)
+    for (int j = i; j < k; ++j)
+      for (int l = j; l < k; ++l) v[p++] = t(i, j, l);
+  return v;
+}
+
 }  // namespace dplda

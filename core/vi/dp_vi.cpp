@@ -43,6 +43,11 @@ Result<DpViCalibration> calibrateDpVi(double epsilon, double delta, long long re
   DpViCalibration c;
   c.releases = releases;
   c.sensitivity = 2.0 * clip;
+  // The check every release path applies (core/privacy/mechanisms.h): a clip so small that 2C or
+  // the ρ = T·(2C)²/(2σ²) of the account degenerates (C = 1e-300 gave rho -nan) is refused.
+  DPLDA_RETURN_IF_ERROR(
+      validateNoiseParameter("the DP-VI sensitivity 2C (clipping norm C = --clip = " + shortNumber(clip) + ")",
+                             c.sensitivity));
   c.draws = drawsPerRelease * static_cast<double>(releases);
   c.samplerDelta = gaussianSamplerDelta(epsilon, c.draws);
   if (c.samplerDelta > delta / 2) {
@@ -61,9 +66,9 @@ Result<DpViCalibration> calibrateDpVi(double epsilon, double delta, long long re
   for (int i = 0; i < 64 && dpViAccount(c.sigma, c.sensitivity, releases, target).epsilon > epsilon; ++i) {
     c.sigma = std::nextafter(c.sigma, std::numeric_limits<double>::infinity());
   }
-  if (!(std::isfinite(c.sigma) && c.sigma > 0)) {
-    return invalidArgument("epsilon = " + shortNumber(epsilon) + " gives no finite noise scale for DP-VI");
-  }
+  DPLDA_RETURN_IF_ERROR(validateNoiseParameter("the DP-VI noise scale sigma (epsilon = " + shortNumber(epsilon) +
+                                                    ", C = " + shortNumber(clip) + ")",
+                                                c.sigma));
   c.rho = dpViAccount(c.sigma, c.sensitivity, releases, target).rho;
   c.noiseMultiplier = c.sigma / c.sensitivity;
   return c;

@@ -141,6 +141,10 @@ class TestCli : public QObject {
     const QJsonObject o = readJson(json);
     const QJsonObject privacy = o["privacy"].toObject();
     QCOMPARE(privacy["privacy_claim"].toString(), QString("proven"));
+    // The explanation beside the claim agrees with it (issue 23 §3: it said "not covered").
+    const QString explanation = privacy["explanation"].toString();
+    QVERIFY2(!explanation.contains("not covered"), qPrintable(explanation));
+    QVERIFY2(explanation.contains("covered by proven bounds"), qPrintable(explanation));
     const QJsonArray ledger = privacy["ledger"].toArray();
     QCOMPARE(ledger.size(), 2);
     QVERIFY(ledger[0].toObject()["sensitivity_formula"].toString().contains("C2 = 0.4"));
@@ -154,6 +158,18 @@ class TestCli : public QObject {
     // Each release clips its own terms: M3's bound belongs to configurations 1-4, C to the whitened release.
     QCOMPARE(dplda({"run", "--corpus", m_corpus, "--topics", "3", "--config", "whitened", "--clip-m3", "0.2"}).code, 2);
     QCOMPARE(dplda({"run", "--corpus", m_corpus, "--topics", "3", "--config", "1", "--clip-whitened", "2"}).code, 2);
+  }
+
+  // Issue 23 §3: a clip bound that makes the whitened release degenerate (C³ underflows to 0) is
+  // refused under both accountants with the bound named; gdp drew σ = 0 under "proven".
+  void degenerateClipsAreRefused() {
+    for (const char* accountant : {"basic", "gdp"}) {
+      const Outcome r = dplda({"run", "--corpus", m_corpus, "--topics", "3", "--config", "whitened", "--accountant",
+                               accountant, "--clip-whitened", "1e-108", "--noise-seed", "1"});
+      QVERIFY2(r.code != 0, qPrintable(r.out));
+      QVERIFY2(r.err.contains("C = 1e-108"), qPrintable(r.err));
+      QCOMPARE(r.err.trimmed().count('\n'), 0);
+    }
   }
 
   void clippedConfigurationNamesItsBounds() {

@@ -35,8 +35,6 @@ QString corpusKey(const SessionState& s) {
       .arg(g.fixedLength ? 1 : 0).arg(seedToText(g.seed));
 }
 
-namespace {
-
 SpectralOptions spectralOptions(const SessionState& s) {
   SpectralOptions o;
   o.topicCount = s.topicCount();
@@ -46,8 +44,6 @@ SpectralOptions spectralOptions(const SessionState& s) {
   o.clip = momentClipOf(s);  // every stage on the clipped documents (docs/PRIVACY.md §12)
   return o;
 }
-
-}  // namespace
 
 
 Status RunWorker::prepareCorpus(const SessionState& s, Feedback* fb, RunOutcome& out) {
