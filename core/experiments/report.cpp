@@ -88,6 +88,8 @@ void table(std::ostringstream& o, const SweepResult& r, F&& cell) {
 
 }  // namespace
 
+namespace {
+
 // The end of a release-only report: the error against a public truth, no exact statistic, no timing.
 std::string releaseOnlyTail(std::ostringstream& o, const SweepResult& r, const ReportContext& c, bool anyTruth) {
   if (anyTruth) {
@@ -102,6 +104,8 @@ std::string releaseOnlyTail(std::ostringstream& o, const SweepResult& r, const R
   writeReportFigures(o, c);
   return o.str();
 }
+
+}  // namespace
 
 std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
   const SweepSpec& s = r.spec;

@@ -20,7 +20,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // words 2..8); word 9 has probability 0 in both, so only the smoothing s/d gives it any.
 LdaModel peakedModel() {
   LdaModel m;
-  m.alpha = Eigen::Vector2d(0.5, 0.5);
+  m.alpha = Eigen::Vector2d(0.01, 0.01);  // θ̂ follows the observed half closely
   m.topics = Eigen::MatrixXd::Zero(10, 2);
   m.topics(0, 0) = 0.99;
   m.topics(1, 1) = 0.99;
@@ -28,14 +28,14 @@ LdaModel peakedModel() {
   return m;
 }
 
-// 20 held-out documents of 12 tokens over words 0..8 (moderate scores), document 0 replaced by
+// 20 held-out documents of 9 tokens over words 0..8 (moderate scores), document 0 replaced by
 // `first` (word -> count).
 Corpus heldOut(const std::vector<std::pair<int, double>>& first) {
   std::vector<CountTriplet> t;
   for (const auto& [w, c] : first) t.push_back({0, w, c});
   for (int n = 1; n < 20; ++n) {
     t.push_back({n, n % 2, 6.0});
-    t.push_back({n, 2 + n % 7, 4.0});
+    t.push_back({n, 2 + n % 7, 1.0});
     t.push_back({n, (n + 1) % 2, 2.0});
   }
   return buildCorpus(20, 10, t).value();
