@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "core/eval/private_holdout.h"
+#include "core/privacy/mechanisms.h"
 #include "statistical_tests.h"
 #include "test_util.h"
 
@@ -148,8 +149,8 @@ class TestPrivateHoldout : public QObject {
       const double t = lo + scale * (-4.0 + 0.2 * i);
       int ka = 0, kb = 0;
       for (int j = 0; j < draws; ++j) ka += a[j] > t, kb += b[j] > t;
-      const double pa = stat::clopperPearsonLower(ka, draws, alpha), qa = stat::clopperPearsonUpper(ka, draws, alpha);
-      const double pb = stat::clopperPearsonLower(kb, draws, alpha), qb = stat::clopperPearsonUpper(kb, draws, alpha);
+      // pb: a lower bound of P_D′(Y > t); qa: an upper bound of P_D(Y > t).
+      const double qa = stat::clopperPearsonUpper(ka, draws, alpha), pb = stat::clopperPearsonLower(kb, draws, alpha);
       QVERIFY2(pb <= std::exp(epsilon) * qa, qPrintable(QString("threshold %1: %2 of %3 vs %4").arg(t).arg(kb).arg(draws).arg(ka)));
       QVERIFY2(1 - qa <= std::exp(epsilon) * (1 - pb), qPrintable(QString::number(t)));
       QVERIFY(pb - qa <= (std::exp(epsilon) - 1) / (std::exp(epsilon) + 1));
