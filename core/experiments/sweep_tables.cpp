@@ -100,7 +100,7 @@ std::string sweepSummaryCsv(const SweepResult& r) {
                                       "edges", "epsilon", "trials", "released", "release_rate"};
   for (const char* q : {"error_l2", "error_l1", "error_alpha", "loss_l2", "loss_l1", "loss_alpha",
                         "sigma_k_tilde", "gamma_s_tilde", "error_frobenius", "loss_frobenius", "perplexity"}) {
-    for (const std::string& part : {std::string("_median"), "_" + lo, "_" + hi}) columns.push_back(q + part);
+    for (const std::string& part : {std::string("_median"), std::string("_").append(lo), std::string("_").append(hi)}) columns.push_back(q + part);
   }
   const std::vector<bool> keep = keptColumns(columns, r.spec.releaseOnly);
   std::ostringstream o;

@@ -13,11 +13,13 @@
 #include "core/corpus/holdout.h"
 #include "core/corpus/uci_io.h"
 
-using cli_test::dplda;
+using namespace dplda;
 using cli_test::Outcome;
 using cli_test::readJson;
 
 namespace {
+
+Outcome cli(const QStringList& args) { return cli_test::dplda(args); }
 
 QByteArray fileBytes(const QString& path) {
   QFile f(path);
@@ -47,8 +49,8 @@ class TestCliHoldout : public QObject {
 
   // Runs on D and D′ with `extra`; the JSON files go to <tag>-d.json and <tag>-dprime.json.
   std::pair<Outcome, Outcome> both(const QString& model, const QStringList& extra, const QString& tag) const {
-    const Outcome a = dplda(run(m_d, model) + extra + QStringList{"--json", m_dir.filePath(tag + "-d.json")});
-    const Outcome b = dplda(run(m_dPrime, model) + extra + QStringList{"--json", m_dir.filePath(tag + "-dprime.json")});
+    const Outcome a = cli(run(m_d, model) + extra + QStringList{"--json", m_dir.filePath(tag + "-d.json")});
+    const Outcome b = cli(run(m_dPrime, model) + extra + QStringList{"--json", m_dir.filePath(tag + "-dprime.json")});
     return {a, b};
   }
 
@@ -57,7 +59,7 @@ class TestCliHoldout : public QObject {
     QVERIFY(!qEnvironmentVariable("DPLDA_CLI").isEmpty());
     m_d = m_dir.filePath("d");
     m_dPrime = m_dir.filePath("dprime");
-    const Outcome g = dplda({"generate", "--vocab", "30", "--topics", "3", "--docs", "2000", "--prior", "symmetric",
+    const Outcome g = cli({"generate", "--vocab", "30", "--topics", "3", "--docs", "2000", "--prior", "symmetric",
                              "--seed", "5", "--out", m_d});
     QVERIFY2(g.code == 0, qPrintable(g.err));
     // D′: the first held-out document (the public split of run's defaults) replaced by 300 copies
@@ -171,17 +173,17 @@ class TestCliHoldout : public QObject {
   void refusals() {
     QFETCH(QStringList, extra);
     QFETCH(QString, needle);
-    const Outcome r = dplda(run(m_d, "spectral") + extra);
+    const Outcome r = cli(run(m_d, "spectral") + extra);
     QCOMPARE(r.code, 2);
     QVERIFY2(r.err.contains(needle), qPrintable(r.err));
     QVERIFY(!QDir(m_dir.filePath("split")).exists());  // nothing written
   }
 
   void privateEvaluationNeedsAPrivateModel() {
-    Outcome r = dplda({"run", "--corpus", m_d, "--topics", "3", "--holdout", "0.1", "--holdout-epsilon", "1"});
+    Outcome r = cli({"run", "--corpus", m_d, "--topics", "3", "--holdout", "0.1", "--holdout-epsilon", "1"});
     QCOMPARE(r.code, 2);
     QVERIFY2(r.err.contains("--holdout-epsilon releases a private held-out evaluation"), qPrintable(r.err));
-    r = dplda({"run", "--corpus", m_d, "--topics", "3", "--config", "1", "--holdout-epsilon", "1"});
+    r = cli({"run", "--corpus", m_d, "--topics", "3", "--config", "1", "--holdout-epsilon", "1"});
     QCOMPARE(r.code, 2);
     QVERIFY2(r.err.contains("need --holdout FRACTION"), qPrintable(r.err));
   }
