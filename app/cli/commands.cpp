@@ -65,9 +65,13 @@ Commands:
                  [--e6 noise|decomposition|whitened] [--tpm-accountant gaussian|advanced|printed]
                  [--clip-m1 C1] [--clip-m2 C2] [--clip-m3 C3] [--clip-whitened C]
                  [--model spectral|vi|dp-vi] [--holdout F] [--holdout-seed S] [--write-split DIR]
-                 [--score-model FILE] [--vi online|batch] [--iterations P] [--tau0 T] [--kappa K] [--clip C]
+                 [--score-model FILE] [--holdout-epsilon E] [--holdout-clip B] [--vi online|batch] [--iterations P] [--tau0 T] [--kappa K] [--clip C]
       --model vi: variational LDA; dp-vi: DP-VI (clip C, zCDP over all iterations; PRIVACY.md §10).
-      --holdout F: fit on a seeded public split, report held-out perplexity (document completion).
+      --holdout F: fit on a seeded public split, report held-out perplexity (document completion):
+      an exact statistic of the held-out documents, left out with --release-only (which also refuses
+      --write-split and --score-model). --holdout-epsilon E releases a private evaluation instead:
+      each held-out document's log-likelihood per token clipped to [-B, 0] (--holdout-clip B,
+      default ln(d/1e-4): clips nothing), averaged, Laplace noise; its own ledger row (PRIVACY.md §15).
       Fits spectral LDA, privately when an edge set is given (noise from the kernel's secure
       generator unless --noise-seed asks for reproducible noise); prints a summary and the
       privacy ledger, and writes JSON. A private run also prints, apart and labelled, the
@@ -89,12 +93,14 @@ Commands:
                  [--configs none,1,2,3,4,vi,dp-vi|e5+e6,...] [--epsilons LO:HI:COUNT|E1,E2,..] [--delta D]
                  [--holdout FRACTION] [--clip C] [--iterations T]
                  [--trials T] [--mechanism M] [--bounds sound|printed] [--decomposer D] [--separate-releases] [--no-cache]
-                 [--max-length L] [--formats ...] [--threads N] [--seed S]
+                 [--max-length L] [--formats ...] [--threads N] [--seed S] [--release-only]
       Repeated private runs over a grid of epsilons (log-spaced) and configurations, with seeded
       noise and common random numbers; writes DIR/results.csv, summary.csv, timings.csv, the
       figures (DIR/figures, with their CSV data) and DIR/report.md. Progress goes to stderr.
       vi and dp-vi are the variational baselines (full-batch VB, T iterations; DP-VI clips each
       document's statistics to norm C). --holdout scores every model by held-out perplexity.
+      --release-only (also with a preset): the outputs hold released values only: no exact sigma_k,
+      gamma_s, utility loss, held-out perplexity, timings or non-private configuration (none, vi).
       figure3 runs on --corpus DIR or builds the Debian package descriptions into out/corpora/debian.
 
 Exit status: 0 success, 2 usage error, 3 bad input, 4 the computation failed.

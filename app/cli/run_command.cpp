@@ -14,6 +14,7 @@
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
 #include "app/cli/json_output.h"
+#include "app/cli/holdout_output.h"
 #include "app/cli/vi_command.h"
 #include "core/corpus/corpus_cache.h"
 #include "core/corpus/truth_io.h"
@@ -203,7 +204,7 @@ int runCommand(const std::vector<std::string>& args) {
                     {"corpus", "topics", "alpha0", "truth", "decomposer", "seed", "json", "top-words", "config",
                      "edges", "epsilon", "delta", "mechanism", "bounds", "split", "noise-seed", "max-length",
                      "accountant", "e6", "tpm-accountant", "clip-m1", "clip-m2", "clip-m3", "clip-whitened", "batch-size", "online-iterations", "model", "holdout",
-                     "holdout-seed", "write-split", "score-model", "iterations", "vi", "clip", "tau0", "kappa"},
+                     "holdout-seed", "write-split", "score-model", "holdout-epsilon", "holdout-clip", "iterations", "vi", "clip", "tau0", "kappa"},
                     {"share-releases", "separate-releases", "release-only", "no-cache"});
   const std::string modelName = a.text("model", "spectral");
   if (modelName == "vi" || modelName == "dp-vi") return runViCommand(a, modelName);
@@ -235,6 +236,7 @@ int runCommand(const std::vector<std::string>& args) {
   const bool teaching = !a.flag("release-only");
   if (!isPrivateRun && !teaching) throw UsageError("--release-only needs an edge set (--config or --edges)");
   privacy.nonPrivateDiagnostics = teaching;
+  const HeldOutSettings heldOut = heldOutSettingsFrom(a, isPrivateRun);
   require(validatePrivacyOptions(privacy));
   std::unique_ptr<RandomSource> noise;
   if (a.has("noise-seed")) noise = std::make_unique<SeededRandom>(a.seed("noise-seed", 0));
@@ -336,11 +338,11 @@ int runCommand(const std::vector<std::string>& args) {
     }
     if (split) {
       const LdaModel released{result.alpha, result.topics};
-      reportHeldOut(a, *split, &released, truth ? &*truth : nullptr, json, out);
+      reportHeldOut(a, heldOut, *split, &released, truth ? &*truth : nullptr, *noise, json, out);
     }
   } else {
     out << priv.status.message() << "\n";
-    if (split) reportHeldOut(a, *split, nullptr, truth ? &*truth : nullptr, json, out);
+    if (split) reportHeldOut(a, heldOut, *split, nullptr, truth ? &*truth : nullptr, *noise, json, out);
   }
 
   if (teaching) {

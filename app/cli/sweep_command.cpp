@@ -134,7 +134,7 @@ int sweepCommand(const std::vector<std::string>& args) {
       {"preset", "out", "trials", "formats", "bounds", "threads", "seed", "corpus", "truth", "topics",
        "alpha0", "configs", "epsilons", "delta", "mechanism", "decomposer", "max-length", "accountant", "holdout",
        "clip", "iterations"},
-      {"share-releases", "separate-releases", "no-cache"});
+      {"share-releases", "separate-releases", "no-cache", "release-only"});
   const std::filesystem::path out = a.text("out");
   const std::vector<ExportFormat> formats = parseFormats(a.text("formats", "png,pdf,svg"));
   // 0 = all cores; the range of validateSweepSpec. Digits only: "-0" is refused.
@@ -273,6 +273,14 @@ int sweepCommand(const std::vector<std::string>& args) {
     require(validateSweepSpec(s));
   }
 
+  if (a.flag("release-only")) {  // released values only in every output (docs/PRIVACY.md §15.4)
+    if (preset.kind == ExperimentKind::TpmNoise || isSeed004Experiment(preset)) {
+      throw UsageError("--release-only applies to epsilon sweeps on a corpus; " + preset.name +
+                       " releases nothing from a corpus");
+    }
+    preset.sweep.releaseOnly = true;
+    if (const Status st = validateSweepSpec(preset.sweep); !st.isOk()) throw UsageError(st.message());
+  }
   std::error_code ec;  // fail before the run, not after it
   std::filesystem::create_directories(out / "figures", ec);
   if (ec)
@@ -330,6 +338,11 @@ int sweepCommand(const std::vector<std::string>& args) {
               << " s; wrote " << escapeText(report.string()) << "\n";
   } else {
     const SweepResult& r = *run.sweep;
+    if (r.spec.releaseOnly) {  // timings depend on the data
+      std::cout << preset.name << ": " << r.rows.size() << " runs (release-only output); wrote "
+                << escapeText(report.string()) << "\n";
+      return kExitOk;
+    }
     std::cout << preset.name << ": " << r.rows.size() << " runs in " << shortNumber(r.elapsedMs / 1000.0)
               << " s on " << r.threadsUsed << " threads; wrote " << escapeText(report.string()) << "\n";
     const std::vector<double> perConfig = meanTrialMsPerConfiguration(r);

@@ -9,13 +9,13 @@
 #include <sstream>
 
 #include "app/cli/commands.h"
+#include "app/cli/holdout_output.h"
 #include "app/cli/json_output.h"
 #include "core/common/number_text.h"
 #include "core/corpus/corpus_cache.h"
 #include "core/corpus/truth_io.h"
 #include "core/corpus/uci_io.h"
 #include "core/eval/metrics.h"
-#include "core/eval/perplexity.h"
 #include "core/vi/dp_vi.h"
 #include "core/vi/variational_lda.h"
 #include "core/vi/vi_parameters.h"
@@ -23,22 +23,6 @@
 namespace dplda::cli {
 
 namespace {
-
-const char* kEvaluationNote =
-    "held-out evaluation: post-processing of the released model on the public split's test documents, which "
-    "never enter the fit; the perplexity is a statistic of the test documents and NOT itself a private release";
-
-QJsonObject perplexityToJson(const PerplexityResult& p) {
-  return QJsonObject{{"perplexity", p.perplexity},
-                     {"elbo_bound_perplexity", p.elboBoundPerplexity},
-                     {"log_likelihood", p.logLikelihood},
-                     {"scored_tokens", static_cast<double>(p.scoredTokens)},
-                     {"observed_tokens", static_cast<double>(p.observedTokens)},
-                     {"bound_tokens", static_cast<double>(p.boundTokens)},
-                     {"documents", p.documents},
-                     {"estimator", QString::fromStdString(p.estimator)},
-                     {"smoothing", QString::fromStdString(p.smoothing)}};
-}
 
 LdaModel checkedModel(const LdaModel& m, const Corpus& corpus, const std::string& what) {
   if (m.vocabSize() != corpus.vocabSize()) {
@@ -49,61 +33,6 @@ LdaModel checkedModel(const LdaModel& m, const Corpus& corpus, const std::string
 }
 
 }  // namespace
-
-std::optional<HoldoutSplit> holdoutFrom(const Arguments& a, const Corpus& corpus) {
-  if (!a.has("holdout")) {
-    if (a.has("holdout-seed") || a.has("write-split") || a.has("score-model")) {
-      throw UsageError("--holdout-seed, --write-split and --score-model need --holdout FRACTION");
-    }
-    return std::nullopt;
-  }
-  const double f = a.number("holdout");
-  if (const std::string problem = holdoutFractionProblem(f); !problem.empty()) throw UsageError(problem);
-  auto split = splitHoldout(corpus, f, a.seed("holdout-seed", 1));
-  if (!split.ok()) throw InputError(split.status().message());
-  if (a.has("write-split")) {
-    const std::string dir = a.text("write-split");
-    require(writeUciCorpus(split->train, dir + "/train"));
-    require(writeUciCorpus(split->test, dir + "/test"));
-  }
-  return std::move(split).value();
-}
-
-void reportHeldOut(const Arguments& a, const HoldoutSplit& split, const LdaModel* model, const LdaModel* truth,
-                   QJsonObject& json, std::ostream& out) {
-  const std::uint64_t seed = deriveSeed(split.seed, 1);  // the halves of each test document
-  // From the ids: the caller may have moved the training corpus into its pipeline.
-  const int trainDocs = static_cast<int>(split.trainIds.size());
-  json.insert("holdout", QJsonObject{{"fraction", split.fraction},
-                                     {"seed", QString::number(split.seed)},
-                                     {"train_docs", trainDocs},
-                                     {"test_docs", split.test.docCount()},
-                                     {"note", kEvaluationNote}});
-  out << "held-out: " << split.test.docCount() << " of " << trainDocs + split.test.docCount()
-      << " documents (fraction " << split.fraction << ", seed " << split.seed << "); the model saw only the other "
-      << trainDocs << "\n";
-  auto score = [&](const LdaModel& m, const char* key, const std::string& label) {
-    auto p = heldOutPerplexity(m, split.test, seed);
-    if (!p.ok()) {
-      json.insert(key, QJsonObject{{"failure", QString::fromStdString(p.status().message())}});
-      out << "  " << label << ": perplexity not computed: " << p.status().message() << "\n";
-      return;
-    }
-    json.insert(key, perplexityToJson(p.value()));
-    out << "  " << label << ": perplexity " << p->perplexity << " (document completion), ELBO bound "
-        << p->elboBoundPerplexity << "\n";
-  };
-  if (model) score(*model, "perplexity", "model");
-  if (truth) score(*truth, "truth_perplexity", "truth");
-  if (a.has("score-model")) {
-    const LdaModel other = checkedModel(take(readTruthJson(a.text("score-model"))), split.test, "--score-model");
-    score(other, "score_model_perplexity", "--score-model " + a.text("score-model"));
-  }
-  if (model || truth) {
-    out << "  estimator: " << perplexityEstimatorText() << "\n  smoothing: "
-        << perplexitySmoothingText(kDefaultPerplexitySmoothing) << "\n";
-  }
-}
 
 int runViCommand(const Arguments& a, const std::string& modelName) {
   const bool isPrivate = modelName == "dp-vi";
@@ -138,6 +67,7 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
     dp.epsilon = a.number("epsilon", dp.epsilon);
     dp.delta = a.number("delta", dp.delta);
   }
+  const HeldOutSettings heldOut = heldOutSettingsFrom(a, isPrivate);
   // Option ranges that do not need the corpus: usage errors before reading it.
   for (const ViParameterProblem& p : checkViRunParameters(params, isPrivate)) throw UsageError(p.message);
   if (isPrivate) {
@@ -166,11 +96,11 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
   ViFit fit;
   std::optional<DpViLedger> ledger;
   long long clipped = 0;
+  std::unique_ptr<RandomSource> noise;  // the fit's noise, then the private held-out evaluation's
+  if (a.has("noise-seed")) noise = std::make_unique<SeededRandom>(a.seed("noise-seed", 0));
+  else noise = std::make_unique<SecureRandom>();
   if (isPrivate) {
     dp.vi = vi;
-    std::unique_ptr<RandomSource> noise;
-    if (a.has("noise-seed")) noise = std::make_unique<SeededRandom>(a.seed("noise-seed", 0));
-    else noise = std::make_unique<SecureRandom>();
     DpViFit r = take(fitDpVi(train, k, dp, *noise));
     fit = std::move(r.fit);
     ledger = std::move(r.ledger);
@@ -261,7 +191,7 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
     for (int i : topIndices(fit.model.topics.col(c), nTop)) out << " " << corpus.wordName(i);
     out << "\n";
   }
-  if (split) reportHeldOut(a, *split, &fit.model, truth ? &*truth : nullptr, json, out);
+  if (split) reportHeldOut(a, heldOut, *split, &fit.model, truth ? &*truth : nullptr, *noise, json, out);
   if (teaching) {  // data-dependent run statistics: teaching output, left out with --release-only
     json.insert("non_private_diagnostics",
                 QJsonObject{{"note", "statistics of the run, computed from the data: NOT part of any private release"},

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numeric>
 
@@ -120,7 +121,10 @@ Result<PerplexityResult> heldOutPerplexity(const LdaModel& model, const Corpus& 
   if (isCanceled(feedback)) return cancelled();
   PerplexityResult r;
   double elbo = 0.0;
+  r.documentLogLikelihoodPerToken.reserve(scores.size());
   for (const DocScore& s : scores) {  // fixed order: identical for any thread count
+    r.documentLogLikelihoodPerToken.push_back(s.scored > 0 ? s.logP / static_cast<double>(s.scored)
+                                                           : std::numeric_limits<double>::quiet_NaN());
     r.logLikelihood += s.logP;
     elbo += s.elbo;
     r.scoredTokens += s.scored;

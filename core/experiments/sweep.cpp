@@ -209,6 +209,14 @@ SweepRow runTrial(const SweepSpec& spec, const PreparedCase& pc, SpectralPipelin
 }  // namespace
 
 
+bool configurationReleases(const SweepConfiguration& c) {
+  return c.model == SweepModel::DpVi || (c.model == SweepModel::Spectral && c.edges != 0);
+}
+
+bool configurationShown(const SweepSpec& s, int g) {
+  return !s.releaseOnly || configurationReleases(s.configurations[static_cast<std::size_t>(g)]);
+}
+
 Status validateSweepSpec(const SweepSpec& s) {
   if (s.cases.empty()) return invalidArgument("the sweep has no corpus (cases is empty)");
   std::set<std::string> labels;
@@ -286,6 +294,13 @@ Status validateSweepSpec(const SweepSpec& s) {
   }
   if (!std::isfinite(s.dpViClip) || s.dpViClip <= 0.0) {
     return invalidArgument("DP-VI's clipping norm C must be a finite number > 0, got " + csvNumberText(s.dpViClip));
+  }
+  if (s.releaseOnly) {
+    if (s.noiseMultiplier != 1.0) return invalidArgument("a release-only sweep needs the calibrated noise (multiplier 1)");
+    if (std::none_of(s.configurations.begin(), s.configurations.end(), configurationReleases)) {
+      return invalidArgument("a release-only sweep needs a private configuration (an edge set or dp-vi): \"none\" "
+                             "and \"vi\" are not releases");
+    }
   }
   if (s.threads < 0 || s.threads > 1024)
     return invalidArgument("threads must be 0 (all cores) to 1024, got " + std::to_string(s.threads));

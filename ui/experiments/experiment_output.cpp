@@ -65,6 +65,7 @@ void errorSweepFigures(const std::shared_ptr<const SweepResult>& result, const Q
         for (int g = 0; g < static_cast<int>(s.configurations.size()); ++g) {
           const SweepConfiguration& cfg = s.configurations[g];
           if (cfg.edges == 0 && cfg.model == SweepModel::Spectral) continue;  // the baseline line
+          if (!configurationShown(s, g)) continue;  // release-only: no non-private curve
           QVector<double> eps, med, low, up;
           bool any = false, pending = false;
           for (int e = 0; e < static_cast<int>(s.epsilons.size()); ++e) {
@@ -107,18 +108,22 @@ void errorSweepFigures(const std::shared_ptr<const SweepResult>& result, const Q
                                                base + suffix + ": " + yLabel + QObject::tr(" vs total ε"),
                                                std::function<bool(ErrorVsEpsilonPlot&, QString*)>(fill), true));
     };
+    // Release-only: no line of the non-private fit, no utility loss, no held-out perplexity.
+    const bool exact = !s.releaseOnly;
+    const double none = std::numeric_limits<double>::quiet_NaN();
     if (info.hasTruth) {
-      errorFigure("error_l2", QObject::tr("mean ℓ₂ error per topic (vs truth)"), info.baselineErrorL2,
+      errorFigure("error_l2", QObject::tr("mean ℓ₂ error per topic (vs truth)"), exact ? info.baselineErrorL2 : none,
                   &SweepSummaryRow::errorL2, info.guessErrorL2);
-      errorFigure("error_l1", QObject::tr("mean ℓ₁ error per topic (vs truth)"), info.baselineErrorL1,
+      errorFigure("error_l1", QObject::tr("mean ℓ₁ error per topic (vs truth)"), exact ? info.baselineErrorL1 : none,
                   &SweepSummaryRow::errorL1);
     }
-    errorFigure("utility_loss_l2", QObject::tr("utility loss (mean ℓ₂ to the non-private output)"),
-                std::numeric_limits<double>::quiet_NaN(), &SweepSummaryRow::lossL2);
+    if (exact)
+      errorFigure("utility_loss_l2", QObject::tr("utility loss (mean ℓ₂ to the non-private output)"), none,
+                  &SweepSummaryRow::lossL2);
     if (info.hasTruth)
       errorFigure("error_frobenius", QObject::tr("error ‖μ − μ̃‖_F (vs truth, Definition 21)"),
-                  info.baselineErrorFrobenius, &SweepSummaryRow::errorFrobenius);
-    if (s.holdout > 0.0)
+                  exact ? info.baselineErrorFrobenius : none, &SweepSummaryRow::errorFrobenius);
+    if (s.holdout > 0.0 && exact)
       errorFigure("perplexity", QObject::tr("held-out perplexity (document completion)"), info.baselinePerplexity,
                   &SweepSummaryRow::perplexity, static_cast<double>(info.vocabSize));  // uniform topics give d
 
@@ -170,14 +175,15 @@ void diagnosticsFigures(const std::shared_ptr<const SweepResult>& result, std::v
       }
       if (kind == 2) {
         plot.setAxisLabels(QObject::tr("k (number of topics)"), QObject::tr("release rate (released / trials)"));
-      } else {
-        plot.setLogY(true);
+      } else if (!s.releaseOnly) {  // the exact σ_k and γ_s are not released
         if (!plot.setSeries(kind == 0 ? "sigma_k" : "gamma_s",
                             kind == 0 ? QObject::tr("σ_k(M̂₂), non-private") : QObject::tr("γ_s(T̂), non-private"),
                             ks, base, 0, error))
           return false;
       }
+      if (kind != 2) plot.setLogY(true);
       for (int g = 0; g < static_cast<int>(s.configurations.size()); ++g) {
+        if (!configurationShown(s, g)) continue;
         QVector<double> ys;
         bool any = false;
         for (int c = 0; c < static_cast<int>(r.cases.size()); ++c) {
@@ -342,7 +348,8 @@ Result<std::filesystem::path> writeExperimentFolder(const ExperimentRun& run, co
   } else {
     DPLDA_RETURN_IF_ERROR(writeText(dir / "results.csv", sweepResultsCsv(*run.sweep)));
     DPLDA_RETURN_IF_ERROR(writeText(dir / "summary.csv", sweepSummaryCsv(*run.sweep)));
-    DPLDA_RETURN_IF_ERROR(writeText(dir / "timings.csv", sweepTimingsCsv(*run.sweep)));
+    // Timings depend on the data: not part of a release-only sweep.
+    if (!run.sweep->spec.releaseOnly) DPLDA_RETURN_IF_ERROR(writeText(dir / "timings.csv", sweepTimingsCsv(*run.sweep)));
   }
   if (!formats.empty()) {
     const QJsonObject metadata = experimentMetadata(run);
