@@ -27,6 +27,8 @@ namespace dplda::cli {
 
 namespace {
 
+constexpr const char* kNotComputed = "not computed";
+
 QJsonArray preconditionsToJson(const std::vector<Precondition>& pre) {
   QJsonArray a;
   for (const auto& p : pre) {
@@ -37,8 +39,17 @@ QJsonArray preconditionsToJson(const std::vector<Precondition>& pre) {
   return a;
 }
 
-QJsonValue numberOrNull(double x) { return std::isfinite(x) ? QJsonValue(x) : QJsonValue(QJsonValue::Null); }
-QJsonValue optionalNumber(const std::optional<double>& x) { return x ? numberOrNull(*x) : QJsonValue(); }
+// A value a refused release never computed (its scale, its sensitivity): said in words, never NaN or null.
+QJsonValue numberOrNotComputed(double x) { return std::isfinite(x) ? QJsonValue(x) : QJsonValue(kNotComputed); }
+QJsonValue optionalNumber(const std::optional<double>& x) { return x ? numberOrNotComputed(*x) : QJsonValue(); }
+// The same for the text output.
+std::string numberText(double x) {
+  std::ostringstream s;
+  s.precision(4);
+  if (std::isfinite(x)) s << x;
+  else s << kNotComputed;
+  return s.str();
+}
 QJsonArray strings(const std::vector<std::string>& v) {
   QJsonArray a;
   for (const auto& s : v) a.append(QString::fromStdString(s));
@@ -59,17 +70,17 @@ QJsonObject privacyToJson(const PrivacyOptions& o, const PrivateRunResult& r) {
                               {"node", QString::fromStdString(e.node)},
                               {"edges", le},
                               {"mechanism", QString::fromStdString(e.mechanism)},
-                              {"sensitivity", numberOrNull(e.sensitivity)},
+                              {"sensitivity", numberOrNotComputed(e.sensitivity)},
                               {"sensitivity_formula", QString::fromStdString(e.sensitivityFormula)},
                               {"epsilon", e.epsilon},
                               {"delta", e.delta},
-                              {"sigma", numberOrNull(e.sigma)},
+                              {"sigma", numberOrNotComputed(e.sigma)},
                               {"bounds", QString::fromStdString(e.bounds)},
                               {"spent", e.spent},
                               {"draws", e.draws},
                               {"sampler_excess_delta", e.samplerExcess},
                               {"sampler_limited", e.samplerLimited},
-                              {"gdp_mu", numberOrNull(e.mu)},
+                              {"gdp_mu", numberOrNotComputed(e.mu)},
                               {"preconditions", preconditionsToJson(e.preconditions)},
                               {"note", QString::fromStdString(e.note)}});
   }
@@ -309,8 +320,9 @@ int runCommand(const std::vector<std::string>& args) {
     out << "  total epsilon " << privacy.epsilon << ", delta " << privacy.delta << " (" << boundSetName(privacy.bounds)
         << " bounds, " << accountantName(privacy.accountant) << " composition, noise " << priv.noiseSource << ")\n";
     for (const LedgerEntry& e : priv.ledger) {
-      out << "  " << e.release << ": " << e.mechanism << ", sensitivity " << e.sensitivity << ", epsilon "
-          << e.epsilon << ", delta " << e.delta << ", scale " << e.sigma << (e.spent ? "" : " (not spent)") << "\n";
+      out << "  " << e.release << ": " << e.mechanism << ", sensitivity " << numberText(e.sensitivity) << ", epsilon "
+          << e.epsilon << ", delta " << e.delta << ", scale " << numberText(e.sigma) << (e.spent ? "" : " (not spent)")
+          << "\n";
     }
     if (priv.diagnostics.sigmaKTilde) out << "  sigma_k~ = " << *priv.diagnostics.sigmaKTilde << " (released)\n";
     if (priv.diagnostics.gapTilde) out << "  eigengap~ = " << *priv.diagnostics.gapTilde << " (released)\n";
