@@ -18,7 +18,9 @@
 #include "core/corpus/corpus_cache.h"
 #include "core/corpus/truth_io.h"
 #include "core/corpus/uci_io.h"
+#include "core/corpus/vocabulary_compaction.h"
 #include "core/eval/metrics.h"
+#include "core/pipeline/memory_estimate.h"
 #include "core/pipeline/private_run.h"
 #include "core/pipeline/spectral_pipeline.h"
 #include "core/privacy/budget.h"
@@ -271,15 +273,25 @@ int runCommand(const std::vector<std::string>& args) {
                        std::to_string(o.topicCount) + "; errors need at least as many fitted topics");
     }
   }
+  // A non-private fit sees only the words some document uses (vocabulary_compaction.h); the
+  // output speaks of the original ids. A private release keeps every declared word.
+  VocabularyCompaction compaction;
+  if (!isPrivateRun) compaction = compactVocabulary(*corpus);
+  if (compaction.compacted() && o.topicCount > corpus->vocabSize()) {
+    throw InputError("--topics " + std::to_string(o.topicCount) + " but the documents use only " +
+                     std::to_string(corpus->vocabSize()) + " of the " + std::to_string(compaction.vocabSize) +
+                     " words of the vocabulary");
+  }
   SpectralPipeline pipeline;
   pipeline.setCorpus(corpus);
   pipeline.setOptions(o);
   require(validateSpectralOptions(o, *corpus));
+  require(checkSpectralMemory(o, *corpus));  // before any stage allocates: k is capped by what fits
   // The release first: nothing non-private is computed before it (a failure of the exact
   // pipeline must not decide whether a private run releases).
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
-  const PrivateRunResult priv = take(runPrivate(pipeline, privacy, *noise));
+  PrivateRunResult priv = take(runPrivate(pipeline, privacy, *noise));
   const double runMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   // Stage timings of the first pass over the stages (a private run fetches only some of them).
   std::vector<StageTiming> timings = pipeline.timings();
@@ -291,13 +303,18 @@ int runCommand(const std::vector<std::string>& args) {
     else modelFailure = m.status().message();
     if (isPrivateRun) timings = pipeline.timings();
   }
+  const int wordsUsed = corpus->vocabSize();
+  if (compaction.compacted()) {  // back to the original word ids for every output
+    restoreVocabulary(*corpus, compaction);
+    if (priv.output) priv.output->topics = expandWordRows(priv.output->topics, compaction);
+  }
 
   QJsonObject json;
   json.insert("status", priv.status.isOk() ? QString("ok") : QString::fromStdString(priv.status.toString()));
   json.insert("released", priv.released);
   json.insert("model", "spectral");
   json.insert("corpus", QJsonObject{{"docs", fullDocCount}, {"vocab", corpus->vocabSize()},
-                                    {"dropped_docs", corpus->droppedDocuments}});
+                                    {"words_fitted", wordsUsed}, {"dropped_docs", corpus->droppedDocuments}});
   json.insert("topics_k", o.topicCount);
   json.insert("alpha0", o.alpha0);
   json.insert("decomposer", QString::fromStdString(o.decomposer));
@@ -312,6 +329,7 @@ int runCommand(const std::vector<std::string>& args) {
   std::ostringstream out;
   out.precision(4);
   out << "corpus: " << fullDocCount << " documents, vocabulary " << corpus->vocabSize();
+  if (wordsUsed < corpus->vocabSize()) out << " (" << wordsUsed << " used by the documents fitted)";
   if (corpus->droppedDocuments) out << " (" << corpus->droppedDocuments << " short documents dropped on loading)";
   out << "\n";
   if (isPrivateRun) {

@@ -10,10 +10,12 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/json_output.h"
+#include "core/common/memory_budget.h"
 #include "core/common/number_text.h"
 #include "core/corpus/corpus_cache.h"
 #include "core/corpus/truth_io.h"
 #include "core/corpus/uci_io.h"
+#include "core/corpus/vocabulary_compaction.h"
 #include "core/eval/metrics.h"
 #include "core/eval/perplexity.h"
 #include "core/vi/dp_vi.h"
@@ -149,7 +151,7 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
   if (!(vi.alpha0 > 0 && vi.alpha0 <= kMaxAlpha0)) throw UsageError("--alpha0 must be in (0, 1e6], got " + shortNumber(vi.alpha0));
   if (k < 1) throw UsageError("--topics must be >= 1, got " + std::to_string(k));
 
-  const Corpus corpus = take(loadUciCorpus(a.text("corpus"), corpusCacheOptionsFromEnvironment(!a.flag("no-cache"))));
+  Corpus corpus = take(loadUciCorpus(a.text("corpus"), corpusCacheOptionsFromEnvironment(!a.flag("no-cache"))));
   std::optional<LdaModel> truth;
   if (a.has("truth")) {
     truth = checkedModel(take(readTruthJson(a.text("truth"))), corpus, "the truth file");
@@ -158,10 +160,27 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
                        std::to_string(k) + "; errors need at least as many fitted topics");
     }
   }
-  const std::optional<HoldoutSplit> split = holdoutFrom(a, corpus);
-  const Corpus& train = split ? split->train : corpus;
+  std::optional<HoldoutSplit> split = holdoutFrom(a, corpus);
+  Corpus& train = split ? split->train : corpus;
+  // Non-private VI fits the words some training document uses (vocabulary_compaction.h); DP-VI
+  // adds noise to the statistics of every declared word, so it keeps them all.
+  VocabularyCompaction compaction;
+  if (!isPrivate) compaction = compactVocabulary(train);
+  if (compaction.compacted() && k > train.vocabSize()) {
+    throw InputError("--topics " + std::to_string(k) + " but the training documents use only " +
+                     std::to_string(train.vocabSize()) + " of the " + std::to_string(compaction.vocabSize) +
+                     " words of the vocabulary");
+  }
   if (isPrivate) require(validateDpViOptions(dp, k, train));
   else require(validateViOptions(vi, k, train));
+  // Before allocating: about six k x d matrices (λ, E[log β], the statistics and their noisy or
+  // clipped copies, the topics) and γ (k x N).
+  const double d = train.vocabSize();
+  require(checkMemory(8.0 * (6.0 * k * d + 2.0 * k * train.docCount()), "--topics " + std::to_string(k),
+                      "about six " + std::to_string(k) + " x " + std::to_string(train.vocabSize()) +
+                          " topic-word matrices (variational parameters, expected statistics, topics)",
+                      isPrivate ? "DP-VI adds noise to the statistics of every word of the declared vocabulary"
+                                : "one row per word some training document uses"));
 
   ViFit fit;
   std::optional<DpViLedger> ledger;
@@ -179,6 +198,11 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
     fit = take(fitVi(train, k, vi));
   }
   const bool teaching = !a.flag("release-only");
+  const int wordsFitted = train.vocabSize();
+  if (compaction.compacted()) {  // back to the original word ids for every output
+    restoreVocabulary(train, compaction);
+    fit.model.topics = expandWordRows(fit.model.topics, compaction);
+  }
 
   QJsonObject json;
   std::ostringstream out;
@@ -187,7 +211,7 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
   json.insert("released", true);
   json.insert("model", QString::fromStdString(modelName));
   json.insert("corpus", QJsonObject{{"docs", corpus.docCount()}, {"vocab", corpus.vocabSize()},
-                                    {"dropped_docs", corpus.droppedDocuments}});
+                                    {"words_fitted", wordsFitted}, {"dropped_docs", corpus.droppedDocuments}});
   json.insert("topics_k", k);
   json.insert("alpha0", vi.alpha0);
   json.insert("vi", QJsonObject{{"method", viMethodName(vi.method)},
@@ -200,7 +224,9 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
                                 {"estep_max_iterations", vi.estepMaxIterations},
                                 {"seed", QString::number(vi.seed)},
                                 {"updates", static_cast<double>(fit.updates)}});
-  out << "corpus: " << corpus.docCount() << " documents, vocabulary " << corpus.vocabSize() << "\n";
+  out << "corpus: " << corpus.docCount() << " documents, vocabulary " << corpus.vocabSize();
+  if (wordsFitted < corpus.vocabSize()) out << " (" << wordsFitted << " used by the documents fitted)";
+  out << "\n";
   out << "model: " << (isPrivate ? "DP-VI (Park et al. 2016)" : "variational LDA") << ", " << viMethodName(vi.method)
       << " VB, " << vi.iterations << " passes, " << fit.updates << " updates, alpha " << vi.alpha0 / k
       << " each, eta " << fit.eta << "\n";
