@@ -262,7 +262,7 @@ int runCommand(const std::vector<std::string>& args) {
   full = Corpus();  // with a split, the whole corpus is no longer needed (reportHeldOut counts ids)
   std::optional<LdaModel> truth;
   if (a.has("truth")) {
-    truth = take(readTruthJson(a.text("truth")));
+    truth = take(readTruthJson(a.text("truth"), TruthShape{corpus->vocabSize(), o.topicCount}));
     if (truth->vocabSize() != corpus->vocabSize()) {
       throw InputError("the truth file has topics over " + std::to_string(truth->vocabSize()) +
                        " words but the corpus vocabulary has " + std::to_string(corpus->vocabSize()));

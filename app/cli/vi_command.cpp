@@ -98,7 +98,8 @@ void reportHeldOut(const Arguments& a, const HoldoutSplit& split, const LdaModel
   if (model) score(*model, "perplexity", "model");
   if (truth) score(*truth, "truth_perplexity", "truth");
   if (a.has("score-model")) {
-    const LdaModel other = checkedModel(take(readTruthJson(a.text("score-model"))), split.test, "--score-model");
+    const LdaModel other = checkedModel(take(readTruthJson(a.text("score-model"), TruthShape{split.test.vocabSize(), 0})), split.test,
+                                        "--score-model");
     score(other, "score_model_perplexity", "--score-model " + a.text("score-model"));
   }
   if (model || truth) {
@@ -154,7 +155,7 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
   Corpus corpus = take(loadUciCorpus(a.text("corpus"), corpusCacheOptionsFromEnvironment(!a.flag("no-cache"))));
   std::optional<LdaModel> truth;
   if (a.has("truth")) {
-    truth = checkedModel(take(readTruthJson(a.text("truth"))), corpus, "the truth file");
+    truth = checkedModel(take(readTruthJson(a.text("truth"), TruthShape{corpus.vocabSize(), k})), corpus, "the truth file");
     if (truth->topicCount() > k) {
       throw InputError("the truth file has " + std::to_string(truth->topicCount()) + " topics but --topics is " +
                        std::to_string(k) + "; errors need at least as many fitted topics");
