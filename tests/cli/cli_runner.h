@@ -18,6 +18,12 @@
 
 namespace cli_test {
 
+#ifdef DPLDA_CLI_TEST_ASAN
+inline constexpr bool kMemoryLimitsApply = false;
+#else
+inline constexpr bool kMemoryLimitsApply = true;
+#endif
+
 struct Outcome {
   int code;
   QString out, err;
