@@ -252,6 +252,17 @@ Eigen::MatrixXd PackedTensor3::contractTwiceColumns(const Eigen::MatrixXd& U) co
   const Eigen::Index n = U.cols();
   Eigen::MatrixXd out(k, n);
   if (k == 0 || n == 0) return out;
+  // Q below is k²/2 doubles per column: many columns at large k go in blocks of at most 64 MiB
+  // (issue 28). Each entry is the same chain of multiply-adds either way (panelKernel).
+  const Eigen::Index blockColumns =
+      std::max<Eigen::Index>(64, (std::ptrdiff_t{1} << 23) / std::max<std::ptrdiff_t>(m_pairs, 1) / kHalf * kHalf);
+  if (n > blockColumns) {
+    for (Eigen::Index c0 = 0; c0 < n; c0 += blockColumns) {
+      const Eigen::Index w = std::min(blockColumns, n - c0);
+      out.middleCols(c0, w) = contractTwiceColumns(U.middleCols(c0, w));
+    }
+    return out;
+  }
   const std::ptrdiff_t cols = (n + kHalf - 1) / kHalf * kHalf;  // padding columns of Q are 0
   // Q, pair-major: Q[p * cols + s] = u_j u_l for pair p = {j <= l} (the order of the constructor).
   std::vector<double> Q(static_cast<std::size_t>(m_pairs * cols), 0.0);
