@@ -43,7 +43,10 @@ QJsonArray preconditionsToJson(const std::vector<Precondition>& pre) {
 
 // A value a refused release never computed (its scale, its sensitivity): said in words, never NaN or null.
 QJsonValue numberOrNotComputed(double x) { return std::isfinite(x) ? QJsonValue(x) : QJsonValue(kNotComputed); }
-QJsonValue optionalNumber(const std::optional<double>& x) { return x ? numberOrNotComputed(*x) : QJsonValue(); }
+// A value this configuration does not release: the key is left out (Undefined), not null.
+QJsonValue optionalNumber(const std::optional<double>& x) {
+  return x ? numberOrNotComputed(*x) : QJsonValue(QJsonValue::Undefined);
+}
 // The same for the text output.
 std::string numberText(double x) {
   std::ostringstream s;

@@ -24,6 +24,9 @@ int threadCount() {
 #endif
 }
 
+// The eigen step's rule (whitening.cpp): the full dense decomposition up to kDenseEigenLimit.
+bool denseEigen(int d, int k) { return d <= kDenseEigenLimit || k + 2 >= d; }
+
 std::string size3(int k) { return std::to_string(k) + " x " + std::to_string(k) + " x " + std::to_string(k); }
 
 }  // namespace
@@ -37,7 +40,7 @@ SpectralMemory estimateSpectralMemory(int vocabSize, int topicCount, const Spect
   // it returns (an online fit never forms T̂).
   const double lasting = 3.0 * d * k + (online ? 0.0 : 2.0 * cube);
   // The eigen step: M̂2 dense at small d, else the block eigensolver's d x O(k) bases.
-  const double eigen = denseDecompositionPays(vocabSize, topicCount) ? 3.0 * d * d : d * (8.0 * k + 40.0);
+  const double eigen = denseEigen(vocabSize, topicCount) ? 3.0 * d * d : d * (8.0 * k + 40.0);
   // The whitened tensor pass (moments.cpp): per lane the d x kp scatter rows and R (k x np) unless
   // R is shared; the rows-by-pairs block K; W padded; then T̂ assembled beside R.
   const bool sharedR = k * np * sizeof(double) > moments_detail::kSharedTensorBytes;
@@ -63,7 +66,7 @@ SpectralMemory estimateSpectralMemory(int vocabSize, int topicCount, const Spect
                 " each: the one the pipeline keeps, the model's, the decomposer's deflated copy and the pass that "
                 "forms it)";
   } else if (eigen >= tensorPass && eigen >= decompose) {
-    m.largest = denseDecompositionPays(vocabSize, topicCount)
+    m.largest = denseEigen(vocabSize, topicCount)
                     ? "the dense " + std::to_string(vocabSize) + " x " + std::to_string(vocabSize) + " second moment"
                     : "the eigensolver's " + std::to_string(vocabSize) + " x O(k) bases";
   } else {
