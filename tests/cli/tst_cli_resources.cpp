@@ -212,9 +212,14 @@ class TestCliResources : public QObject {
     const QString out = m_dir.filePath("long-word-corpus");
     const Outcome imp = dplda({"import-text", "--input", text, "--vocab", "100", "--out", out});
     QVERIFY2(imp.code == 0, qPrintable(imp.err));
-    for (const QByteArray& line : readAll(out + "/vocab.txt").split('\n')) QVERIFY(line.size() < (1 << 20));
+    const QList<QByteArray> words = readAll(out + "/vocab.txt").split('\n');
+    QVERIFY(words.contains("apple"));
+    for (const QByteArray& line : words) QVERIFY(line.size() < (1 << 20));
+    // The reader accepts what import-text wrote (a fit of these few repeated lines may still find
+    // no second topic: exit 4 is a numerical outcome, exit 3 would be the reader's refusal).
     const Outcome run = dplda({"run", "--corpus", out, "--topics", "2", "--no-cache"});
-    QVERIFY2(run.code == 0, qPrintable(run.err));
+    QVERIFY2(run.code == 0 || run.code == 4, qPrintable(run.err));
+    QVERIFY2(!run.err.contains("vocab.txt"), qPrintable(run.err));
   }
 
   // §2: import-text kept every distinct token (64 MB of text took 1.06 GB): bounded, with a message.
