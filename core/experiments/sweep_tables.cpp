@@ -46,7 +46,9 @@ std::string sweepResultsCsv(const SweepResult& r) {
     caseColumns(o, r.cases[row.caseIndex]);
     std::string scales;
     for (const NoiseScale& n : row.noiseScales) {
-      scales += (scales.empty() ? "" : ";") + n.release + "=" + csvNumberText(n.sigma);
+      // A release refused before its scale was calibrated has none (issue 28: it read "=nan").
+      scales += (scales.empty() ? "" : ";") + n.release + "=" +
+                (std::isfinite(n.sigma) ? csvNumberText(n.sigma) : std::string("not computed"));
     }
     o << ',' << csvCell(cfg.label) << ',' << csvCell(configurationText(cfg)) << ','
       << csvNumberText(row.epsilon) << ',' << csvNumberText(r.spec.delta) << ','
