@@ -276,6 +276,7 @@ int runCommand(const std::vector<std::string>& args) {
                        std::to_string(o.topicCount) + "; errors need at least as many fitted topics");
     }
   }
+  require(validateSpectralOptions(o, *corpus));
   // A non-private fit sees only the words some document uses (vocabulary_compaction.h); the
   // output speaks of the original ids. A private release keeps every declared word.
   VocabularyCompaction compaction;
@@ -288,7 +289,6 @@ int runCommand(const std::vector<std::string>& args) {
   SpectralPipeline pipeline;
   pipeline.setCorpus(corpus);
   pipeline.setOptions(o);
-  require(validateSpectralOptions(o, *corpus));
   require(checkSpectralMemory(o, *corpus));  // before any stage allocates: k is capped by what fits
   // The release first: nothing non-private is computed before it (a failure of the exact
   // pipeline must not decide whether a private run releases).

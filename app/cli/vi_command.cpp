@@ -165,6 +165,8 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
   Corpus& train = split ? split->train : corpus;
   // Non-private VI fits the words some training document uses (vocabulary_compaction.h); DP-VI
   // adds noise to the statistics of every declared word, so it keeps them all.
+  if (isPrivate) require(validateDpViOptions(dp, k, train));
+  else require(validateViOptions(vi, k, train));
   VocabularyCompaction compaction;
   if (!isPrivate) compaction = compactVocabulary(train);
   if (compaction.compacted() && k > train.vocabSize()) {
@@ -172,8 +174,6 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
                      std::to_string(train.vocabSize()) + " of the " + std::to_string(compaction.vocabSize) +
                      " words of the vocabulary");
   }
-  if (isPrivate) require(validateDpViOptions(dp, k, train));
-  else require(validateViOptions(vi, k, train));
   // Before allocating: about six k x d matrices (λ, E[log β], the statistics and their noisy or
   // clipped copies, the topics) and γ (k x N).
   const double d = train.vocabSize();
