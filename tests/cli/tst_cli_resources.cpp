@@ -154,7 +154,9 @@ class TestCliResources : public QObject {
     const Outcome big = dpldaWithMemoryLimit({"run", "--corpus", dir, "--topics", "200", "--model", model, "--no-cache"},
                                              1536, 120000);
     QCOMPARE(big.code, 3);
-    QVERIFY2(big.err.contains("use only " + QString::number(used.size()) + " of the 1000000 words"), qPrintable(big.err));
+    QVERIFY(!big.err.contains("internal error"));
+    if (model == "vi")  // (spectral refuses first: k must be below N = 50)
+      QVERIFY2(big.err.contains("use only " + QString::number(used.size()) + " of the 1000000 words"), qPrintable(big.err));
   }
 
   // §1/§2: --topics 800 on d = 1000, N = 3000 aborted under 4 GB after minutes (a k³ copy per
