@@ -195,7 +195,7 @@ void reportHeldOut(const Arguments& a, const HeldOutSettings& settings, const Ho
   if (model) score(*model, "perplexity", "model");
   if (truth) score(*truth, "truth_perplexity", "truth");
   if (a.has("score-model")) {
-    const LdaModel other = take(readTruthJson(a.text("score-model")));
+    const LdaModel other = take(readTruthJson(a.text("score-model"), TruthShape{split.test.vocabSize(), 0}));
     if (other.vocabSize() != split.test.vocabSize()) {
       throw InputError("--score-model has topics over " + std::to_string(other.vocabSize()) +
                        " words but the corpus vocabulary has " + std::to_string(split.test.vocabSize()));

@@ -19,7 +19,9 @@
 #include "core/corpus/corpus_cache.h"
 #include "core/corpus/truth_io.h"
 #include "core/corpus/uci_io.h"
+#include "core/corpus/vocabulary_compaction.h"
 #include "core/eval/metrics.h"
+#include "core/pipeline/memory_estimate.h"
 #include "core/pipeline/private_run.h"
 #include "core/pipeline/spectral_pipeline.h"
 #include "core/privacy/budget.h"
@@ -27,6 +29,8 @@
 namespace dplda::cli {
 
 namespace {
+
+constexpr const char* kNotComputed = "not computed";
 
 QJsonArray preconditionsToJson(const std::vector<Precondition>& pre) {
   QJsonArray a;
@@ -38,8 +42,20 @@ QJsonArray preconditionsToJson(const std::vector<Precondition>& pre) {
   return a;
 }
 
-QJsonValue numberOrNull(double x) { return std::isfinite(x) ? QJsonValue(x) : QJsonValue(QJsonValue::Null); }
-QJsonValue optionalNumber(const std::optional<double>& x) { return x ? numberOrNull(*x) : QJsonValue(); }
+// A value a refused release never computed (its scale, its sensitivity): said in words, never NaN or null.
+QJsonValue numberOrNotComputed(double x) { return std::isfinite(x) ? QJsonValue(x) : QJsonValue(kNotComputed); }
+// A value this configuration does not release: the key is left out (Undefined), not null.
+QJsonValue optionalNumber(const std::optional<double>& x) {
+  return x ? numberOrNotComputed(*x) : QJsonValue(QJsonValue::Undefined);
+}
+// The same for the text output.
+std::string numberText(double x) {
+  std::ostringstream s;
+  s.precision(4);
+  if (std::isfinite(x)) s << x;
+  else s << kNotComputed;
+  return s.str();
+}
 QJsonArray strings(const std::vector<std::string>& v) {
   QJsonArray a;
   for (const auto& s : v) a.append(QString::fromStdString(s));
@@ -60,17 +76,17 @@ QJsonObject privacyToJson(const PrivacyOptions& o, const PrivateRunResult& r) {
                               {"node", QString::fromStdString(e.node)},
                               {"edges", le},
                               {"mechanism", QString::fromStdString(e.mechanism)},
-                              {"sensitivity", numberOrNull(e.sensitivity)},
+                              {"sensitivity", numberOrNotComputed(e.sensitivity)},
                               {"sensitivity_formula", QString::fromStdString(e.sensitivityFormula)},
                               {"epsilon", e.epsilon},
                               {"delta", e.delta},
-                              {"sigma", numberOrNull(e.sigma)},
+                              {"sigma", numberOrNotComputed(e.sigma)},
                               {"bounds", QString::fromStdString(e.bounds)},
                               {"spent", e.spent},
                               {"draws", e.draws},
                               {"sampler_excess_delta", e.samplerExcess},
                               {"sampler_limited", e.samplerLimited},
-                              {"gdp_mu", numberOrNull(e.mu)},
+                              {"gdp_mu", numberOrNotComputed(e.mu)},
                               {"preconditions", preconditionsToJson(e.preconditions)},
                               {"note", QString::fromStdString(e.note)}});
   }
@@ -251,7 +267,7 @@ int runCommand(const std::vector<std::string>& args) {
   full = Corpus();  // with a split, the whole corpus is no longer needed (reportHeldOut counts ids)
   std::optional<LdaModel> truth;
   if (a.has("truth")) {
-    truth = take(readTruthJson(a.text("truth")));
+    truth = take(readTruthJson(a.text("truth"), TruthShape{corpus->vocabSize(), o.topicCount}));
     if (truth->vocabSize() != corpus->vocabSize()) {
       throw InputError("the truth file has topics over " + std::to_string(truth->vocabSize()) +
                        " words but the corpus vocabulary has " + std::to_string(corpus->vocabSize()));
@@ -262,15 +278,25 @@ int runCommand(const std::vector<std::string>& args) {
                        std::to_string(o.topicCount) + "; errors need at least as many fitted topics");
     }
   }
+  require(validateSpectralOptions(o, *corpus));
+  // A non-private fit sees only the words some document uses (vocabulary_compaction.h); the
+  // output speaks of the original ids. A private release keeps every declared word.
+  VocabularyCompaction compaction;
+  if (!isPrivateRun) compaction = compactVocabulary(*corpus);
+  if (compaction.compacted() && o.topicCount > corpus->vocabSize()) {
+    throw InputError("--topics " + std::to_string(o.topicCount) + " but the documents use only " +
+                     std::to_string(corpus->vocabSize()) + " of the " + std::to_string(compaction.vocabSize) +
+                     " words of the vocabulary");
+  }
   SpectralPipeline pipeline;
   pipeline.setCorpus(corpus);
   pipeline.setOptions(o);
-  require(validateSpectralOptions(o, *corpus));
+  require(checkSpectralMemory(o, *corpus));  // before any stage allocates: k is capped by what fits
   // The release first: nothing non-private is computed before it (a failure of the exact
   // pipeline must not decide whether a private run releases).
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
-  const PrivateRunResult priv = take(runPrivate(pipeline, privacy, *noise));
+  PrivateRunResult priv = take(runPrivate(pipeline, privacy, *noise));
   const double runMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   // Stage timings of the first pass over the stages (a private run fetches only some of them).
   std::vector<StageTiming> timings = pipeline.timings();
@@ -282,12 +308,19 @@ int runCommand(const std::vector<std::string>& args) {
     else modelFailure = m.status().message();
     if (isPrivateRun) timings = pipeline.timings();
   }
+  const int wordsUsed = corpus->vocabSize();
+  if (compaction.compacted()) {  // back to the original word ids for every output
+    restoreVocabulary(*corpus, compaction);
+    if (priv.output) priv.output->topics = expandWordRows(priv.output->topics, compaction);
+  }
 
   QJsonObject json;
   json.insert("status", priv.status.isOk() ? QString("ok") : QString::fromStdString(priv.status.toString()));
   json.insert("released", priv.released);
   json.insert("model", "spectral");
-  json.insert("corpus", corpusSummaryJson(*corpus, fullDocCount, teaching));
+  QJsonObject corpusJson = corpusSummaryJson(*corpus, fullDocCount, teaching);
+  if (teaching) corpusJson.insert("words_fitted", wordsUsed);  // a count of the data: teaching output only
+  json.insert("corpus", corpusJson);
   json.insert("topics_k", o.topicCount);
   json.insert("alpha0", o.alpha0);
   json.insert("decomposer", QString::fromStdString(o.decomposer));
@@ -302,6 +335,7 @@ int runCommand(const std::vector<std::string>& args) {
   std::ostringstream out;
   out.precision(4);
   out << "corpus: " << fullDocCount << " documents, vocabulary " << corpus->vocabSize();
+  if (wordsUsed < corpus->vocabSize()) out << " (" << wordsUsed << " used by the documents fitted)";
   if (corpus->droppedDocuments) out << " (" << corpus->droppedDocuments << " short documents dropped on loading)";
   out << ", vocabulary " << vocabularyOriginName(corpus->provenance.vocabulary) << "\n";
   if (isPrivateRun) {
@@ -310,8 +344,9 @@ int runCommand(const std::vector<std::string>& args) {
     out << "  total epsilon " << privacy.epsilon << ", delta " << privacy.delta << " (" << boundSetName(privacy.bounds)
         << " bounds, " << accountantName(privacy.accountant) << " composition, noise " << priv.noiseSource << ")\n";
     for (const LedgerEntry& e : priv.ledger) {
-      out << "  " << e.release << ": " << e.mechanism << ", sensitivity " << e.sensitivity << ", epsilon "
-          << e.epsilon << ", delta " << e.delta << ", scale " << e.sigma << (e.spent ? "" : " (not spent)") << "\n";
+      out << "  " << e.release << ": " << e.mechanism << ", sensitivity " << numberText(e.sensitivity) << ", epsilon "
+          << e.epsilon << ", delta " << e.delta << ", scale " << numberText(e.sigma) << (e.spent ? "" : " (not spent)")
+          << "\n";
     }
     if (priv.diagnostics.sigmaKTilde) out << "  sigma_k~ = " << *priv.diagnostics.sigmaKTilde << " (released)\n";
     if (priv.diagnostics.gapTilde) out << "  eigengap~ = " << *priv.diagnostics.gapTilde << " (released)\n";

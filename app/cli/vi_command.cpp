@@ -11,10 +11,12 @@
 #include "app/cli/commands.h"
 #include "app/cli/holdout_output.h"
 #include "app/cli/json_output.h"
+#include "core/common/memory_budget.h"
 #include "core/common/number_text.h"
 #include "core/corpus/corpus_cache.h"
 #include "core/corpus/truth_io.h"
 #include "core/corpus/uci_io.h"
+#include "core/corpus/vocabulary_compaction.h"
 #include "core/eval/metrics.h"
 #include "core/vi/dp_vi.h"
 #include "core/vi/variational_lda.h"
@@ -79,19 +81,36 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
   if (!(vi.alpha0 > 0 && vi.alpha0 <= kMaxAlpha0)) throw UsageError("--alpha0 must be in (0, 1e6], got " + shortNumber(vi.alpha0));
   if (k < 1) throw UsageError("--topics must be >= 1, got " + std::to_string(k));
 
-  const Corpus corpus = take(loadUciCorpus(a.text("corpus"), corpusCacheOptionsFromEnvironment(!a.flag("no-cache"))));
+  Corpus corpus = take(loadUciCorpus(a.text("corpus"), corpusCacheOptionsFromEnvironment(!a.flag("no-cache"))));
   std::optional<LdaModel> truth;
   if (a.has("truth")) {
-    truth = checkedModel(take(readTruthJson(a.text("truth"))), corpus, "the truth file");
+    truth = checkedModel(take(readTruthJson(a.text("truth"), TruthShape{corpus.vocabSize(), k})), corpus, "the truth file");
     if (truth->topicCount() > k) {
       throw InputError("the truth file has " + std::to_string(truth->topicCount()) + " topics but --topics is " +
                        std::to_string(k) + "; errors need at least as many fitted topics");
     }
   }
-  const std::optional<HoldoutSplit> split = holdoutFrom(a, corpus);
-  const Corpus& train = split ? split->train : corpus;
+  std::optional<HoldoutSplit> split = holdoutFrom(a, corpus);
+  Corpus& train = split ? split->train : corpus;
+  // Non-private VI fits the words some training document uses (vocabulary_compaction.h); DP-VI
+  // adds noise to the statistics of every declared word, so it keeps them all.
   if (isPrivate) require(validateDpViOptions(dp, k, train));
   else require(validateViOptions(vi, k, train));
+  VocabularyCompaction compaction;
+  if (!isPrivate) compaction = compactVocabulary(train);
+  if (compaction.compacted() && k > train.vocabSize()) {
+    throw InputError("--topics " + std::to_string(k) + " but the training documents use only " +
+                     std::to_string(train.vocabSize()) + " of the " + std::to_string(compaction.vocabSize) +
+                     " words of the vocabulary");
+  }
+  // Before allocating: about six k x d matrices (λ, E[log β], the statistics and their noisy or
+  // clipped copies, the topics) and γ (k x N).
+  const double d = train.vocabSize();
+  require(checkMemory(8.0 * (6.0 * k * d + 2.0 * k * train.docCount()), "--topics " + std::to_string(k),
+                      "about six " + std::to_string(k) + " x " + std::to_string(train.vocabSize()) +
+                          " topic-word matrices (variational parameters, expected statistics, topics)",
+                      isPrivate ? "DP-VI adds noise to the statistics of every word of the declared vocabulary"
+                                : "one row per word some training document uses"));
 
   ViFit fit;
   std::optional<DpViLedger> ledger;
@@ -109,6 +128,11 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
     fit = take(fitVi(train, k, vi));
   }
   const bool teaching = !a.flag("release-only");
+  const int wordsFitted = train.vocabSize();
+  if (compaction.compacted()) {  // back to the original word ids for every output
+    restoreVocabulary(train, compaction);
+    fit.model.topics = expandWordRows(fit.model.topics, compaction);
+  }
 
   QJsonObject json;
   std::ostringstream out;
@@ -116,7 +140,9 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
   json.insert("status", "ok");
   json.insert("released", true);
   json.insert("model", QString::fromStdString(modelName));
-  json.insert("corpus", corpusSummaryJson(corpus, corpus.docCount(), teaching));
+  QJsonObject corpusJson = corpusSummaryJson(corpus, corpus.docCount(), teaching);
+  if (teaching) corpusJson.insert("words_fitted", wordsFitted);  // a count of the data: teaching output only
+  json.insert("corpus", corpusJson);
   json.insert("topics_k", k);
   json.insert("alpha0", vi.alpha0);
   json.insert("vi", QJsonObject{{"method", viMethodName(vi.method)},
@@ -129,7 +155,9 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
                                 {"estep_max_iterations", vi.estepMaxIterations},
                                 {"seed", QString::number(vi.seed)},
                                 {"updates", static_cast<double>(fit.updates)}});
-  out << "corpus: " << corpus.docCount() << " documents, vocabulary " << corpus.vocabSize() << "\n";
+  out << "corpus: " << corpus.docCount() << " documents, vocabulary " << corpus.vocabSize();
+  if (wordsFitted < corpus.vocabSize()) out << " (" << wordsFitted << " used by the documents fitted)";
+  out << "\n";
   out << "model: " << (isPrivate ? "DP-VI (Park et al. 2016)" : "variational LDA") << ", " << viMethodName(vi.method)
       << " VB, " << vi.iterations << " passes, " << fit.updates << " updates, alpha " << vi.alpha0 / k
       << " each, eta " << fit.eta << "\n";

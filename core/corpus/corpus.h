@@ -43,6 +43,12 @@ inline constexpr double kMaxBeta = 1e6;
 // noisy counts (up to 8.6 σ with σ ∝ L_max) and their cubes in the third moment stay finite.
 inline constexpr double kMaxClipLength = 1e7;
 
+// The most tokens a document may hold (docword.txt counts and document lengths, import-text,
+// generate): longer than any real document (a long book is 10^5–10^6 tokens), as kMaxClipLength.
+// Held-out evaluation lists a document's tokens one by one (perplexity.h), so a count of 2^40 in a
+// 30 KB file ended in std::bad_alloc inside a worker thread (issue 28).
+inline constexpr long long kMaxDocumentLength = 10000000;
+
 struct Corpus {
   Corpus() = default;
   Corpus(const Corpus&) = default;

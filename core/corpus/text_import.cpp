@@ -25,6 +25,9 @@ namespace {
 
 constexpr long long kMaxFileBytes = 1LL << 30;  // folder mode reads one file at a time
 constexpr std::size_t kMaxLineBytes = std::size_t(64) << 20;  // one line (a document in line mode)
+// Issue 28: every distinct token is kept (about 150 bytes each) until the vocabulary is chosen, so
+// their number is bounded (64 MB of random text took 1.06 GB); 4x the largest vocabulary.
+constexpr std::size_t kMaxDistinctTokens = 4 * static_cast<std::size_t>(kMaxVocabularySize);
 
 // English stop words: the NLTK list with the contracted forms removed (apostrophes split words,
 // so "don't" arrives as "don" + "t", both listed), plus a few very common modal words.
@@ -210,6 +213,10 @@ class DocumentSink {
   void addDocument(std::string_view text) {
     m_ids.clear();
     forEachToken(text, m_params, m_filters, [this](const std::string& token) {
+      if (m_words.size() >= kMaxDistinctTokens && !m_dictionary.count(token)) {
+        m_tooManyWords = true;  // reported by build(); memory stays bounded meanwhile
+        return;
+      }
       auto [it, inserted] = m_dictionary.try_emplace(token, static_cast<int>(m_words.size()));
       if (inserted) {
         m_words.push_back(token);
@@ -238,6 +245,12 @@ class DocumentSink {
     report.distinctWords = static_cast<int>(m_words.size());
     report.shortTokensRemoved = m_filters.shortTokens;
     report.stopWordsRemoved = m_filters.stopWords;
+    if (m_tooManyWords) {
+      return Status(StatusCode::ResourceLimit,
+                    escapeText(m_params.input) + " holds more than " + std::to_string(kMaxDistinctTokens) +
+                        " distinct tokens, the most import-text keeps while it chooses the vocabulary (each is held "
+                        "in memory until then); split the input or raise --min-token-length");
+    }
     if (m_words.empty()) {
       return badInput("no words left in " + escapeText(m_params.input) + " after tokenization (" +
                       std::to_string(report.documentsRead) + " documents, " +
@@ -272,6 +285,12 @@ class DocumentSink {
     report.droppedDocuments = corpus->droppedDocuments;
     report.emptyDocuments = corpus->emptyDocuments;
     report.tokensKept = static_cast<long long>(corpus->lengths.sum());
+    if (corpus->maxLength() > static_cast<double>(kMaxDocumentLength)) {  // the UCI reader would refuse it
+      return Status(StatusCode::ResourceLimit,
+                    "a document of " + escapeText(m_params.input) + " has " +
+                        std::to_string(static_cast<long long>(corpus->maxLength())) + " vocabulary tokens, more than " +
+                        std::to_string(kMaxDocumentLength) + ", the most a document may hold; split it");
+    }
     if (corpus->contributingDocCount() == 0) {
       return badInput("no documents with at least " + std::to_string(kMinDocumentLength) +
                       " vocabulary tokens in " + escapeText(m_params.input) + " (" +
@@ -290,6 +309,7 @@ class DocumentSink {
   std::vector<int> m_docWords, m_docCounts;
   std::vector<std::size_t> m_offsets;
   long long m_tokens = 0;
+  bool m_tooManyWords = false;
 };
 
 bool isBlankText(std::string_view s) {

@@ -50,6 +50,8 @@ Result<VocabularyChoice> privateVocabulary(const ImportedDocuments& docs, const 
   std::vector<long long> counts(docs.words.size(), 0);
   for (int n = 0; n < docs.documentCount(); ++n)
     for (int w : contributedWords(docs, n, p.selection.maxWordsPerDocument)) ++counts[static_cast<std::size_t>(w)];
+  for (std::size_t w = 0; w < counts.size(); ++w)
+    if (docs.words[w].size() > kMaxImportedWordBytes) counts[w] = 0;  // never a candidate
   SecureRandom secure;
   RandomSource& rng = noise ? *noise : secure;
   std::vector<int> ids = selectVocabulary(counts, cal.value(), p.vocabSize, rng);
@@ -70,6 +72,9 @@ VocabularyChoice countsVocabulary(const ImportedDocuments& docs, const TextImpor
     if (docs.frequency[a] != docs.frequency[b]) return docs.frequency[a] > docs.frequency[b];
     return docs.words[a] < docs.words[b];
   });
+  order.erase(std::remove_if(order.begin(), order.end(),
+                             [&](int w) { return docs.words[w].size() > kMaxImportedWordBytes; }),
+              order.end());
   order.resize(std::min<std::size_t>(order.size(), static_cast<std::size_t>(p.vocabSize)));
   VocabularyChoice c = fromWordList(docs, order);
   c.provenance.vocabulary = VocabularyOrigin::CorpusCounts;

@@ -11,6 +11,11 @@
 
 namespace dplda {
 
+// A word becomes a line of vocab.txt, whose reader refuses lines of 1 MiB (uci_body.h): longer
+// tokens never enter the vocabulary (a rule on the word alone), so import-text writes no file `run`
+// refuses.
+inline constexpr std::size_t kMaxImportedWordBytes = (std::size_t(1) << 20) - 1;
+
 // The imported documents before a vocabulary: words by first-seen id, and each document as
 // sorted runs of (id, count) in flat arrays (document n is [offsets[n], offsets[n+1])).
 struct ImportedDocuments {

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/common/parallel_guard.h"
 #include "core/common/text_escape.h"
 #include "core/corpus/mapped_file.h"
 #include "core/corpus/text_import.h"
@@ -289,8 +290,10 @@ Status parseMappedBody(const MappedFile& file, std::size_t bodyStart, long long 
   chunks.assign(static_cast<std::size_t>(n), uci::Chunk());
   if (n == 1) return parse(0, chunks, true);
   std::vector<Status> status(static_cast<std::size_t>(n));
+  ParallelGuard guard;
 #pragma omp parallel for num_threads(n) schedule(static, 1)
-  for (int i = 0; i < n; ++i) status[static_cast<std::size_t>(i)] = parse(i, chunks, false);
+  for (int i = 0; i < n; ++i) guard.run([&] { status[static_cast<std::size_t>(i)] = parse(i, chunks, false); });
+  guard.rethrow();
   long long entries = 0;
   bool failed = false;
   for (int i = 0; i < n; ++i) {
@@ -404,6 +407,13 @@ Result<Corpus> readUciCorpus(const std::string& pathText, Feedback* feedback) {
     corpus = uci::buildFromChunks(chunks, header, std::move(vocab));
   } catch (const std::bad_alloc&) {
     return outOfMemory(name);
+  }
+  if (corpus.maxLength() > static_cast<double>(kMaxDocumentLength)) {
+    Eigen::Index row = 0;
+    corpus.lengths.maxCoeff(&row);
+    return badInput(name + ": document " + std::to_string(row + 1) + " (counting the documents kept) has " +
+                    std::to_string(static_cast<long long>(corpus.lengths[row])) + " tokens, more than " +
+                    std::to_string(kMaxDocumentLength) + ", the most a document may hold (docs/FUZZING.md)");
   }
   if (corpus.docCount() == 0) {
     return badInput(name + ": no documents with at least " + std::to_string(kMinDocumentLength) +

@@ -9,11 +9,13 @@
 #include <set>
 #include <sstream>
 
+#include "core/common/memory_budget.h"
 #include "core/corpus/truth_io.h"
 #include "core/eval/metrics.h"
 #include "core/experiments/parallel.h"
 #include "core/experiments/sweep_models.h"
 #include "core/experiments/table_text.h"
+#include "core/pipeline/memory_estimate.h"
 #include "core/pipeline/private_run.h"
 #include "core/pipeline/spectral_pipeline.h"
 
@@ -438,6 +440,18 @@ Result<SweepResult> runSweep(const SweepSpec& spec, Feedback* feedback, const Sw
   DPLDA_RETURN_IF_ERROR(validateSweepSpec(spec));
   const auto start = Clock::now();
   const int threads = resolveThreadCount(spec.threads);
+  // Before anything is allocated (issue 28): every worker runs a whole fit of its own (each trial's
+  // noisy tensor is its own), so a case needs its fit's peak once per thread.
+  for (const SweepCase& c : spec.cases) {
+    const int d = c.source.generator ? c.source.generator->vocabSize : c.source.corpus->vocabSize();
+    const int workers = std::min<long long>(threads, static_cast<long long>(spec.trials) * spec.epsilons.size() *
+                                                         std::max<std::size_t>(spec.configurations.size(), 1));
+    const SpectralMemory m = estimateSpectralMemory(d, c.topicCount, spectralOptionsFor(spec, c));
+    const Status fits = checkMemory(m.bytes * workers,
+                                    "sweep case " + c.label + " on " + std::to_string(workers) + " thread(s)",
+                                    m.largest + " in each (estimated)", "fewer threads or fewer topics fit better");
+    if (!fits.isOk()) return fits;
+  }
   const int C = static_cast<int>(spec.cases.size());
   const int G = static_cast<int>(spec.configurations.size());
   const int E = static_cast<int>(spec.epsilons.size());

@@ -75,7 +75,9 @@ std::string sweepResultsCsv(const SweepResult& r) {
     const SweepConfiguration& cfg = r.spec.configurations[row.configIndex];
     std::string scales;
     for (const NoiseScale& n : row.noiseScales) {
-      scales += (scales.empty() ? "" : ";") + n.release + "=" + csvNumberText(n.sigma);
+      // A release refused before its scale was calibrated has none (issue 28: it read "=nan").
+      scales += (scales.empty() ? "" : ";") + n.release + "=" +
+                (std::isfinite(n.sigma) ? csvNumberText(n.sigma) : std::string("not computed"));
     }
     std::vector<std::string> cells = caseCells(r.cases[row.caseIndex]);
     for (std::string cell :

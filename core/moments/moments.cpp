@@ -181,8 +181,9 @@ Result<Tensor3> thirdMomentDense(const Corpus& corpus, double alpha0, std::size_
   };
   std::vector<Lane> lanes(kLanes);
   const SparseCounts& C = corpus.counts;
+  ParallelGuard guard;
 #pragma omp parallel for schedule(static, 1) if (static_cast<double>(corpus.nnz()) * 20 > 1e6)
-  for (int laneIndex = 0; laneIndex < kLanes; ++laneIndex) {
+  for (int laneIndex = 0; laneIndex < kLanes; ++laneIndex) guard.run([&] {
     Lane& lane = lanes[laneIndex];
     lane.cube.assign(dd * dd * dd, 0.0);
     lane.Q = lane.Pm = Eigen::MatrixXd::Zero(d, d);
@@ -223,7 +224,8 @@ Result<Tensor3> thirdMomentDense(const Corpus& corpus, double alpha0, std::size_
         }
       }
     }
-  }
+  });
+  guard.rethrow();
   if (isCanceled(feedback)) return cancelled();
   reportProgress(feedback, 0.9);
   Lane& total = lanes[0];
@@ -314,7 +316,32 @@ Result<Tensor3> whitenedThirdMoment(const Corpus& corpus, double alpha0, const E
   Wr.leftCols(k) = W;
   const Eigen::Index nb = std::min<Eigen::Index>(blockRows(np), 1024);
   const Eigen::Index blocks = (N + nb - 1) / nb;
-  forEachLane(static_cast<double>(N) * np * k, [&](int laneIndex) {
+  // R is k·k(k+1)/2 doubles: one per lane is 4 copies of k³/2 (2 GB each at k = 800; issue 28).
+  // Above kSharedTensorBytes one lane sums every block, and the threads share its R instead,
+  // each updating a fixed range of R's columns. Both ways depend on k only: the bits do not
+  // depend on the thread count.
+  const bool sharedR =
+      static_cast<double>(k) * static_cast<double>(np) * sizeof(double) > moments_detail::kSharedTensorBytes;
+  const int laneCount = sharedR ? 1 : kLanes;
+  const Eigen::Index slices = sharedR ? 16 : 1;
+  auto addPairTerms = [&](const Eigen::MatrixXd& Y, const Eigen::MatrixXd& HY, Eigen::Index rows, Eigen::MatrixXd& K,
+                          Eigen::MatrixXd& R) {
+    if (!sharedR) {
+      pairProducts(Y, rows, K);
+      R.noalias() += HY.topRows(rows).transpose() * K.topRows(rows);
+      return;
+    }
+    ParallelGuard guard;
+#pragma omp parallel for schedule(dynamic, 1)
+    for (Eigen::Index slice = 0; slice < slices; ++slice) guard.run([&] {
+      const Eigen::Index p0 = np * slice / slices, p1 = np * (slice + 1) / slices;
+      for (Eigen::Index p = p0; p < p1; ++p)
+        K.col(p).head(rows) = Y.col(pairs[p].first).head(rows).cwiseProduct(Y.col(pairs[p].second).head(rows));
+      R.middleCols(p0, p1 - p0).noalias() += HY.topRows(rows).transpose() * K.middleCols(p0, p1 - p0).topRows(rows);
+    });
+    guard.rethrow();
+  };
+  auto laneBody = [&](int laneIndex) {
     Lane& lane = lanes[laneIndex];
     lane.R = Eigen::MatrixXd::Zero(k, np);
     lane.A1 = lane.A2 = Eigen::MatrixXd::Zero(k, k);
@@ -324,7 +351,7 @@ Result<Tensor3> whitenedThirdMoment(const Corpus& corpus, double alpha0, const E
     Eigen::MatrixXd Y(nb, k), HY(nb, k), K(nb, np);
     RowMajorMatrix Yr(nb, kp);
     Eigen::VectorXd invL(nb), invL2(nb), pairInv(nb);
-    for (Eigen::Index b = laneIndex; b < blocks; b += kLanes) {
+    for (Eigen::Index b = laneIndex; b < blocks; b += laneCount) {
       if (isCanceled(feedback)) return;
       const Eigen::Index start = b * nb, rows = std::min(nb, N - start);
       for (Eigen::Index r = 0; r < rows; ++r) {
@@ -363,14 +390,15 @@ Result<Tensor3> whitenedThirdMoment(const Corpus& corpus, double alpha0, const E
       lane.s.noalias() += Yb.transpose() * invL.head(rows);
       lane.A1.noalias() += Yb.transpose() * invL2.head(rows).asDiagonal() * Yb;
       lane.A2.noalias() += Yb.transpose() * pairInv.head(rows).asDiagonal() * Yb;
-      pairProducts(Y, rows, K);
-      lane.R.noalias() += HY.topRows(rows).transpose() * K.topRows(rows);
+      addPairTerms(Y, HY, rows, K, lane.R);
     }
-  });
+  };
+  if (sharedR) laneBody(0);
+  else forEachLane(static_cast<double>(N) * np * k, laneBody);
   if (isCanceled(feedback)) return cancelled();
   reportProgress(feedback, 0.8);
-  Lane total = lanes[0];
-  for (int i = 1; i < kLanes; ++i) {
+  Lane total = std::move(lanes[0]);  // moved, not copied: R alone may be gigabytes
+  for (int i = 1; i < laneCount; ++i) {
     total.R += lanes[i].R;
     total.A1 += lanes[i].A1;
     total.A2 += lanes[i].A2;
@@ -378,6 +406,7 @@ Result<Tensor3> whitenedThirdMoment(const Corpus& corpus, double alpha0, const E
     total.V += lanes[i].V;
     total.g += lanes[i].g;
     total.wordPair += lanes[i].wordPair;
+    lanes[i] = Lane{};  // free the lane early
   }
   Eigen::MatrixXd& R = total.R;
   const Eigen::VectorXd& s = total.s;

@@ -163,14 +163,16 @@ void SecondMomentOperator::perform_op(const double* x, double* y, const std::vec
   const Eigen::Index lanes = in.lanes;
   const int* outer = in.counts->outerIndexPtr();
   std::vector<Eigen::VectorXd> partial(static_cast<std::size_t>(lanes));
+  ParallelGuard guard;
 #pragma omp parallel for schedule(dynamic, 1) if (lanes > 1 && C.nonZeros() > 200000)
-  for (Eigen::Index lane = 0; lane < lanes; ++lane) {
+  for (Eigen::Index lane = 0; lane < lanes; ++lane) guard.run([&] {
     Eigen::VectorXd& zv = partial[static_cast<std::size_t>(lane)];
     zv = Eigen::VectorXd::Zero(d);
     const Eigen::Index begin = docs * lane / lanes, end = docs * (lane + 1) / lanes;
     withEntries(*in.counts, packed,
                 [&](auto entry) { productPass(outer, begin, end, m_docWeights.data(), x, zv.data(), entry); });
-  }
+  });
+  guard.rethrow();
   yv = partial[0];
   for (std::size_t lane = 1; lane < partial.size(); ++lane) yv += partial[lane];
   yv -= m_diagonal.cwiseProduct(xv);
@@ -224,15 +226,17 @@ Eigen::MatrixXd SecondMomentOperator::apply(const Eigen::MatrixXd& X, const std:
     const Eigen::Index width = std::min<Eigen::Index>(B, b - c0);
     RowsB Xr = RowsB::Zero(d, B);
     Xr.leftCols(width) = X.middleCols(c0, width);
+    ParallelGuard guard;
 #pragma omp parallel for schedule(dynamic, 1) if (lanes > 1 && C.nonZeros() > 200000)
-    for (Eigen::Index lane = 0; lane < lanes; ++lane) {
+    for (Eigen::Index lane = 0; lane < lanes; ++lane) guard.run([&] {
       RowsB& Z = partial[static_cast<std::size_t>(lane)];
       Z = RowsB::Zero(d, B);
       const Eigen::Index begin = docs * lane / lanes, end = docs * (lane + 1) / lanes;
       withEntries(*in.counts, packed, [&](auto entry) {
         productPassB<B>(outer, begin, end, m_docWeights.data(), Xr.data(), Z.data(), entry);
       });
-    }
+    });
+    guard.rethrow();
     RowsB sum = partial[0];
     for (std::size_t lane = 1; lane < partial.size(); ++lane) sum += partial[lane];
     out.middleCols(c0, width) = sum.leftCols(width);

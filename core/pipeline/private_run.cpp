@@ -330,7 +330,7 @@ void PrivateRun::statePrivacyAsDrawn() {
     excess += e.samplerExcess;
     if (e.samplerLimited) limited += (limited.empty() ? "" : ", ") + e.release;
   }
-  m_res.deltaAsDrawn = m_o.delta + excess;
+  m_res.deltaAsDrawn = std::min(1.0, m_o.delta + excess);  // any mechanism is (ε, 1)-DP
   if (!limited.empty() || excess > m_o.delta) {
     m_res.statement.claim = PrivacyClaim::NotPrivate;
     m_res.statement.summary = "Not private as drawn: at these per-release epsilons the noise samplers' truncated "

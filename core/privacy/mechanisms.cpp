@@ -208,11 +208,13 @@ double analyticGaussianDelta(double sigma, double epsilon, double sensitivity) {
 }
 
 // (1 + e^eps) draws u, rounded up: the 4 ulp margin covers exp's and the products' rounding.
+// A δ of 1 holds for any mechanism: the excess is capped there, so that e^ε overflowing (ε >= 710)
+// gives 1, not infinity, in every output (issue 28).
 double gaussianSamplerDelta(double epsilon, double draws) {
-  return (1.0 + std::exp(epsilon)) * draws * kSamplerUniformFloor * (1.0 + 0x1p-50);
+  return std::min(1.0, (1.0 + std::exp(epsilon)) * draws * kSamplerUniformFloor * (1.0 + 0x1p-50));
 }
 
-double laplaceSamplerDelta(double epsilon, double draws) { return 2.0 * gaussianSamplerDelta(epsilon, draws); }
+double laplaceSamplerDelta(double epsilon, double draws) { return std::min(1.0, 2.0 * gaussianSamplerDelta(epsilon, draws)); }
 
 double gaussianSamplerEpsilonLimit(double delta, double draws) {
   // (1 + e^eps) draws 2^-53 <= delta / 2; computed with the rounded-up excess so the limit is safe.

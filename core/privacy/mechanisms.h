@@ -67,8 +67,8 @@ inline constexpr double kAnalyticDeltaTolerance = 1e-12;  // calibration treats 
 inline constexpr double kSamplerUniformFloor = 0x1p-53;  // the smallest u the samplers use
 inline constexpr double kGaussianSamplerMaxAbs = 8.571674348653;  // >= sqrt(106 ln 2) = 8.57167434865290...
 inline constexpr double kLaplaceSamplerMaxAbs = 36.736800569678;  // >= 53 ln 2 = 36.7368005696771... (units of b)
-double gaussianSamplerDelta(double epsilon, double draws = 1.0);  // (1 + e^eps) draws 2^-53
-double laplaceSamplerDelta(double epsilon, double draws = 1.0);   // (1 + e^eps) draws 2^-52
+double gaussianSamplerDelta(double epsilon, double draws = 1.0);  // (1 + e^eps) draws 2^-53, at most 1
+double laplaceSamplerDelta(double epsilon, double draws = 1.0);   // (1 + e^eps) draws 2^-52, at most 1
 // The largest epsilon whose Gaussian sampler excess is at most delta / 2 (at most half of delta goes
 // to the truncated tails): ln(delta 2^52 / draws - 1). NaN when no epsilon > 0 qualifies.
 double gaussianSamplerEpsilonLimit(double delta, double draws = 1.0);

@@ -15,7 +15,10 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
+// A value a failed step never computed (NaN) reads "not computed" in every detail (issue 28).
 std::string num(double v) {
+  if (std::isnan(v)) return "not computed";
+  if (std::isinf(v)) return v > 0 ? "unbounded" : "-unbounded";
   std::ostringstream os;
   os.precision(6);
   os << v;

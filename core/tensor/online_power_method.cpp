@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/common/parallel_guard.h"
 #include "core/moments/moments.h"
 
 namespace dplda {
@@ -141,8 +142,9 @@ Eigen::MatrixXd WhitenedBatchContractor::contract(const DocumentRange& batch, co
   const int blocks = (n + kBlock - 1) / kBlock;
   std::vector<LaneSums> lanes(kLanes);
   const double work = static_cast<double>(n) * static_cast<double>(k + L) * 20.0;
+  ParallelGuard guard;
 #pragma omp parallel for schedule(static, 1) if (work > 1e6)
-  for (int lane = 0; lane < kLanes; ++lane) {
+  for (int lane = 0; lane < kLanes; ++lane) guard.run([&] {
     LaneSums& S = lanes[lane];
     S.reset(d, k, L);
     // Row-major blocks: the per-word updates below are contiguous axpys of length k (raw loops:
@@ -190,7 +192,8 @@ Eigen::MatrixXd WhitenedBatchContractor::contract(const DocumentRange& batch, co
       S.A1.noalias() += Yb.transpose() * invL2.head(rows).asDiagonal() * Yb;
       S.A2.noalias() += Yb.transpose() * pairInv.head(rows).asDiagonal() * Yb;
     }
-  }
+  });
+  guard.rethrow();
   LaneSums& T = lanes[0];
   for (int lane = 1; lane < kLanes; ++lane) T.add(lanes[lane]);
 
