@@ -10,9 +10,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
-
-#include <omp.h>
 
 namespace dplda {
 
@@ -30,12 +29,10 @@ void fixSigns(Eigen::MatrixXd& vectors) {
   }
 }
 
-// M̂2 (+ E, a dense symmetric matrix given by its lower triangle, when `added` is set) for
-// Spectra, counting its products. Products read the 4-byte copy of the counts when one can be
-// made (`packed`, kept only for the Lanczos run; the same bits as the doubles).
+// M̂2 for Spectra, counting its products. Products read the 4-byte copy of the counts when one can
+// be made (`packed`, kept only for the Lanczos run; the same bits as the doubles).
 struct SecondMomentProducts {
   const SecondMomentOperator* op;
-  const Eigen::MatrixXd* added;  // null: M̂2 alone
   std::vector<std::uint32_t> packed;
   mutable int products = 0;
   Eigen::Index rows() const { return op->rows(); }
@@ -43,17 +40,24 @@ struct SecondMomentProducts {
   void perform_op(const double* x, double* y) const {
     ++products;
     op->perform_op(x, y, packed);
-    if (added) {
-      Eigen::Map<Eigen::VectorXd>(y, rows()).noalias() +=
-          added->selfadjointView<Eigen::Lower>() * Eigen::Map<const Eigen::VectorXd>(x, rows());
-    }
   }
-  Eigen::MatrixXd apply(const Eigen::MatrixXd& V) const {
-    Eigen::MatrixXd product = op->apply(V, packed);
-    if (added) product.noalias() += added->selfadjointView<Eigen::Lower>() * V;
-    return product;
-  }
+  Eigen::MatrixXd apply(const Eigen::MatrixXd& V) const { return op->apply(V, packed); }
 };
+
+// E X for a symmetric E as one serial GEMM per fixed chunk of E's columns (E's rows, E being
+// symmetric; columns are contiguous): each row of the result comes from one GEMM whichever thread
+// takes its chunk, so the bits do not depend on the thread count (Eigen itself never threads here).
+Eigen::MatrixXd symmetricTimes(const Eigen::MatrixXd& E, const Eigen::MatrixXd& X) {
+  constexpr Eigen::Index kChunks = 16;
+  const Eigen::Index d = E.rows();
+  Eigen::MatrixXd Y(d, X.cols());
+#pragma omp parallel for schedule(dynamic, 1) if (d >= 512)
+  for (Eigen::Index c = 0; c < kChunks; ++c) {
+    const Eigen::Index begin = d * c / kChunks, end = d * (c + 1) / kChunks;
+    Y.middleRows(begin, end - begin).noalias() = E.middleCols(begin, end - begin).transpose() * X;
+  }
+  return Y;
+}
 
 Status checkTopicCount(int k, int d) {
   if (k >= 1 && k <= d) return Status();
@@ -68,8 +72,8 @@ bool denseDecompositionPays(int d, int k) { return d <= kDenseEigenLimit || k + 
 struct LanczosCancelled {};
 
 // Op's products, with the feedback's cancel checked before each: Spectra has no cancel of its
-// own, and at d = 8000 a noisy M2 takes ~560 products (~12 s). Thrown out of Spectra (its state
-// is local to lanczosTopK) and caught there.
+// own, and at NYTimes scale a run takes ~90 passes over the counts. Thrown out of Spectra (its
+// state is local to lanczosTopK) and caught there.
 template <class Op>
 struct CancellableOp {
   using Scalar [[maybe_unused]] = double;  // read by Spectra
@@ -128,6 +132,36 @@ void finishTopK(EigenpairsTopK& out, int k, const Eigen::MatrixXd& product) {
   fixSigns(out.vectors);
 }
 
+// The noisy M̃2's block options: blocks of at least 16 vectors (k + 1 wanted plus as many again,
+// rounded up to 8), a basis of several blocks, all k + 1 pairs to 1e-10.
+BlockEigenOptions noisyBlockOptions(int k) {
+  BlockEigenOptions o;
+  o.blockSize = std::max(16, (2 * (k + 1) + 7) / 8 * 8);
+  o.oversampling = o.blockSize - (k + 1);
+  o.basisSize = (k + 1) + o.oversampling + 6 * o.blockSize;
+  if (const char* v = std::getenv("DPLDA_NB")) o.blockSize = std::atoi(v);  // EXPERIMENT
+  if (const char* v = std::getenv("DPLDA_NP")) o.oversampling = std::atoi(v);  // EXPERIMENT
+  if (const char* v = std::getenv("DPLDA_NM")) o.basisSize = std::atoi(v);  // EXPERIMENT
+  if (const char* v = std::getenv("DPLDA_NC")) o.checkEvery = std::atoi(v);  // EXPERIMENT
+  return o;
+}
+
+// The k + 1 pairs of the block method as topEigenpairs' result (k vectors, signs fixed).
+EigenpairsTopK fromBlock(const BlockEigenResult& block, int k, const std::string& what) {
+  EigenpairsTopK out;
+  out.values = block.values;
+  out.vectors = block.vectors.leftCols(k);
+  fixSigns(out.vectors);
+  out.maxResidual = block.residuals.head(k).maxCoeff();
+  out.trailingResidual = block.residuals[block.residuals.size() - 1];
+  out.operatorProducts = block.vectorProducts;
+  out.blockProducts = block.blockProducts;
+  out.blockWidth = block.blockWidth;
+  out.method = what + " (" + std::to_string(block.blockProducts) + " passes of " + std::to_string(block.blockWidth) +
+               " vectors)";
+  return out;
+}
+
 }  // namespace
 
 Status validateTopicCount(int k, int vocabSize, int docCount) {
@@ -182,7 +216,7 @@ Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, int k, Feed
     return topEigenpairs(dense.value(), k);
   }
   if (solver == EigenSolverChoice::Spectra) {
-    SecondMomentProducts counting{&op, nullptr, op.packCounts()};  // ~90 products
+    SecondMomentProducts counting{&op, op.packCounts()};  // ~90 products
     auto out = lanczosTopK(counting, k, "Spectra Lanczos (matrix-free)", feedback);
     if (!out.ok()) return out;
     out.value().operatorProducts = counting.products;
@@ -195,19 +229,15 @@ Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, int k, Feed
   // copy of the counts when one can be made.
   BlockEigenOptions options;
   options.valueOnlyTrailing = 1;
+  if (const char* v = std::getenv("DPLDA_BS")) options.blockSize = std::atoi(v);  // EXPERIMENT
+  if (const char* v = std::getenv("DPLDA_BP")) options.oversampling = std::atoi(v);  // EXPERIMENT
+  if (const char* v = std::getenv("DPLDA_BM")) options.basisSize = std::atoi(v);  // EXPERIMENT
+  if (const char* v = std::getenv("DPLDA_BC")) options.checkEvery = std::atoi(v);  // EXPERIMENT
   const std::vector<std::uint32_t> packed = op.packCounts();
   auto block = blockKrylovTopEigenpairs([&op, &packed](const Eigen::MatrixXd& X) { return op.apply(X, packed); }, d,
                                         k + 1, options, feedback);
   if (!block.ok()) return block.status();
-  EigenpairsTopK out;
-  out.values = block.value().values;
-  out.vectors = block.value().vectors.leftCols(k);
-  fixSigns(out.vectors);
-  out.maxResidual = block.value().residuals.head(k).maxCoeff();  // σ_{k+1}'s is within valueTolerance
-  out.operatorProducts = block.value().vectorProducts;
-  out.blockProducts = block.value().blockProducts;
-  out.method = "block Lanczos (matrix-free, " + std::to_string(block.value().blockProducts) + " passes of 2 vectors)";
-  return out;
+  return fromBlock(block.value(), k, "block Lanczos (matrix-free)");
 }
 
 Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, const Eigen::MatrixXd& added, int k,
@@ -224,25 +254,22 @@ Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, const Eigen
     dense.value() += added;
     return topEigenpairs(dense.value(), k);
   }
-  // Spectra's Lanczos with the dense path's settings (lanczosTopK). A product is one pass over the
-  // counts (the 4-byte copy when one can be made) and one over E's lower triangle (the dense path's
-  // product, memory-bound: ~17 ms at d = 8000, ~560 of them for a noisy M2). Both run on this
-  // thread: with the count pass threaded, its idle OpenMP worker spun through every dense product
-  // (a run 40% slower on the shared 2-core machine). The pass's fixed lanes keep its bits.
-  SecondMomentProducts sum{&op, &added, op.packCounts()};
-  struct OneThread {  // this thread's setting only, restored on every exit
-    int before = omp_get_max_threads();
-    OneThread() { omp_set_num_threads(1); }
-    ~OneThread() { omp_set_num_threads(before); }
-  };
-  auto out = [&] {
-    const OneThread serial;
-    return lanczosTopK(sum, k, "Spectra Lanczos (matrix-free M2 + dense noise)", feedback);
-  }();
-  if (!out.ok()) return out;
-  out.value().operatorProducts = sum.products;
-  finishTopK(out.value(), k, sum.apply(out.value().vectors));
-  return out;
+  // Block Lanczos (block_eigensolver.h) on the products M̂2ᶜX + EX with wide blocks: E X is BLAS-3
+  // (E, 8000² doubles at the Debian vocabulary, is read once per block instead of once per vector),
+  // and a wide block converges in few passes where the noise packs the top eigenvalues within a few
+  // percent of one another (Spectra's Lanczos needed ~560 single-vector products there). All k + 1
+  // pairs to the vectors' tolerance: σ̃_{k+1} is released too.
+  const std::vector<std::uint32_t> packed = op.packCounts();
+  BlockEigenOptions options = noisyBlockOptions(k);
+  auto block = blockKrylovTopEigenpairs(
+      [&](const Eigen::MatrixXd& X) {
+        Eigen::MatrixXd Y = symmetricTimes(added, X);
+        Y += op.apply(X, packed);
+        return Y;
+      },
+      d, k + 1, options, feedback);
+  if (!block.ok()) return block.status();
+  return fromBlock(block.value(), k, "block Lanczos (matrix-free M2 + dense noise)");
 }
 
 double eigengap(const Eigen::VectorXd& sigma, int k) {
