@@ -2,7 +2,6 @@
 // make, the packed copy of the counts they read, and the dense M̂2 for small d.
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <stdexcept>
 #include <vector>
 
@@ -234,7 +233,6 @@ void gramProduct(const PassInput& in, const std::vector<std::uint32_t>& packed, 
 // B = 2 is best there (a pass costs ~1.4 single-vector passes; with B = 4 or 8 the rows outgrow
 // L2 and a pass costs 2.4 or 5 single ones); at d = 8000 B = 4, at d <= 5000 B = 8.
 int passWidth(Eigen::Index d, Eigen::Index b) {
-  if (const char* w = std::getenv("DPLDA_PASS_WIDTH")) return std::atoi(w);  // EXPERIMENT
   const Eigen::Index fits = 40000 / std::max<Eigen::Index>(d, 1);
   if (fits >= 8 && b > 4) return 8;
   if (fits >= 4 && b > 2) return 4;

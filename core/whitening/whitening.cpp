@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <sstream>
 
 namespace dplda {
@@ -29,35 +28,62 @@ void fixSigns(Eigen::MatrixXd& vectors) {
   }
 }
 
-// M̂2 for Spectra, counting its products. Products read the 4-byte copy of the counts when one can
-// be made (`packed`, kept only for the Lanczos run; the same bits as the doubles).
+// y = E x for a symmetric E from its lower triangle, on the OpenMP threads: E's columns are cut
+// into kChunks fixed chunks of equal lower-triangle area; chunk [j0, j1) reads its columns' lower
+// part L = E(j0:d, j0:j1) once, for L x(j0:j1) and for the mirrored Lᵀ x(j1:d) (rows below j1),
+// into its own partial sum; the partials are added in order, so the bits do not depend on the
+// thread count. A product reads E's lower triangle once (memory-bound: ~256 MB at d = 8000).
+void symmetricTimes(const Eigen::MatrixXd& E, const double* x, double* y) {
+  constexpr int kChunks = 16;
+  const Eigen::Index d = E.rows();
+  Eigen::Map<const Eigen::VectorXd> xv(x, d);
+  std::vector<Eigen::VectorXd> partial(kChunks);
+  auto edge = [d](int c) {  // columns before chunk c: equal areas d²/2 · c/kChunks
+    return std::min<Eigen::Index>(d, static_cast<Eigen::Index>(std::llround(d * (1.0 - std::sqrt(1.0 - double(c) / kChunks)))));
+  };
+#pragma omp parallel for schedule(dynamic, 1) if (d >= 512)
+  for (int c = 0; c < kChunks; ++c) {
+    const Eigen::Index j0 = edge(c), j1 = edge(c + 1), w = j1 - j0;
+    Eigen::VectorXd& p = partial[static_cast<std::size_t>(c)];
+    p = Eigen::VectorXd::Zero(d);
+    if (w == 0) continue;
+    const auto L = E.block(j0, j0, d - j0, w);
+    // The diagonal block from its lower triangle, then the rows below it both ways.
+    p.segment(j0, w).noalias() += L.topRows(w).selfadjointView<Eigen::Lower>() * xv.segment(j0, w);
+    p.tail(d - j1).noalias() += L.bottomRows(d - j1) * xv.segment(j0, w);
+    p.segment(j0, w).noalias() += L.bottomRows(d - j1).transpose() * xv.tail(d - j1);
+  }
+  Eigen::Map<Eigen::VectorXd> yv(y, d);
+  yv = partial[0];
+  for (int c = 1; c < kChunks; ++c) yv += partial[static_cast<std::size_t>(c)];
+}
+
+// M̂2 (+ E, a dense symmetric matrix, when `added` is set) for Spectra, counting its products.
+// Products read the 4-byte copy of the counts when one can be made (`packed`, kept only for the
+// Lanczos run; the same bits as the doubles).
 struct SecondMomentProducts {
   const SecondMomentOperator* op;
+  const Eigen::MatrixXd* added;  // null: M̂2 alone
   std::vector<std::uint32_t> packed;
   mutable int products = 0;
+  mutable Eigen::VectorXd scratch = Eigen::VectorXd();
   Eigen::Index rows() const { return op->rows(); }
   Eigen::Index cols() const { return op->cols(); }
   void perform_op(const double* x, double* y) const {
     ++products;
     op->perform_op(x, y, packed);
+    if (added) {
+      scratch.resize(rows());
+      symmetricTimes(*added, x, scratch.data());
+      Eigen::Map<Eigen::VectorXd>(y, rows()) += scratch;
+    }
   }
-  Eigen::MatrixXd apply(const Eigen::MatrixXd& V) const { return op->apply(V, packed); }
+  Eigen::MatrixXd apply(const Eigen::MatrixXd& V) const {
+    Eigen::MatrixXd product = op->apply(V, packed);
+    if (added) product.noalias() += added->selfadjointView<Eigen::Lower>() * V;
+    return product;
+  }
 };
-
-// E X for a symmetric E as one serial GEMM per fixed chunk of E's columns (E's rows, E being
-// symmetric; columns are contiguous): each row of the result comes from one GEMM whichever thread
-// takes its chunk, so the bits do not depend on the thread count (Eigen itself never threads here).
-Eigen::MatrixXd symmetricTimes(const Eigen::MatrixXd& E, const Eigen::MatrixXd& X) {
-  constexpr Eigen::Index kChunks = 16;
-  const Eigen::Index d = E.rows();
-  Eigen::MatrixXd Y(d, X.cols());
-#pragma omp parallel for schedule(dynamic, 1) if (d >= 512)
-  for (Eigen::Index c = 0; c < kChunks; ++c) {
-    const Eigen::Index begin = d * c / kChunks, end = d * (c + 1) / kChunks;
-    Y.middleRows(begin, end - begin).noalias() = E.middleCols(begin, end - begin).transpose() * X;
-  }
-  return Y;
-}
 
 Status checkTopicCount(int k, int d) {
   if (k >= 1 && k <= d) return Status();
@@ -132,20 +158,6 @@ void finishTopK(EigenpairsTopK& out, int k, const Eigen::MatrixXd& product) {
   fixSigns(out.vectors);
 }
 
-// The noisy M̃2's block options: blocks of at least 16 vectors (k + 1 wanted plus as many again,
-// rounded up to 8), a basis of several blocks, all k + 1 pairs to 1e-10.
-BlockEigenOptions noisyBlockOptions(int k) {
-  BlockEigenOptions o;
-  o.blockSize = std::max(16, (2 * (k + 1) + 7) / 8 * 8);
-  o.oversampling = o.blockSize - (k + 1);
-  o.basisSize = (k + 1) + o.oversampling + 6 * o.blockSize;
-  if (const char* v = std::getenv("DPLDA_NB")) o.blockSize = std::atoi(v);  // EXPERIMENT
-  if (const char* v = std::getenv("DPLDA_NP")) o.oversampling = std::atoi(v);  // EXPERIMENT
-  if (const char* v = std::getenv("DPLDA_NM")) o.basisSize = std::atoi(v);  // EXPERIMENT
-  if (const char* v = std::getenv("DPLDA_NC")) o.checkEvery = std::atoi(v);  // EXPERIMENT
-  return o;
-}
-
 // The k + 1 pairs of the block method as topEigenpairs' result (k vectors, signs fixed).
 EigenpairsTopK fromBlock(const BlockEigenResult& block, int k, const std::string& what) {
   EigenpairsTopK out;
@@ -216,7 +228,7 @@ Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, int k, Feed
     return topEigenpairs(dense.value(), k);
   }
   if (solver == EigenSolverChoice::Spectra) {
-    SecondMomentProducts counting{&op, op.packCounts()};  // ~90 products
+    SecondMomentProducts counting{&op, nullptr, op.packCounts()};  // ~90 products
     auto out = lanczosTopK(counting, k, "Spectra Lanczos (matrix-free)", feedback);
     if (!out.ok()) return out;
     out.value().operatorProducts = counting.products;
@@ -229,10 +241,6 @@ Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, int k, Feed
   // copy of the counts when one can be made.
   BlockEigenOptions options;
   options.valueOnlyTrailing = 1;
-  if (const char* v = std::getenv("DPLDA_BS")) options.blockSize = std::atoi(v);  // EXPERIMENT
-  if (const char* v = std::getenv("DPLDA_BP")) options.oversampling = std::atoi(v);  // EXPERIMENT
-  if (const char* v = std::getenv("DPLDA_BM")) options.basisSize = std::atoi(v);  // EXPERIMENT
-  if (const char* v = std::getenv("DPLDA_BC")) options.checkEvery = std::atoi(v);  // EXPERIMENT
   const std::vector<std::uint32_t> packed = op.packCounts();
   auto block = blockKrylovTopEigenpairs([&op, &packed](const Eigen::MatrixXd& X) { return op.apply(X, packed); }, d,
                                         k + 1, options, feedback);
@@ -254,22 +262,18 @@ Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, const Eigen
     dense.value() += added;
     return topEigenpairs(dense.value(), k);
   }
-  // Block Lanczos (block_eigensolver.h) on the products M̂2ᶜX + EX with wide blocks: E X is BLAS-3
-  // (E, 8000² doubles at the Debian vocabulary, is read once per block instead of once per vector),
-  // and a wide block converges in few passes where the noise packs the top eigenvalues within a few
-  // percent of one another (Spectra's Lanczos needed ~560 single-vector products there). All k + 1
-  // pairs to the vectors' tolerance: σ̃_{k+1} is released too.
-  const std::vector<std::uint32_t> packed = op.packCounts();
-  BlockEigenOptions options = noisyBlockOptions(k);
-  auto block = blockKrylovTopEigenpairs(
-      [&](const Eigen::MatrixXd& X) {
-        Eigen::MatrixXd Y = symmetricTimes(added, X);
-        Y += op.apply(X, packed);
-        return Y;
-      },
-      d, k + 1, options, feedback);
-  if (!block.ok()) return block.status();
-  return fromBlock(block.value(), k, "block Lanczos (matrix-free M2 + dense noise)");
+  // Spectra's Lanczos with the dense path's settings (lanczosTopK). A product is one pass over the
+  // counts (the 4-byte copy when one can be made) and one over E's lower triangle, both on the
+  // OpenMP threads in fixed chunks (symmetricTimes): at ε ~ 1 the noise packs the top eigenvalues
+  // within a few percent of one another and Lanczos needs ~560 products. Blocks of 16–24 vectors
+  // (E X as GEMMs) needed far more vector products there: 301 passes of 24 vectors at d = 8000
+  // (docs/BENCHMARKS.md, issue 27): the Krylov degree, not the width, is what a packed spectrum needs.
+  SecondMomentProducts sum{&op, &added, op.packCounts()};
+  auto out = lanczosTopK(sum, k, "Spectra Lanczos (matrix-free M2 + dense noise)", feedback);
+  if (!out.ok()) return out;
+  out.value().operatorProducts = sum.products;
+  finishTopK(out.value(), k, sum.apply(out.value().vectors));
+  return out;
 }
 
 double eigengap(const Eigen::VectorXd& sigma, int k) {
