@@ -115,6 +115,27 @@ QJsonObject privacyToJson(const PrivacyOptions& o, const PrivateRunResult& r) {
                      {"warnings", strings(r.warnings)}};
 }
 
+// How the eigenpairs of M2 (or of a released M2) were found: the solver, its products and the
+// residual check ‖M u − σ u‖ / |σ_1| (σ_{k+1}'s separately for the block method).
+QJsonObject eigenStepToJson(const EigenpairsTopK& e) {
+  QJsonObject o{{"method", QString::fromStdString(e.method)},
+                {"vector_products", e.operatorProducts},
+                {"max_residual", e.maxResidual}};
+  if (e.blockProducts > 0) {
+    o.insert("passes", e.blockProducts);
+    o.insert("block_width", e.blockWidth);
+    o.insert("trailing_residual", e.trailingResidual);
+  }
+  return o;
+}
+
+std::string eigenStepText(const EigenpairsTopK& e) {
+  std::ostringstream out;
+  out << e.method << ", largest residual |M u - sigma u| / |sigma_1| = " << e.maxResidual;
+  if (e.blockProducts > 0) out << " (sigma_k+1: " << e.trailingResidual << ")";
+  return out.str();
+}
+
 // What a private run released besides the topics: Procedure 1's bounds and a released spectrum.
 QJsonObject releasedDiagnosticsToJson(const PrivacyDiagnostics& d) {
   QJsonObject o{{"sigma_k_tilde", optionalNumber(d.sigmaKTilde)},
@@ -123,6 +144,7 @@ QJsonObject releasedDiagnosticsToJson(const PrivacyDiagnostics& d) {
                 {"preconditions", preconditionsToJson(d.preconditions)},
                 {"note", "released values: private, the only data-dependent values in any noise scale"}};
   if (d.releasedEigenvalues.size()) o.insert("released_m2_eigenvalues", toJson(d.releasedEigenvalues));
+  if (d.releasedEigen) o.insert("released_m2_eigen_step", eigenStepToJson(*d.releasedEigen));
   return o;
 }
 
@@ -351,6 +373,9 @@ int runCommand(const std::vector<std::string>& args) {
     if (priv.diagnostics.sigmaKTilde) out << "  sigma_k~ = " << *priv.diagnostics.sigmaKTilde << " (released)\n";
     if (priv.diagnostics.gapTilde) out << "  eigengap~ = " << *priv.diagnostics.gapTilde << " (released)\n";
     if (priv.diagnostics.gammaSTilde) out << "  gamma_s~ = " << *priv.diagnostics.gammaSTilde << " (released)\n";
+    if (priv.diagnostics.releasedEigen) {
+      out << "  eigenpairs of the released M2: " << eigenStepText(*priv.diagnostics.releasedEigen) << "\n";
+    }
   }
   if (priv.released) {
     const UnwhitenedTopics& result = *priv.output;
@@ -390,6 +415,7 @@ int runCommand(const std::vector<std::string>& args) {
     if (model) {
       exact.insert("eigenvalues", toJson(model->eigen.values));
       exact.insert("eigen_method", QString::fromStdString(model->eigen.method));
+      exact.insert("eigen_step", eigenStepToJson(model->eigen));
       exact.insert("gap", model->whitening.gap());
       exact.insert("tensor_eigenvalues", toJson(model->eigenpairs.lambda));
       exact.insert("gamma_s", model->gammaS);
@@ -411,6 +437,7 @@ int runCommand(const std::vector<std::string>& args) {
       out << "M2 eigenvalues:";
       for (Eigen::Index i = 0; i < model->eigen.values.size(); ++i) out << " " << model->eigen.values[i];
       out << "  (gap sigma_k - sigma_k+1 = " << model->whitening.gap() << ")\n";
+      out << "eigen step: " << eigenStepText(model->eigen) << "\n";
       out << "tensor eigengap gamma_s = " << model->gammaS << "\n";
       out << "decomposer: " << model->eigenpairs.iterations << " iterations";
       if (model->eigenpairs.maxResidual) {

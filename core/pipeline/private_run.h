@@ -114,6 +114,7 @@ struct PrivacyDiagnostics {
   std::optional<double> gammaSTilde;
   std::vector<Precondition> preconditions;  // every bound's, evaluated on released or public values
   Eigen::VectorXd releasedEigenvalues;      // σ_1..σ_{k+1} of the noisy M2 that W was built from, if any
+  std::optional<EigenpairsTopK> releasedEigen;  // how they were found (the whitened release; vectors cleared)
   NonPrivateDiagnostics nonPrivate;
 };
 

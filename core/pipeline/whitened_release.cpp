@@ -123,6 +123,8 @@ Result<PrivateRunResult> PrivateRun::releaseWhitened() {
   noise = Eigen::MatrixXd();  // d² doubles, not needed beyond the eigenpairs
   if (!eig.ok()) return failAfterNoise(eig.status());
   m_res.diagnostics.releasedEigenvalues = eig.value().values;
+  m_res.diagnostics.releasedEigen = eig.value();
+  m_res.diagnostics.releasedEigen->vectors = Eigen::MatrixXd();
   auto whitening = whitenFromEigenpairs(eig.value(), m_k);
   if (!whitening.ok()) return failAfterNoise(whitening.status());
   const Whitening& wt = whitening.value();
