@@ -428,14 +428,14 @@ class TstPlots : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(&plot));
     plot.replot();
     QCOMPARE(plot.legendCorner(), Qt::AlignBottom | Qt::AlignRight);
-    plot.setLegendCorner(Qt::AlignBottom | Qt::AlignLeft);  // a fixed corner is kept while it is free...
-    plot.replot();
-    QCOMPARE(plot.legendCorner(), Qt::AlignBottom | Qt::AlignLeft);
     QCOMPARE(plot.dataPixelsUnder(plot.legend->outerRect()), 0);
-    plot.setLegendCorner(Qt::AlignTop | Qt::AlignLeft);  // ...but never over data
+    QVERIFY(plot.dataPixelsUnder(QRectF(plot.axisRect()->rect().topLeft(), plot.legend->outerRect().size())) > 0);
+    plot.setLegendCorner(Qt::AlignTop | Qt::AlignLeft);  // a fixed corner, but never over data
     plot.replot();
-    QVERIFY(plot.legendCorner() != (Qt::AlignTop | Qt::AlignLeft));
-    QCOMPARE(plot.dataPixelsUnder(plot.legend->outerRect()), 0);
+    QCOMPARE(plot.legendCorner(), Qt::AlignBottom | Qt::AlignRight);
+    QVERIFY(plot.setSeries("b", "b", {0, 1, 2}, {4, 5, 4}));  // the top left is free now: the fixed corner holds
+    plot.replot();
+    QCOMPARE(plot.legendCorner(), Qt::AlignTop | Qt::AlignLeft);
   }
 
   void shortPlotPutsTheLegendBesideTheData() {

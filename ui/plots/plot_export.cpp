@@ -12,6 +12,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QImageWriter>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QMenu>
 #include <QMessageBox>
@@ -270,6 +271,14 @@ QJsonObject PlotWidget::exportInfo(const QString& path, ExportFormat format) con
   return info;
 }
 
+QJsonObject PlotWidget::pageLayoutInfo() const {
+  // Where the page put the data and the legend (1/96 in), for checking a figure without opening it.
+  auto rect = [](const QRect& r) { return QJsonArray{r.x(), r.y(), r.width(), r.height()}; };
+  QJsonObject layout{{"data_area", rect(m_lastExportAxisRect)}, {"text_scale", m_lastExportFontScale}};
+  if (!m_lastExportLegendRect.isEmpty()) layout.insert("legend", rect(m_lastExportLegendRect));
+  return layout;
+}
+
 bool PlotWidget::checkExportable(const QString& path, QString* error) const {
   if (path.isEmpty()) {
     setError(error, tr("no file name given for the export"));
@@ -346,6 +355,7 @@ bool PlotWidget::exportPng(const QString& path, int widthPx, int heightPx, doubl
     setError(error, tr("cannot write PNG '%1': %2").arg(fileLabel(path), reason));
     return false;
   }
+  info.insert(QStringLiteral("layout"), pageLayoutInfo());
   if (!writeSideFile(path, info, error)) return false;
   emit exported(path);
   return true;
@@ -393,6 +403,7 @@ bool PlotWidget::exportPdf(const QString& path, QString* error) {
     setError(error, tr("cannot write PDF '%1': %2").arg(fileLabel(path), file.errorString()));
     return false;
   }
+  info.insert(QStringLiteral("layout"), pageLayoutInfo());
   if (!writeSideFile(path, info, error)) return false;
   emit exported(path);
   return true;
@@ -424,6 +435,7 @@ bool PlotWidget::exportSvg(const QString& path, QString* error) {
     painter.end();
   }
   if (!writeFileAtomically(path, withStandardFontFamilies(buffer.data()), error, tr("SVG"))) return false;
+  info.insert(QStringLiteral("layout"), pageLayoutInfo());
   if (!writeSideFile(path, info, error)) return false;
   emit exported(path);
   return true;

@@ -2,6 +2,7 @@
 // exported page: title and footnote wrapped to the width, tick counts chosen from the pixels the
 // axes have, and the legend off the data (a free corner, else beside or below the data area).
 #include <QFontMetricsF>
+#include <QtMath>
 #include <QLineF>
 #include <QPolygonF>
 #include <algorithm>
@@ -314,18 +315,31 @@ bool PlotWidget::placeLegendOutside() {
     }
     QCustomPlot::updateLayout();  // pass 1: the margins the axes need by themselves
     const QMargins need = axisRect()->margins();
-    const QSize box = legend->minimumOuterSizeHint();
+    // Beside: clear of the last x tick label, which may reach past the data area's right edge.
+    auto overhang = [&] {
+      int out = need.right();
+      for (const QRectF& r : tickLabelRects(xAxis)) out = std::max(out, qCeil(r.right()) - axisRect()->rect().right());
+      return out;
+    };
+    const int overhangAlone = overhang();
+    QSize box = legend->minimumOuterSizeHint();
+    if (beside && box.height() > page.height() - axisRect()->rect().top() && legend->itemCount() > 1) {
+      legend->setWrap(2);  // too tall for one column beside the data: two
+      legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+      box = legend->minimumOuterSizeHint();
+    }
     QMargins room = m_marginsInside;
-    if (beside) room.setRight(std::max(room.right(), need.right() + kGap + box.width()));
+    if (beside) room.setRight(std::max(room.right(), overhangAlone + kGap + box.width() + 2));
     else room.setBottom(std::max(room.bottom(), need.bottom() + kGap + box.height()));
     axisRect()->setMinimumMargins(room);
     QCustomPlot::updateLayout();  // pass 2: the data area leaves room for the legend
     const QRect data = axisRect()->rect();
     if (data.width() <= 0 || data.height() <= 0) return false;
+    const int clear = std::max(overhangAlone, overhang());
     const double w = double(box.width()) / data.width(), h = double(box.height()) / data.height();
     // Below: centred on the page (it may be wider than the data area), never past its edges.
     const int left = std::clamp((page.width() - box.width()) / 2, 0, std::max(0, page.width() - box.width()));
-    const double x = beside ? 1.0 + double(need.right() + kGap) / data.width() : double(left - data.left()) / data.width();
+    const double x = beside ? 1.0 + double(clear + kGap) / data.width() : double(left - data.left()) / data.width();
     const double y = beside ? 0.0 : 1.0 + double(need.bottom() + kGap) / data.height();
     inset->setInsetRect(0, QRectF(x, y, w, h));
     QCustomPlot::updateLayout();  // pass 3: the legend in its place
@@ -387,6 +401,7 @@ void PlotWidget::paintForExport(QCPPainter* painter, const QSize& logical) {
   toPainter(painter, logical.width(), logical.height());
   m_lastExportAxisRect = axisRect()->rect();
   m_lastExportLegendRect = legend->visible() ? legend->outerRect() : QRect();
+  m_lastExportFontScale = m_fontScale;
   endPageLayout();
 }
 

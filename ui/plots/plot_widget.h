@@ -163,6 +163,7 @@ class PlotWidget : public QCustomPlot {
 
  private:
   QJsonObject exportInfo(const QString& path, ExportFormat format) const;
+  QJsonObject pageLayoutInfo() const;  // the last export's data area, legend and text scale
   // Draws the plot at `logical` size onto an active painter (begin/endPageLayout around it).
   void paintForExport(QCPPainter* painter, const QSize& logical);
   void placeLegend();        // in a free corner of the data, else outside it (updateLayout)
@@ -206,6 +207,7 @@ class PlotWidget : public QCustomPlot {
   int m_legendWrapInside = 0;
   QCPLayoutGrid::FillOrder m_legendOrderInside = QCPLayoutGrid::foRowsFirst;
   QRect m_lastExportAxisRect, m_lastExportLegendRect;
+  double m_lastExportFontScale = 1.0;
   QMultiHash<QCPAbstractPlottable*, QPointer<QCPAbstractPlottable>> m_companions;
 };
 
