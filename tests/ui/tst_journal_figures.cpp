@@ -13,7 +13,6 @@
 #include <cmath>
 
 #include "core/experiments/presets.h"
-#include "tests/experiments/sweep_test_case.h"
 #include "ui/common/palette.h"
 #include "ui/experiments/experiment_output.h"
 
@@ -35,10 +34,6 @@ ExperimentRun smallRun(const std::string& name) {
   ov.trials = 2;
   ov.threads = 2;
   ov.seed = 3;
-  if (name == "figure3") {
-    ov.corpus = std::make_shared<const Corpus>(sweep_test::makeCorpus(40, 4, 1500, 5).corpus);
-    ov.corpusDescription = "a small generated corpus";
-  }
   ExperimentRun run;
   run.preset = makeExperimentPreset(name, ov).value();
   run.finished = true;
@@ -189,7 +184,9 @@ class TstJournalFigures : public QObject {
 
   void everyPresetsFiguresFitAJournalPage_data() {
     QTest::addColumn<QString>("preset");
-    for (const std::string& name : experimentPresetNames()) QTest::newRow(name.c_str()) << QString::fromStdString(name);
+    // figure3 runs on a real corpus (its figures are the sweep presets' error and release figures).
+    for (const std::string& name : experimentPresetNames())
+      if (name != "figure3") QTest::newRow(name.c_str()) << QString::fromStdString(name);
   }
 
   void everyPresetsFiguresFitAJournalPage() {

@@ -93,7 +93,7 @@ void errorSweepFigures(const std::shared_ptr<const SweepResult>& result, std::ve
             return false;
         }
         if (std::isfinite(baseline)) plot.setBaseline(QObject::tr("non-private spectral"), baseline);
-        plot.setGuess(QObject::tr("random guess (uniform topics)"), guess);
+        plot.setGuess(QObject::tr("random guess"), guess);  // uniform topics; the short name keeps the legend narrow
         // A log axis when the private errors dwarf the baseline, so both stay readable.
         plot.setLogError(hi > 0 && std::isfinite(lo) && hi / lo > 50);
         QString note = QObject::tr("median over released trials, band %1–%2% quantiles; %3 bounds")

@@ -308,7 +308,7 @@ bool PlotWidget::placeLegendOutside() {
       int widest = 1;
       for (int i = 0; i < legend->itemCount(); ++i)
         if (QCPAbstractLegendItem* item = legend->item(i)) widest = std::max(widest, item->minimumOuterSizeHint().width());
-      const int columns = std::clamp(static_cast<int>(page.width() * 0.9 / (widest + legend->columnSpacing())), 1,
+      const int columns = std::clamp(static_cast<int>((page.width() - 4) / (widest + legend->columnSpacing())), 1,
                                      legend->itemCount());
       legend->setWrap(columns);
       legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
@@ -381,6 +381,13 @@ void PlotWidget::beginPageLayout(const QSize& logical) {
     setFootnote(QString());
     updateLayout();
   }
+  // Still short (a journal column with a wide legend): the title goes to the caption too.
+  if (m_titleElement && axisRect()->rect().height() < logical.height() / 2) {
+    const QString title = m_title;
+    setTitle(QString());
+    m_title = title;  // the export's file metadata keeps it
+    updateLayout();
+  }
 }
 
 void PlotWidget::endPageLayout() {
@@ -391,6 +398,7 @@ void PlotWidget::endPageLayout() {
   applyFonts();
   legend->setIconSize(m_screen.iconSize);
   if (m_footnoteText != m_screen.footnote) setFootnote(m_screen.footnote);
+  if (!m_titleElement && !m_title.isEmpty()) setTitle(m_title);
   setViewport(m_screen.viewport);
   replot();  // back to the on-screen layout
 }
