@@ -156,6 +156,8 @@ bool pdfWords(const QString& pdf, QSizeF* page, QVector<PdfWord>* words) {
   *page = QSizeF(m.captured(1).toDouble(), m.captured(2).toDouble());
   for (auto it = wordRe.globalMatch(html); it.hasNext();) {
     const auto w = it.next();
+    // A lone combining mark (the hat of a rotated "v̂") comes back as a box of zero height: not text a reader sees.
+    if (w.captured(2) == w.captured(4) || w.captured(1) == w.captured(3)) continue;
     words->append({w.captured(5), QRectF(QPointF(w.captured(1).toDouble(), w.captured(2).toDouble()),
                                          QPointF(w.captured(3).toDouble(), w.captured(4).toDouble()))});
   }

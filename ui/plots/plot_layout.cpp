@@ -279,7 +279,8 @@ void PlotWidget::placeLegend() {
       inset->setInsetAlignment(0, corner);
       QCustomPlot::updateLayout();
     }
-    return;
+    // Checked again where it landed (its size may differ from the one the corners were tried with).
+    if (!outsideAllowed || dataPixelsUnder(legend->outerRect(), true) == 0) return;
   }
   m_marginsInside = axisRect()->minimumMargins();
   m_legendWrapInside = legend->wrap();
