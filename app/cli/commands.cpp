@@ -88,15 +88,18 @@ Commands:
       scaled down to these norms before the moments are formed (a bound not given is 1: nothing
       clipped); the sensitivities follow from the bounds (PRIVACY.md §12). Sound bounds, Gaussian.
   dplda sweep --preset figure2|figure2-vi|figure2-small-corpus|figure2-alpha|figure3|figure4|tpm-noise|online-tpm|dp-tpm|dp-tpm-lda|sound-utility --out DIR
-                 [--trials T] [--formats png,pdf,svg|none] [--bounds sound|printed] [--threads N] [--seed S]
+                 [--trials T] [--formats png,pdf,svg|none] [--figure-size column|two-column|WxH]
+                 [--bounds sound|printed] [--threads N] [--seed S]
   dplda sweep --corpus DIR --topics K[,K2..] --out DIR [--truth FILE] [--alpha0 A[,A2..]]
                  [--configs none,1,2,3,4,vi,dp-vi|e5+e6,...] [--epsilons LO:HI:COUNT|E1,E2,..] [--delta D]
                  [--holdout FRACTION] [--clip C] [--iterations T]
                  [--trials T] [--mechanism M] [--bounds sound|printed] [--decomposer D] [--separate-releases] [--no-cache]
-                 [--max-length L] [--formats ...] [--threads N] [--seed S] [--release-only]
+                 [--max-length L] [--formats ...] [--figure-size ...] [--threads N] [--seed S] [--release-only]
       Repeated private runs over a grid of epsilons (log-spaced) and configurations, with seeded
       noise and common random numbers; writes DIR/results.csv, summary.csv, timings.csv, the
       figures (DIR/figures, with their CSV data) and DIR/report.md. Progress goes to stderr.
+      --figure-size lays the figures out for a journal: column (3.5 in wide), two-column (7 in)
+      or WxH in inches; PNGs are then 300 dpi (default 7.5 x 5 in at 192 dpi).
       vi and dp-vi are the variational baselines (full-batch VB, T iterations; DP-VI clips each
       document's statistics to norm C). --holdout scores every model by held-out perplexity.
       --release-only (also with a preset): the outputs hold released values only: no exact sigma_k,

@@ -133,10 +133,16 @@ int sweepCommand(const std::vector<std::string>& args) {
       args,
       {"preset", "out", "trials", "formats", "bounds", "threads", "seed", "corpus", "truth", "topics",
        "alpha0", "configs", "epsilons", "delta", "mechanism", "decomposer", "max-length", "accountant", "holdout",
-       "clip", "iterations"},
+       "clip", "iterations", "figure-size"},
       {"share-releases", "separate-releases", "no-cache", "release-only"});
   const std::filesystem::path out = a.text("out");
   const std::vector<ExportFormat> formats = parseFormats(a.text("formats", "png,pdf,svg"));
+  QSize page;  // empty: the default 7.5 × 5 in figures
+  if (a.has("figure-size")) {
+    QString problem;
+    page = PlotWidget::pageSizeFromText(QString::fromStdString(a.text("figure-size")), &problem);
+    if (page.isEmpty()) throw UsageError("--figure-size: " + problem.toStdString());
+  }
   // 0 = all cores; the range of validateSweepSpec. Digits only: "-0" is refused.
   const int threads = a.count("threads", 0, 1024, 0);
   std::optional<int> trials;
@@ -324,7 +330,7 @@ int sweepCommand(const std::vector<std::string>& args) {
   }
   std::vector<std::string> warnings;
   const std::filesystem::path report =
-      takeValue(writeExperimentFolder(run, out, formats, context, &warnings));
+      takeValue(writeExperimentFolder(run, out, formats, context, &warnings, page));
   for (const std::string& w : warnings) std::cerr << "dplda sweep: warning: " << escapeControls(w) << "\n";
   if (run.tpm) {
     std::cout << "tpm-noise: " << run.tpm->rows.size() << " runs in " << shortNumber(run.tpm->elapsedMs / 1000.0)

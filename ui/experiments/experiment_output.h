@@ -3,6 +3,7 @@
 // its figures (each able to make its plot and to fill it from a result that may still be
 // running) and its output folder (tables, figures in each format with their data, report.md).
 #include <QJsonObject>
+#include <QSize>
 #include <QString>
 #include <filesystem>
 #include <functional>
@@ -54,10 +55,12 @@ QJsonObject experimentMetadata(const ExperimentRun& run);
 // for each format plus the figure's data as CSV, and DIR/report.md. `context` supplies the title,
 // command line and seed note; its figures and notes are filled in here. Figures need a
 // QApplication. Returns the report's path; a figure that cannot be written is a note in the
-// report (and in `warnings`), a table or report that cannot be written is an error.
+// report (and in `warnings`), a table or report that cannot be written is an error. `page` is
+// the figures' size in 1/96 in (PlotWidget::pageSizeFromText); empty: 7.5 × 5 in, PNG at 192 dpi.
 Result<std::filesystem::path> writeExperimentFolder(const ExperimentRun& run, const std::filesystem::path& dir,
                                                     const std::vector<ExportFormat>& formats,
                                                     ReportContext context,
-                                                    std::vector<std::string>* warnings = nullptr);
+                                                    std::vector<std::string>* warnings = nullptr,
+                                                    QSize page = QSize());
 
 }  // namespace dplda
