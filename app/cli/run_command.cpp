@@ -365,6 +365,10 @@ int runCommand(const std::vector<std::string>& args) {
         << ": " << priv.statement.summary << "\n";
     out << "  total epsilon " << privacy.epsilon << ", delta " << privacy.delta << " (" << boundSetName(privacy.bounds)
         << " bounds, " << accountantName(privacy.accountant) << " composition, noise " << priv.noiseSource << ")\n";
+    if (corpus->provenance.vocabulary == VocabularyOrigin::PrivateSelection) {
+      out << "  with the vocabulary selection (basic composition): epsilon " << priv.epsilonSpent << ", delta "
+          << priv.deltaSpent << " spent in all\n";
+    }
     for (const LedgerEntry& e : priv.ledger) {
       out << "  " << e.release << ": " << e.mechanism << ", sensitivity " << numberText(e.sensitivity) << ", epsilon "
           << e.epsilon << ", delta " << e.delta << ", scale " << numberText(e.sigma) << (e.spent ? "" : " (not spent)")
