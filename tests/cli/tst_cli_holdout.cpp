@@ -76,6 +76,12 @@ class TestCliHoldout : public QObject {
     Corpus dPrime = buildCorpus(d.docCount(), d.vocabSize(), t).value();
     dPrime.vocab = d.vocab;
     QVERIFY(writeUciCorpus(dPrime, m_dPrime.toStdString()).isOk());
+    // The same provenance (generate's public vocabulary) on both neighbours.
+    QVERIFY(writeCorpusProvenance(d.provenance.vocabulary == VocabularyOrigin::Unknown
+                                      ? readCorpusProvenance(m_d.toStdString()).value()
+                                      : d.provenance,
+                                  m_dPrime.toStdString())
+                .isOk());
   }
 
   void exactFiguresTellTheNeighboursApart_data() {

@@ -212,7 +212,7 @@ class TestCliResources : public QObject {
     body += QByteArray(1 << 20, 'x') + " apple pear plum\n";
     QVERIFY(writeAll(text, body));
     const QString out = m_dir.filePath("long-word-corpus");
-    const Outcome imp = dplda({"import-text", "--input", text, "--vocab", "100", "--out", out});
+    const Outcome imp = dplda({"import-text", "--input", text, "--vocab", "100", "--vocab-from-counts", "--out", out});
     QVERIFY2(imp.code == 0, qPrintable(imp.err));
     const QList<QByteArray> words = readAll(out + "/vocab.txt").split('\n');
     QVERIFY(words.contains("apple"));
