@@ -236,6 +236,12 @@ class TestTextVocabulary : public QObject {
     QVERIFY(errorOf(std::string("al\xff") + "pha\n").find("invalid UTF-8") != std::string::npos);
     QVERIFY(errorOf("").find("no words") != std::string::npos);
     QVERIFY(errorOf("alpha\r\nbeta\n\n\n").empty());  // CRLF and trailing blank lines are fine
+    // A few lines: no word reaches the private selection's threshold, and the message says what to do.
+    writeFile(dir / "few.txt", "alpha beta gamma\nalpha beta gamma\n");
+    const auto none = importText(paramsFor(dir / "few.txt", 10));
+    QVERIFY(!none.ok());
+    QVERIFY(none.status().message().find("kept no word") != std::string::npos);
+    QVERIFY(none.status().message().find("--vocabulary") != std::string::npos);
     TextImportParams p = paramsFor(dir / "missing-input.txt", 10);
     writeFile(dir / "in.txt", "alpha beta gamma\n");
     p.input = (dir / "in.txt").string();
