@@ -12,6 +12,7 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/json_output.h"
+#include "app/cli/output_paths.h"
 #include "core/common/text_escape.h"
 #include "core/corpus/synthetic_generator.h"
 #include "core/corpus/text_import.h"
@@ -40,9 +41,9 @@ std::string usageText() {
 
 Commands:
   dplda generate --vocab D --topics K --docs N [--alpha0 A] [--prior random|symmetric]
-                 [--beta B] [--doc-length L] [--fixed-length] [--seed S] --out DIR
+                 [--beta B] [--doc-length L] [--fixed-length] [--seed S] --out DIR [--force]
       Draws a synthetic LDA corpus; writes DIR/docword.txt, DIR/vocab.txt, DIR/truth.json.
-  dplda import-text --input PATH --vocab D --out DIR [--min-token-length M]
+  dplda import-text --input PATH --vocab D --out DIR [--force] [--min-token-length M]
                  [--separator LINE] [--keep-stopwords] [--keep-case] [--numbers]
       Turns plain text (a file with one document per line, or a folder with one document
       per file) into the UCI bag-of-words files. --separator '%' ends a document at every
@@ -57,7 +58,7 @@ Commands:
                  [--release-only] [--accountant basic|gdp]
                  [--e6 noise|decomposition|whitened] [--tpm-accountant gaussian|advanced|printed]
                  [--clip-m1 C1] [--clip-m2 C2] [--clip-m3 C3] [--clip-whitened C]
-                 [--model spectral|vi|dp-vi] [--holdout F] [--holdout-seed S] [--write-split DIR]
+                 [--model spectral|vi|dp-vi] [--holdout F] [--holdout-seed S] [--write-split DIR [--force]]
                  [--score-model FILE] [--vi online|batch] [--iterations P] [--tau0 T] [--kappa K] [--clip C]
       --model vi: variational LDA; dp-vi: DP-VI (clip C, zCDP over all iterations; PRIVACY.md §10).
       --holdout F: fit on a seeded public split, report held-out perplexity (document completion).
@@ -76,9 +77,9 @@ Commands:
       --clip-m1/--clip-m2/--clip-m3 with configurations 1-4: each document's M1, M2, M3 terms
       scaled down to these norms before the moments are formed (a bound not given is 1: nothing
       clipped); the sensitivities follow from the bounds (PRIVACY.md §12). Sound bounds, Gaussian.
-  dplda sweep --preset figure2|figure2-vi|figure2-small-corpus|figure2-alpha|figure3|figure4|tpm-noise|online-tpm|dp-tpm|dp-tpm-lda|sound-utility --out DIR
+  dplda sweep --preset figure2|figure2-vi|figure2-small-corpus|figure2-alpha|figure3|figure4|tpm-noise|online-tpm|dp-tpm|dp-tpm-lda|sound-utility --out DIR [--force]
                  [--trials T] [--formats png,pdf,svg|none] [--bounds sound|printed] [--threads N] [--seed S]
-  dplda sweep --corpus DIR --topics K[,K2..] --out DIR [--truth FILE] [--alpha0 A[,A2..]]
+  dplda sweep --corpus DIR --topics K[,K2..] --out DIR [--force] [--truth FILE] [--alpha0 A[,A2..]]
                  [--configs none,1,2,3,4,vi,dp-vi|e5+e6,...] [--epsilons LO:HI:COUNT|E1,E2,..] [--delta D]
                  [--holdout FRACTION] [--clip C] [--iterations T]
                  [--trials T] [--mechanism M] [--bounds sound|printed] [--decomposer D] [--separate-releases] [--no-cache]
@@ -90,13 +91,17 @@ Commands:
       document's statistics to norm C). --holdout scores every model by held-out perplexity.
       figure3 runs on --corpus DIR or builds the Debian package descriptions into out/corpora/debian.
 
+Files: inputs must be regular files (a FIFO, device, socket or folder is refused). Outputs are
+written atomically (a temporary file beside them, renamed when complete), never over an input
+of the same command; an output folder's existing corpus or report is replaced only with --force.
+
 Exit status: 0 success, 2 usage error, 3 bad input, 4 the computation failed.
 )";
 }
 
 int generateCommand(const std::vector<std::string>& args) {
   const Arguments a(args, {"vocab", "topics", "docs", "alpha0", "prior", "beta", "doc-length", "seed", "out"},
-                    {"fixed-length"});
+                    {"fixed-length", "force"});
   GeneratorParams p;
   p.vocabSize = a.count("vocab", 1, kMaxVocabularySize);
   p.topicCount = a.integer("topics");
@@ -111,9 +116,11 @@ int generateCommand(const std::vector<std::string>& args) {
   p.fixedLength = a.flag("fixed-length");
   p.seed = a.seed("seed", p.seed);
   const std::string out = a.text("out");
+  const OutputRules rules = outputRules(a, {});
+  require(checkOutputFolder(out, {"docword.txt", "vocab.txt", "truth.json"}, rules));  // before the work
   const SyntheticCorpus sc = take(generateLdaCorpus(p));
-  require(writeUciCorpus(sc.corpus, out));
-  require(writeTruthJson(sc.truth, (std::filesystem::path(out) / "truth.json").string()));
+  require(writeUciCorpus(sc.corpus, out, rules));
+  require(writeTruthJson(sc.truth, (std::filesystem::path(out) / "truth.json").string(), rules));
   std::cout << "wrote " << sc.corpus.docCount() << " documents, vocabulary " << sc.corpus.vocabSize() << ", "
             << sc.corpus.nnz() << " non-zeros, " << p.topicCount << " topics (seed " << p.seed << ") to "
             << escapeText(out) << "\n";
@@ -122,7 +129,7 @@ int generateCommand(const std::vector<std::string>& args) {
 
 int importTextCommand(const std::vector<std::string>& args) {
   const Arguments a(args, {"input", "vocab", "out", "min-token-length", "separator"},
-                    {"keep-stopwords", "keep-case", "numbers"});
+                    {"keep-stopwords", "keep-case", "numbers", "force"});
   TextImportParams p;
   p.input = a.text("input");
   p.vocabSize = a.count("vocab", 1, kMaxVocabularySize);
@@ -132,9 +139,11 @@ int importTextCommand(const std::vector<std::string>& args) {
   p.lowercase = !a.flag("keep-case");
   p.numbersAsTokens = a.flag("numbers");
   const std::string out = a.text("out");
+  const OutputRules rules = outputRules(a, {p.input});
+  require(checkOutputFolder(out, {"docword.txt", "vocab.txt"}, rules));  // before the work
   TextImportReport report;
   const Corpus corpus = take(importText(p, &report));
-  require(writeUciCorpus(corpus, out));
+  require(writeUciCorpus(corpus, out, rules));
   std::cout << "read " << report.documentsRead << " documents; kept " << report.documentsKept << " (dropped "
             << report.droppedDocuments << " with fewer than 3 vocabulary tokens); vocabulary "
             << corpus.vocabSize() << " of " << report.distinctWords << " distinct words; wrote " << escapeText(out)

@@ -18,6 +18,7 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
+#include "app/cli/output_paths.h"
 #include "core/common/text_escape.h"
 #include "core/corpus/corpus_cache.h"
 #include "core/corpus/truth_io.h"
@@ -134,7 +135,7 @@ int sweepCommand(const std::vector<std::string>& args) {
       {"preset", "out", "trials", "formats", "bounds", "threads", "seed", "corpus", "truth", "topics",
        "alpha0", "configs", "epsilons", "delta", "mechanism", "decomposer", "max-length", "accountant", "holdout",
        "clip", "iterations"},
-      {"share-releases", "separate-releases", "no-cache"});
+      {"share-releases", "separate-releases", "no-cache", "force"});
   const std::filesystem::path out = a.text("out");
   const std::vector<ExportFormat> formats = parseFormats(a.text("formats", "png,pdf,svg"));
   // 0 = all cores; the range of validateSweepSpec. Digits only: "-0" is refused.
@@ -273,7 +274,13 @@ int sweepCommand(const std::vector<std::string>& args) {
     require(validateSweepSpec(s));
   }
 
-  std::error_code ec;  // fail before the run, not after it
+  // Fail before the run, not after it. The corpus and truth are never written over; an earlier
+  // report in --out is replaced only with --force.
+  std::vector<std::string> inputs = a.has("corpus") ? uciCorpusFiles(a.text("corpus")) : std::vector<std::string>{};
+  if (a.has("truth")) inputs.push_back(a.text("truth"));
+  const OutputRules rules = outputRules(a, inputs);
+  require(checkOutputFolder(out.string(), experimentFolderEntries(), rules));
+  std::error_code ec;
   std::filesystem::create_directories(out / "figures", ec);
   if (ec)
     throw InputError("cannot create the output folder " + (out / "figures").string() + ": " + ec.message());
@@ -316,7 +323,7 @@ int sweepCommand(const std::vector<std::string>& args) {
   }
   std::vector<std::string> warnings;
   const std::filesystem::path report =
-      takeValue(writeExperimentFolder(run, out, formats, context, &warnings));
+      takeValue(writeExperimentFolder(run, out, formats, context, &warnings, rules));
   for (const std::string& w : warnings) std::cerr << "dplda sweep: warning: " << escapeControls(w) << "\n";
   if (run.tpm) {
     std::cout << "tpm-noise: " << run.tpm->rows.size() << " runs in " << shortNumber(run.tpm->elapsedMs / 1000.0)

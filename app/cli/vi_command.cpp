@@ -10,7 +10,9 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/json_output.h"
+#include "app/cli/output_paths.h"
 #include "core/common/number_text.h"
+#include "core/common/text_escape.h"
 #include "core/corpus/corpus_cache.h"
 #include "core/corpus/truth_io.h"
 #include "core/corpus/uci_io.h"
@@ -63,8 +65,9 @@ std::optional<HoldoutSplit> holdoutFrom(const Arguments& a, const Corpus& corpus
   if (!split.ok()) throw InputError(split.status().message());
   if (a.has("write-split")) {
     const std::string dir = a.text("write-split");
-    require(writeUciCorpus(split->train, dir + "/train"));
-    require(writeUciCorpus(split->test, dir + "/test"));
+    const OutputRules rules = outputRules(a, runInputs(a));  // checked up front too (checkRunOutputs)
+    require(writeUciCorpus(split->train, dir + "/train", rules));
+    require(writeUciCorpus(split->test, dir + "/test", rules));
   }
   return std::move(split).value();
 }
@@ -97,7 +100,7 @@ void reportHeldOut(const Arguments& a, const HoldoutSplit& split, const LdaModel
   if (truth) score(*truth, "truth_perplexity", "truth");
   if (a.has("score-model")) {
     const LdaModel other = checkedModel(take(readTruthJson(a.text("score-model"))), split.test, "--score-model");
-    score(other, "score_model_perplexity", "--score-model " + a.text("score-model"));
+    score(other, "score_model_perplexity", "--score-model " + escapeText(a.text("score-model")));
   }
   if (model || truth) {
     out << "  estimator: " << perplexityEstimatorText() << "\n  smoothing: "
@@ -149,6 +152,7 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
   if (!(vi.alpha0 > 0 && vi.alpha0 <= kMaxAlpha0)) throw UsageError("--alpha0 must be in (0, 1e6], got " + shortNumber(vi.alpha0));
   if (k < 1) throw UsageError("--topics must be >= 1, got " + std::to_string(k));
 
+  checkRunOutputs(a);  // before the corpus is read: a refused output is known at once, not after the fit
   const Corpus corpus = take(loadUciCorpus(a.text("corpus"), corpusCacheOptionsFromEnvironment(!a.flag("no-cache"))));
   std::optional<LdaModel> truth;
   if (a.has("truth")) {
@@ -259,7 +263,7 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
   out << (isPrivate ? "released topics" : "topics") << " (alpha, top words):\n";
   for (Eigen::Index c = 0; c < fit.model.topics.cols(); ++c) {
     out << "  " << c + 1 << "  alpha " << fit.model.alpha[c] << ":";
-    for (int i : topIndices(fit.model.topics.col(c), nTop)) out << " " << corpus.wordName(i);
+    for (int i : topIndices(fit.model.topics.col(c), nTop)) out << " " << escapeControls(corpus.wordName(i));
     out << "\n";
   }
   if (split) reportHeldOut(a, *split, &fit.model, truth ? &*truth : nullptr, json, out);
@@ -277,10 +281,7 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
     out << "\ntime (ms): fit " << fit.milliseconds << "\n";
   }
   std::cout << out.str();
-  if (a.has("json")) {
-    std::string error;
-    if (!writeJsonFile(a.text("json"), json, &error)) throw InputError(error);
-  }
+  if (a.has("json")) require(writeJsonFile(a.text("json"), json, runJsonRules(a)));
   return kExitOk;
 }
 

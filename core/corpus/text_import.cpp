@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/common/safe_file.h"
 #include "core/common/text_escape.h"
 
 namespace dplda {
@@ -438,6 +439,7 @@ Result<Corpus> importText(const TextImportParams& params, TextImportReport* repo
   const fs::path input(params.input);
   std::error_code ec;
   if (!fs::exists(input, ec)) return ioError("text input not found: " + escapeText(params.input));
+  if (!fs::is_directory(input, ec)) DPLDA_RETURN_IF_ERROR(requireRegularFile(params.input));  // issue 28
 
   DocumentSink sink(params);
   TextImportReport report;

@@ -13,6 +13,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "core/common/safe_file.h"
 #include "core/common/text_escape.h"
 
 namespace dplda {
@@ -417,18 +418,12 @@ std::string truthToJson(const LdaModel& m) {
   return out;
 }
 
-Status writeTruthJson(const LdaModel& model, const std::string& pathText) {
+Status writeTruthJson(const LdaModel& model, const std::string& pathText, const OutputRules& rules) {
   if (pathText.empty()) return invalidArgument("the truth.json path is empty");
   const std::string path = escapeText(pathText);
   const Status valid = validateLdaModel(model);
   if (!valid.isOk()) return Status(valid.code(), "cannot write " + path + ": " + valid.message());
-  const std::string text = truthToJson(model);
-  std::FILE* f = std::fopen(pathText.c_str(), "wb");
-  if (!f) return ioError("cannot create " + path + ": " + std::strerror(errno));
-  const bool wrote = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  const bool closed = std::fclose(f) == 0;
-  if (!wrote || !closed) return ioError("cannot write " + path + ": " + std::strerror(errno));
-  return Status::ok();
+  return writeFileAtomically(pathText, truthToJson(model), rules);
 }
 
 Result<LdaModel> parseTruthJson(std::string_view text, const std::string& sourceNameText) {
@@ -496,8 +491,7 @@ Result<LdaModel> readTruthJson(const std::string& pathText) {
   if (pathText.empty()) return invalidArgument("the truth.json path is empty");
   const std::string path = escapeText(pathText);
   std::error_code ec;
-  if (!fs::exists(pathText, ec)) return ioError("file not found: " + path);
-  if (fs::is_directory(pathText, ec)) return ioError("expected a file but found a folder: " + path);
+  DPLDA_RETURN_IF_ERROR(requireRegularFile(pathText));  // a FIFO or device is refused, not waited on
   const auto size = fs::file_size(pathText, ec);
   if (ec) return ioError("cannot read " + path + ": " + ec.message());
   if (size > static_cast<std::uintmax_t>(kMaxJsonBytes)) {

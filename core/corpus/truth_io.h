@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/common/safe_file.h"
 #include "core/common/status.h"
 #include "core/corpus/corpus.h"
 
@@ -18,7 +19,8 @@ namespace dplda {
 Status validateLdaModel(const LdaModel& model);
 
 std::string truthToJson(const LdaModel& model);                         // expects a valid model
-Status writeTruthJson(const LdaModel& model, const std::string& path);  // validates first
+// Validates first; written atomically under `rules` (core/common/safe_file.h).
+Status writeTruthJson(const LdaModel& model, const std::string& path, const OutputRules& rules = {});
 
 Result<LdaModel> parseTruthJson(std::string_view text, const std::string& sourceName = "truth.json");
 Result<LdaModel> readTruthJson(const std::string& path);

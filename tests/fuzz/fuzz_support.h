@@ -205,7 +205,7 @@ inline Outcome runDplda(const QStringList& args) { return runProgram(qEnvironmen
 inline QString controlIn(const QByteArray& text) {
   for (const QByteArray& line : text.split('\n')) {
     const std::string s = line.toStdString();
-    if (dplda::hasControlText(s)) return QString::fromStdString(dplda::quoteText(s, 120));
+    if (dplda::hasEscapedText(s)) return QString::fromStdString(dplda::quoteText(s, 120));
   }
   return {};
 }
