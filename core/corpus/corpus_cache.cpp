@@ -159,7 +159,7 @@ Result<CorpusSourceKey> corpusSourceKey(const std::string& docwordPath, const st
   };
   DPLDA_RETURN_IF_ERROR(stamp(docwordPath, key.docwordSize, key.docwordHash));
   std::error_code ec;
-  if (!vocabPath.empty() && fs::exists(vocabPath, ec)) {
+  if (!vocabPath.empty() && fs::exists(fs::symlink_status(vocabPath, ec))) {  // as readUciCorpus
     key.hasVocab = 1;
     DPLDA_RETURN_IF_ERROR(stamp(vocabPath, key.vocabSize, key.vocabHash));
   }

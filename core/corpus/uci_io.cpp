@@ -387,7 +387,8 @@ Result<Corpus> readUciCorpus(const std::string& pathText, Feedback* feedback) {
   }
 
   std::vector<std::string> vocab;
-  const bool hasVocab = fs::exists(vocabPath, ec);
+  // A link named vocab.txt counts even when it leads nowhere: refused, not read as no vocabulary.
+  const bool hasVocab = fs::exists(fs::symlink_status(vocabPath, ec));
   if (hasVocab) {
     auto v = readVocab(vocabPath, header.words);
     if (!v.ok()) return v.status();
