@@ -2,6 +2,7 @@
 // review, as a user types it. No input is ever written over, no output folder's corpus or report
 // is replaced without --force, a full disk is an error, special files are refused without
 // waiting, an edited corpus never meets a stale cache, and invisible characters are shown.
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 

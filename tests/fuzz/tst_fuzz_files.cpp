@@ -12,6 +12,7 @@
 // refused with exit 3 naming what it is; no file the user had is changed or lost (every file of
 // the case folder is hashed before and after) unless --force asked for it; no temporary file is
 // left; nothing is written into /dev; a run after the edit prints what --no-cache prints.
+#include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -131,9 +132,9 @@ class TestFuzzFiles : public QObject {
     const QString c = newCase("special-input");
     const QString what = rng.pick(std::vector<QString>(kObjects.begin(), kObjects.end()));
     const QString x = m_caseDir + "/x";
-    const std::vector<QString> slots = {"--corpus", "docword.txt", "vocab.txt", "cache", "--truth", "--score-model",
+    const std::vector<QString> inputSlots = {"--corpus", "docword.txt", "vocab.txt", "cache", "--truth", "--score-model",
                                         "vi --truth", "import-text", "sweep --corpus"};
-    const QString slot = rng.pick(slots);
+    const QString slot = rng.pick(inputSlots);
     QStringList args = {"run", "--corpus", c, "--topics", "3"};
     bool inputSlot = true;  // a special object here must be refused (exit 3)
     const QString object = what == "/dev/stdin" ? what : x;
