@@ -12,6 +12,7 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/json_output.h"
+#include "app/cli/output_paths.h"
 #include "core/common/text_escape.h"
 #include "core/corpus/synthetic_generator.h"
 #include "core/corpus/text_import.h"
@@ -40,9 +41,9 @@ std::string usageText() {
 
 Commands:
   dplda generate --vocab D --topics K --docs N [--alpha0 A] [--prior random|symmetric]
-                 [--beta B] [--doc-length L] [--fixed-length] [--seed S] --out DIR
+                 [--beta B] [--doc-length L] [--fixed-length] [--seed S] --out DIR [--force]
       Draws a synthetic LDA corpus; writes DIR/docword.txt, DIR/vocab.txt, DIR/truth.json.
-  dplda import-text --input PATH --out DIR (--vocab D [--vocab-epsilon E] [--vocab-delta D]
+  dplda import-text --input PATH --out DIR [--force] (--vocab D [--vocab-epsilon E] [--vocab-delta D]
                  [--vocab-words-per-doc M] [--vocab-noise-seed S] | --vocabulary FILE |
                  --vocab D --vocab-from-counts) [--min-token-length M]
                  [--separator LINE] [--keep-stopwords] [--keep-case] [--numbers]
@@ -64,7 +65,7 @@ Commands:
                  [--release-only] [--accountant basic|gdp]
                  [--e6 noise|decomposition|whitened] [--tpm-accountant gaussian|advanced|printed]
                  [--clip-m1 C1] [--clip-m2 C2] [--clip-m3 C3] [--clip-whitened C]
-                 [--model spectral|vi|dp-vi] [--holdout F] [--holdout-seed S] [--write-split DIR]
+                 [--model spectral|vi|dp-vi] [--holdout F] [--holdout-seed S] [--write-split DIR [--force]]
                  [--score-model FILE] [--holdout-epsilon E] [--holdout-clip B] [--vi online|batch] [--iterations P] [--tau0 T] [--kappa K] [--clip C]
       --model vi: variational LDA; dp-vi: DP-VI (clip C, zCDP over all iterations; PRIVACY.md §10).
       --holdout F: fit on a seeded public split, report held-out perplexity (document completion):
@@ -87,10 +88,10 @@ Commands:
       --clip-m1/--clip-m2/--clip-m3 with configurations 1-4: each document's M1, M2, M3 terms
       scaled down to these norms before the moments are formed (a bound not given is 1: nothing
       clipped); the sensitivities follow from the bounds (PRIVACY.md §12). Sound bounds, Gaussian.
-  dplda sweep --preset figure2|figure2-vi|figure2-small-corpus|figure2-alpha|figure3|figure4|tpm-noise|online-tpm|dp-tpm|dp-tpm-lda|sound-utility --out DIR
+  dplda sweep --preset figure2|figure2-vi|figure2-small-corpus|figure2-alpha|figure3|figure4|tpm-noise|online-tpm|dp-tpm|dp-tpm-lda|sound-utility --out DIR [--force]
                  [--trials T] [--formats png,pdf,svg|none] [--figure-size column|two-column|WxH]
                  [--bounds sound|printed] [--threads N] [--seed S]
-  dplda sweep --corpus DIR --topics K[,K2..] --out DIR [--truth FILE] [--alpha0 A[,A2..]]
+  dplda sweep --corpus DIR --topics K[,K2..] --out DIR [--force] [--truth FILE] [--alpha0 A[,A2..]]
                  [--configs none,1,2,3,4,vi,dp-vi|e5+e6,...] [--epsilons LO:HI:COUNT|E1,E2,..] [--delta D]
                  [--holdout FRACTION] [--clip C] [--iterations T]
                  [--trials T] [--mechanism M] [--bounds sound|printed] [--decomposer D] [--separate-releases] [--no-cache]
@@ -106,13 +107,17 @@ Commands:
       gamma_s, utility loss, held-out perplexity, timings or non-private configuration (none, vi).
       figure3 runs on --corpus DIR or builds the Debian package descriptions into out/corpora/debian.
 
+Files: inputs must be regular files (a FIFO, device, socket or folder is refused). Outputs are
+written atomically (a temporary file beside them, renamed when complete), never over an input
+of the same command; an output folder's existing corpus or report is replaced only with --force.
+
 Exit status: 0 success, 2 usage error, 3 bad input, 4 the computation failed.
 )";
 }
 
 int generateCommand(const std::vector<std::string>& args) {
   const Arguments a(args, {"vocab", "topics", "docs", "alpha0", "prior", "beta", "doc-length", "seed", "out"},
-                    {"fixed-length"});
+                    {"fixed-length", "force"});
   GeneratorParams p;
   p.vocabSize = a.count("vocab", 1, kMaxVocabularySize);
   p.topicCount = a.integer("topics");
@@ -127,10 +132,12 @@ int generateCommand(const std::vector<std::string>& args) {
   p.fixedLength = a.flag("fixed-length");
   p.seed = a.seed("seed", p.seed);
   const std::string out = a.text("out");
+  const OutputRules rules = outputRules(a, {});
+  require(checkOutputFolder(out, {"docword.txt", "vocab.txt", "provenance.json", "truth.json"}, rules));  // before the work
   const SyntheticCorpus sc = take(generateLdaCorpus(p));
-  require(writeUciCorpus(sc.corpus, out));
-  require(writeCorpusProvenance(sc.corpus.provenance, out));
-  require(writeTruthJson(sc.truth, (std::filesystem::path(out) / "truth.json").string()));
+  require(writeUciCorpus(sc.corpus, out, rules));
+  require(writeCorpusProvenance(sc.corpus.provenance, out, rules));
+  require(writeTruthJson(sc.truth, (std::filesystem::path(out) / "truth.json").string(), rules));
   std::cout << "wrote " << sc.corpus.docCount() << " documents, vocabulary " << sc.corpus.vocabSize() << ", "
             << sc.corpus.nnz() << " non-zeros, " << p.topicCount << " topics (seed " << p.seed << ") to "
             << escapeText(out) << "\n";
@@ -141,7 +148,7 @@ int importTextCommand(const std::vector<std::string>& args) {
   const Arguments a(args,
                     {"input", "vocab", "out", "min-token-length", "separator", "vocabulary", "vocab-epsilon",
                      "vocab-delta", "vocab-words-per-doc", "vocab-noise-seed"},
-                    {"keep-stopwords", "keep-case", "numbers", "vocab-from-counts"});
+                    {"keep-stopwords", "keep-case", "numbers", "vocab-from-counts", "force"});
   TextImportParams p;
   p.input = a.text("input");
   if (a.has("vocabulary") && (a.flag("vocab-from-counts") || a.has("vocab-epsilon"))) {
@@ -167,12 +174,16 @@ int importTextCommand(const std::vector<std::string>& args) {
   p.lowercase = !a.flag("keep-case");
   p.numbersAsTokens = a.flag("numbers");
   const std::string out = a.text("out");
+  std::vector<std::string> inputs{p.input};
+  if (!p.vocabularyFile.empty()) inputs.push_back(p.vocabularyFile);
+  const OutputRules rules = outputRules(a, inputs);
+  require(checkOutputFolder(out, {"docword.txt", "vocab.txt", "provenance.json"}, rules));  // before the work
   std::unique_ptr<RandomSource> noise;
   if (a.has("vocab-noise-seed")) noise = std::make_unique<SeededRandom>(a.seed("vocab-noise-seed", 0));
   TextImportReport report;
   const Corpus corpus = take(importText(p, &report, nullptr, noise.get()));
-  require(writeUciCorpus(corpus, out));
-  require(writeCorpusProvenance(corpus.provenance, out));
+  require(writeUciCorpus(corpus, out, rules));
+  require(writeCorpusProvenance(corpus.provenance, out, rules));
   std::cout << "read " << report.documentsRead << " documents; ";
   if (corpus.provenance.shortDocumentsKept) {
     std::cout << "all " << corpus.docCount() << " count in N (" << report.emptyDocuments

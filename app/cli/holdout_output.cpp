@@ -5,7 +5,9 @@
 #include <cmath>
 
 #include "app/cli/commands.h"
+#include "app/cli/output_paths.h"
 #include "core/common/number_text.h"
+#include "core/common/text_escape.h"
 #include "core/corpus/truth_io.h"
 #include "core/corpus/uci_io.h"
 #include "core/eval/perplexity.h"
@@ -153,8 +155,9 @@ std::optional<HoldoutSplit> holdoutFrom(const Arguments& a, const Corpus& corpus
   if (!split.ok()) throw InputError(split.status().message());
   if (a.has("write-split")) {
     const std::string dir = a.text("write-split");
-    require(writeUciCorpus(split->train, dir + "/train"));
-    require(writeUciCorpus(split->test, dir + "/test"));
+    const OutputRules rules = outputRules(a, runInputs(a));  // checked up front too (checkRunOutputs)
+    require(writeUciCorpus(split->train, dir + "/train", rules));
+    require(writeUciCorpus(split->test, dir + "/test", rules));
   }
   return std::move(split).value();
 }
@@ -200,7 +203,7 @@ void reportHeldOut(const Arguments& a, const HeldOutSettings& settings, const Ho
       throw InputError("--score-model has topics over " + std::to_string(other.vocabSize()) +
                        " words but the corpus vocabulary has " + std::to_string(split.test.vocabSize()));
     }
-    score(other, "score_model_perplexity", "--score-model " + a.text("score-model"));
+    score(other, "score_model_perplexity", "--score-model " + escapeText(a.text("score-model")));
   }
   if (model || truth) {
     out << "  estimator: " << perplexityEstimatorText() << "\n  smoothing: "

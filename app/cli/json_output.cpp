@@ -1,6 +1,5 @@
 #include "app/cli/json_output.h"
 
-#include <QFile>
 #include <QJsonDocument>
 #include <algorithm>
 #include <numeric>
@@ -62,14 +61,9 @@ QJsonObject timingsToJson(const std::vector<StageTiming>& timings) {
   return o;
 }
 
-bool writeJsonFile(const std::string& path, const QJsonObject& object, std::string* error) {
-  QFile f(QString::fromStdString(path));
-  if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-    if (error) *error = "cannot write " + path + ": " + f.errorString().toStdString();
-    return false;
-  }
-  f.write(QJsonDocument(object).toJson(QJsonDocument::Indented));
-  return true;
+Status writeJsonFile(const std::string& path, const QJsonObject& object, const OutputRules& rules) {
+  const QByteArray bytes = QJsonDocument(object).toJson(QJsonDocument::Indented);
+  return writeFileAtomically(path, std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), rules);
 }
 
 }  // namespace dplda::cli

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/common/safe_file.h"
 #include "core/corpus/corpus.h"
 #include "core/eval/metrics.h"
 #include "core/pipeline/spectral_pipeline.h"
@@ -21,6 +22,7 @@ QJsonObject corpusSummaryJson(const Corpus& corpus, int docs, bool withStatistic
 using dplda::topIndices;  // core/eval/metrics.h, shared with the app's topics table
 QJsonArray topWords(const Corpus& corpus, const Eigen::MatrixXd& topics, int n);
 QJsonObject timingsToJson(const std::vector<StageTiming>& timings);
-bool writeJsonFile(const std::string& path, const QJsonObject& object, std::string* error);
+// Written atomically, never over one of rules.inputs (core/common/safe_file.h).
+Status writeJsonFile(const std::string& path, const QJsonObject& object, const OutputRules& rules);
 
 }  // namespace dplda::cli

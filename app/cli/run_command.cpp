@@ -15,7 +15,9 @@
 #include "app/cli/commands.h"
 #include "app/cli/json_output.h"
 #include "app/cli/holdout_output.h"
+#include "app/cli/output_paths.h"
 #include "app/cli/vi_command.h"
+#include "core/common/text_escape.h"
 #include "core/corpus/corpus_cache.h"
 #include "core/corpus/truth_io.h"
 #include "core/corpus/uci_io.h"
@@ -243,7 +245,7 @@ int runCommand(const std::vector<std::string>& args) {
                      "edges", "epsilon", "delta", "mechanism", "bounds", "split", "noise-seed", "max-length",
                      "accountant", "e6", "tpm-accountant", "clip-m1", "clip-m2", "clip-m3", "clip-whitened", "batch-size", "online-iterations", "model", "holdout",
                      "holdout-seed", "write-split", "score-model", "holdout-epsilon", "holdout-clip", "iterations", "vi", "clip", "tau0", "kappa"},
-                    {"share-releases", "separate-releases", "release-only", "no-cache"});
+                    {"share-releases", "separate-releases", "release-only", "no-cache", "force"});
   const std::string modelName = a.text("model", "spectral");
   if (modelName == "vi" || modelName == "dp-vi") return runViCommand(a, modelName);
   if (modelName != "spectral") throw UsageError("--model must be spectral, vi or dp-vi, got '" + modelName + "'");
@@ -280,6 +282,7 @@ int runCommand(const std::vector<std::string>& args) {
   if (a.has("noise-seed")) noise = std::make_unique<SeededRandom>(a.seed("noise-seed", 0));
   else noise = std::make_unique<SecureRandom>();
 
+  checkRunOutputs(a);  // before the corpus is read: a refused output is known at once, not after the fit
   Corpus full = take(loadUciCorpus(corpusPath, corpusCacheOptionsFromEnvironment(!a.flag("no-cache"))));  // issue 11
   const int fullDocCount = full.docCount();
   // --holdout: the spectral model is fitted on the training part only (N public = its size).
@@ -397,7 +400,7 @@ int runCommand(const std::vector<std::string>& args) {
     out << (isPrivateRun ? "released topics" : "topics") << " (alpha, top words):\n";
     for (Eigen::Index c = 0; c < result.topics.cols(); ++c) {
       out << "  " << c + 1 << "  alpha " << result.alpha[c] << ":";
-      for (int i : topIndices(result.topics.col(c), nTop)) out << " " << corpus->wordName(i);
+      for (int i : topIndices(result.topics.col(c), nTop)) out << " " << escapeControls(corpus->wordName(i));
       out << "\n";
     }
     if (split) {
@@ -490,10 +493,7 @@ int runCommand(const std::vector<std::string>& args) {
   if (isPrivateRun) {
     for (const auto& w : priv.warnings) std::cerr << "dplda run: warning: " << w << "\n";
   }
-  if (a.has("json")) {
-    std::string error;
-    if (!writeJsonFile(a.text("json"), json, &error)) throw InputError(error);
-  }
+  if (a.has("json")) require(writeJsonFile(a.text("json"), json, runJsonRules(a)));
   if (!priv.released) {
     std::cerr << "dplda run: " << priv.status.message() << "\n";
     return kExitFailed;

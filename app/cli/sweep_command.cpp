@@ -18,6 +18,7 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
+#include "app/cli/output_paths.h"
 #include "core/common/text_escape.h"
 #include "core/corpus/corpus_cache.h"
 #include "core/corpus/truth_io.h"
@@ -134,7 +135,7 @@ int sweepCommand(const std::vector<std::string>& args) {
       {"preset", "out", "trials", "formats", "bounds", "threads", "seed", "corpus", "truth", "topics",
        "alpha0", "configs", "epsilons", "delta", "mechanism", "decomposer", "max-length", "accountant", "holdout",
        "clip", "iterations", "figure-size"},
-      {"share-releases", "separate-releases", "no-cache", "release-only"});
+      {"share-releases", "separate-releases", "no-cache", "release-only", "force"});
   const std::filesystem::path out = a.text("out");
   const std::vector<ExportFormat> formats = parseFormats(a.text("formats", "png,pdf,svg"));
   QSize page;  // empty: the default 7.5 × 5 in figures
@@ -287,7 +288,13 @@ int sweepCommand(const std::vector<std::string>& args) {
     preset.sweep.releaseOnly = true;
     if (const Status st = validateSweepSpec(preset.sweep); !st.isOk()) throw UsageError(st.message());
   }
-  std::error_code ec;  // fail before the run, not after it
+  // Fail before the run, not after it. The corpus and truth are never written over; an earlier
+  // report in --out is replaced only with --force.
+  std::vector<std::string> inputs = a.has("corpus") ? uciCorpusFiles(a.text("corpus")) : std::vector<std::string>{};
+  if (a.has("truth")) inputs.push_back(a.text("truth"));
+  const OutputRules rules = outputRules(a, inputs);
+  require(checkOutputFolder(out.string(), experimentFolderEntries(), rules));
+  std::error_code ec;
   std::filesystem::create_directories(out / "figures", ec);
   if (ec)
     throw InputError("cannot create the output folder " + (out / "figures").string() + ": " + ec.message());
@@ -330,7 +337,7 @@ int sweepCommand(const std::vector<std::string>& args) {
   }
   std::vector<std::string> warnings;
   const std::filesystem::path report =
-      takeValue(writeExperimentFolder(run, out, formats, context, &warnings, page));
+      takeValue(writeExperimentFolder(run, out, formats, context, &warnings, page, rules));
   for (const std::string& w : warnings) std::cerr << "dplda sweep: warning: " << escapeControls(w) << "\n";
   if (run.tpm) {
     std::cout << "tpm-noise: " << run.tpm->rows.size() << " runs in " << shortNumber(run.tpm->elapsedMs / 1000.0)

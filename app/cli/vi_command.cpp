@@ -11,8 +11,10 @@
 #include "app/cli/commands.h"
 #include "app/cli/holdout_output.h"
 #include "app/cli/json_output.h"
+#include "app/cli/output_paths.h"
 #include "core/common/memory_budget.h"
 #include "core/common/number_text.h"
+#include "core/common/text_escape.h"
 #include "core/corpus/corpus_cache.h"
 #include "core/corpus/truth_io.h"
 #include "core/corpus/uci_io.h"
@@ -81,6 +83,7 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
   if (!(vi.alpha0 > 0 && vi.alpha0 <= kMaxAlpha0)) throw UsageError("--alpha0 must be in (0, 1e6], got " + shortNumber(vi.alpha0));
   if (k < 1) throw UsageError("--topics must be >= 1, got " + std::to_string(k));
 
+  checkRunOutputs(a);  // before the corpus is read: a refused output is known at once, not after the fit
   Corpus corpus = take(loadUciCorpus(a.text("corpus"), corpusCacheOptionsFromEnvironment(!a.flag("no-cache"))));
   std::optional<LdaModel> truth;
   if (a.has("truth")) {
@@ -216,7 +219,7 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
   out << (isPrivate ? "released topics" : "topics") << " (alpha, top words):\n";
   for (Eigen::Index c = 0; c < fit.model.topics.cols(); ++c) {
     out << "  " << c + 1 << "  alpha " << fit.model.alpha[c] << ":";
-    for (int i : topIndices(fit.model.topics.col(c), nTop)) out << " " << corpus.wordName(i);
+    for (int i : topIndices(fit.model.topics.col(c), nTop)) out << " " << escapeControls(corpus.wordName(i));
     out << "\n";
   }
   if (split) reportHeldOut(a, heldOut, *split, &fit.model, truth ? &*truth : nullptr, *noise, json, out);
@@ -234,10 +237,7 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
     out << "\ntime (ms): fit " << fit.milliseconds << "\n";
   }
   std::cout << out.str();
-  if (a.has("json")) {
-    std::string error;
-    if (!writeJsonFile(a.text("json"), json, &error)) throw InputError(error);
-  }
+  if (a.has("json")) require(writeJsonFile(a.text("json"), json, runJsonRules(a)));
   return kExitOk;
 }
 

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/common/number_text.h"
+#include "core/common/safe_file.h"
 #include "core/common/text_escape.h"
 
 namespace dplda {
@@ -49,7 +50,7 @@ std::string vocabularyChargedText(const VocabularySelectionRecord& v) {
          shortNumber(v.delta) + ", docs/PRIVACY.md §13); the totals include it by basic composition.";
 }
 
-Status writeCorpusProvenance(const CorpusProvenance& p, const std::string& dir) {
+Status writeCorpusProvenance(const CorpusProvenance& p, const std::string& dir, const OutputRules& rules) {
   json j;
   j["format"] = "dplda-corpus-provenance";
   j["version"] = 1;
@@ -71,11 +72,7 @@ Status writeCorpusProvenance(const CorpusProvenance& p, const std::string& dir) 
   }
   j["vocabulary"] = v;
   const fs::path path = fs::path(dir) / kProvenanceFileName;
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << j.dump(2) << "\n";
-  out.close();
-  if (!out) return ioError("cannot write " + escapeText(path.string()));
-  return Status::ok();
+  return writeFileAtomically(path.string(), j.dump(2) + "\n", rules);
 }
 
 Result<CorpusProvenance> readCorpusProvenance(const std::string& dir) {

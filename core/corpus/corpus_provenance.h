@@ -5,6 +5,7 @@
 // is of unknown provenance (the claim then carries the caution "vocabulary assumed public").
 #include <string>
 
+#include "core/common/safe_file.h"
 #include "core/common/status.h"
 
 namespace dplda {
@@ -53,7 +54,7 @@ inline constexpr const char* kProvenanceFileName = "provenance.json";
 
 // Writes / reads `dir`/provenance.json. Reading a folder without the file gives Unknown; a file
 // that cannot be parsed is BadInput naming it and the field.
-Status writeCorpusProvenance(const CorpusProvenance& provenance, const std::string& dir);
+Status writeCorpusProvenance(const CorpusProvenance& provenance, const std::string& dir, const OutputRules& rules = {});
 Result<CorpusProvenance> readCorpusProvenance(const std::string& dir);
 
 }  // namespace dplda

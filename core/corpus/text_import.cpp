@@ -14,6 +14,7 @@
 #include <unordered_set>
 
 #include "core/common/number_text.h"
+#include "core/common/safe_file.h"
 #include "core/common/text_escape.h"
 #include "core/corpus/text_vocabulary.h"
 
@@ -472,6 +473,7 @@ Result<Corpus> importText(const TextImportParams& params, TextImportReport* repo
     auto cal = calibrateVocabularySelection(params.selection, 1);
     if (!cal.ok()) return cal.status();
   }
+  if (!fs::is_directory(input, ec)) DPLDA_RETURN_IF_ERROR(requireRegularFile(params.input));  // issue 28
 
   DocumentSink sink(params);
   TextImportReport report;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/common/memory_budget.h"
+#include "core/common/safe_file.h"
 #include "core/common/text_escape.h"
 
 namespace dplda {
@@ -436,7 +437,7 @@ std::string truthToJson(const LdaModel& m) {
   return out;
 }
 
-Status writeTruthJson(const LdaModel& model, const std::string& pathText) {
+Status writeTruthJson(const LdaModel& model, const std::string& pathText, const OutputRules& rules) {
   if (pathText.empty()) return invalidArgument("the truth.json path is empty");
   const std::string path = escapeText(pathText);
   const Status valid = validateLdaModel(model);
@@ -447,12 +448,7 @@ Status writeTruthJson(const LdaModel& model, const std::string& pathText) {
                                                  " x " + std::to_string(model.topicCount()) + " topics take " +
                                                  std::to_string(text.size()) + " bytes, more than the 1 GiB truth.json readers accept");
   }
-  std::FILE* f = std::fopen(pathText.c_str(), "wb");
-  if (!f) return ioError("cannot create " + path + ": " + std::strerror(errno));
-  const bool wrote = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  const bool closed = std::fclose(f) == 0;
-  if (!wrote || !closed) return ioError("cannot write " + path + ": " + std::strerror(errno));
-  return Status::ok();
+  return writeFileAtomically(pathText, text, rules);
 }
 
 Result<LdaModel> parseTruthJson(std::string_view text, const std::string& sourceNameText, const TruthShape& shape) {
@@ -521,8 +517,7 @@ Result<LdaModel> readTruthJson(const std::string& pathText, const TruthShape& sh
   if (pathText.empty()) return invalidArgument("the truth.json path is empty");
   const std::string path = escapeText(pathText);
   std::error_code ec;
-  if (!fs::exists(pathText, ec)) return ioError("file not found: " + path);
-  if (fs::is_directory(pathText, ec)) return ioError("expected a file but found a folder: " + path);
+  DPLDA_RETURN_IF_ERROR(requireRegularFile(pathText));  // a FIFO or device is refused, not waited on
   const auto size = fs::file_size(pathText, ec);
   if (ec) return ioError("cannot read " + path + ": " + ec.message());
   if (size > static_cast<std::uintmax_t>(kMaxJsonBytes)) {

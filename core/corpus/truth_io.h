@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/common/safe_file.h"
 #include "core/common/status.h"
 #include "core/corpus/corpus.h"
 
@@ -18,7 +19,8 @@ namespace dplda {
 Status validateLdaModel(const LdaModel& model);
 
 std::string truthToJson(const LdaModel& model);                         // expects a valid model
-Status writeTruthJson(const LdaModel& model, const std::string& path);  // validates first
+// Validates first; written atomically under `rules` (core/common/safe_file.h).
+Status writeTruthJson(const LdaModel& model, const std::string& path, const OutputRules& rules = {});
 
 // What the caller knows of the truth's shape (0 = nothing): a topic longer than vocabSize (else
 // kMaxVocabularySize) or more than maxTopics topics is refused while it is read, so memory stays

@@ -484,32 +484,23 @@ class TestUciIo : public QObject {
                 {"docword.txt", "document 2", "12000000 tokens", "more than 10000000"});
   }
 
-  // A docword.txt that cannot be memory-mapped (a pipe) is streamed: same corpus, same errors.
-  void pipesAreStreamed() {
-    const std::string docword = "3\n4\n5\n1 1 3\n1 4 1\n2 2 2\n3 3 4\n3 1 1\n";
-    const auto plain = readUciCorpus(makeCorpus(docword).string());
-    QVERIFY(plain.ok());
+  // Issue 28: a FIFO (or any file that is not a regular file) is refused at once, never waited
+  // on: opening a FIFO for reading blocks until a writer comes. No writer is started here, so a
+  // reader that opened it would hang this test.
+  void pipesAreRefused() {
     const fs::path dir = fs::path(m_tmp.path().toStdString()) / "fifo";
     fs::create_directories(dir);
-    for (const std::string& text : {docword, docword.substr(0, docword.size() - 6)}) {
-      const fs::path fifo = dir / "docword.txt";
-      fs::remove(fifo);
-      QCOMPARE(mkfifo(fifo.c_str(), 0600), 0);
-      std::thread writer([&] {
-        std::ofstream out(fifo, std::ios::binary);
-        out << text;
-      });
-      const auto r = readUciCorpus(dir.string());
-      writer.join();
-      if (text == docword) {
-        QVERIFY2(r.ok(), r.status().toString().c_str());
-        QVERIFY(identical(plain.value(), r.value()));
-      } else {
-        QVERIFY(!r.ok());
-        QVERIFY2(r.status().message().find("truncated") != std::string::npos, r.status().message().c_str());
-        QVERIFY2(r.status().message().find("after 4 (at line 7)") != std::string::npos, r.status().message().c_str());
-      }
-    }
+    const fs::path fifo = dir / "docword.txt";
+    fs::remove(fifo);
+    QCOMPARE(mkfifo(fifo.c_str(), 0600), 0);
+    auto r = readUciCorpus(dir.string());
+    QVERIFY(!r.ok());
+    QCOMPARE(statusCodeName(r.status().code()), statusCodeName(StatusCode::IoError));
+    QVERIFY2(r.status().message().find("is a FIFO (named pipe), not a regular file") != std::string::npos,
+             r.status().message().c_str());
+    r = readUciCorpus("/dev/zero");
+    QVERIFY2(!r.ok() && r.status().message().find("character device") != std::string::npos,
+             r.status().message().c_str());
   }
 
   void longLinesAreRefused() {

@@ -347,7 +347,7 @@ class TestFuzzCorpus : public QObject {
       const auto read = readUciCorpus(dir.toStdString());
       if (!read.ok()) {
         const std::string& m = read.status().message();
-        if (dplda::hasControlText(m)) problems << "reader message holds a control byte";
+        if (dplda::hasEscapedText(m)) problems << "reader message holds a control byte";
         if (m.find("docword.txt") == std::string::npos && m.find("vocab.txt") == std::string::npos)
           problems << "reader message names no file: " + QString::fromStdString(m).left(200);
       } else if (read->vocabSize() > kMaxVocabularySize || read->docCount() < 1 || !read->lengths.allFinite()) {

@@ -269,16 +269,18 @@ void tpmFigures(const std::shared_ptr<const TpmNoiseResult>& result, std::vector
   }
 }
 
-Status writeText(const std::filesystem::path& path, const std::string& text) {
-  QFile f(QString::fromStdString(path.string()));
-  if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
-      f.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size())) {
-    return ioError("cannot write " + path.string() + ": " + f.errorString().toStdString());
-  }
-  return Status::ok();
+// The folder was checked as a whole (checkOutputFolder): each file replaces its predecessor.
+Status writeText(const std::filesystem::path& path, const std::string& text, const OutputRules& rules) {
+  OutputRules replacing = rules;
+  replacing.replace = true;
+  return writeFileAtomically(path.string(), text, replacing);
 }
 
 }  // namespace
+
+std::vector<std::string> experimentFolderEntries() {
+  return {"results.csv", "summary.csv", "timings.csv", "report.md", "figures"};
+}
 
 std::vector<ExperimentFigure> experimentFigures(const ExperimentRun& run) {
   std::vector<ExperimentFigure> out;
@@ -337,27 +339,29 @@ QJsonObject experimentMetadata(const ExperimentRun& run) {
 Result<std::filesystem::path> writeExperimentFolder(const ExperimentRun& run, const std::filesystem::path& dir,
                                                     const std::vector<ExportFormat>& formats,
                                                     ReportContext context, std::vector<std::string>* warnings,
-                                                    QSize page) {
+                                                    QSize page, const OutputRules& rules) {
   if (!run.finished || (!run.sweep && !run.tpm && !run.online && !run.dp)) {
     return invalidArgument("the experiment has not finished: there is nothing complete to write");
   }
+  DPLDA_RETURN_IF_ERROR(checkOutputFolder(dir.string(), experimentFolderEntries(), rules));
   std::error_code ec;
   std::filesystem::create_directories(dir / "figures", ec);
   if (ec) return ioError("cannot create the output folder " + (dir / "figures").string() + ": " + ec.message());
   if (run.tpm) {
-    DPLDA_RETURN_IF_ERROR(writeText(dir / "results.csv", tpmNoiseResultsCsv(*run.tpm)));
-    DPLDA_RETURN_IF_ERROR(writeText(dir / "summary.csv", tpmNoiseSummaryCsv(*run.tpm)));
+    DPLDA_RETURN_IF_ERROR(writeText(dir / "results.csv", tpmNoiseResultsCsv(*run.tpm), rules));
+    DPLDA_RETURN_IF_ERROR(writeText(dir / "summary.csv", tpmNoiseSummaryCsv(*run.tpm), rules));
   } else if (run.online) {
-    DPLDA_RETURN_IF_ERROR(writeText(dir / "results.csv", onlineTpmResultsCsv(*run.online)));
-    DPLDA_RETURN_IF_ERROR(writeText(dir / "summary.csv", onlineTpmSummaryCsv(*run.online)));
+    DPLDA_RETURN_IF_ERROR(writeText(dir / "results.csv", onlineTpmResultsCsv(*run.online), rules));
+    DPLDA_RETURN_IF_ERROR(writeText(dir / "summary.csv", onlineTpmSummaryCsv(*run.online), rules));
   } else if (run.dp) {
-    DPLDA_RETURN_IF_ERROR(writeText(dir / "results.csv", dpTpmResultsCsv(*run.dp)));
-    DPLDA_RETURN_IF_ERROR(writeText(dir / "summary.csv", dpTpmSummaryCsv(*run.dp)));
+    DPLDA_RETURN_IF_ERROR(writeText(dir / "results.csv", dpTpmResultsCsv(*run.dp), rules));
+    DPLDA_RETURN_IF_ERROR(writeText(dir / "summary.csv", dpTpmSummaryCsv(*run.dp), rules));
   } else {
-    DPLDA_RETURN_IF_ERROR(writeText(dir / "results.csv", sweepResultsCsv(*run.sweep)));
-    DPLDA_RETURN_IF_ERROR(writeText(dir / "summary.csv", sweepSummaryCsv(*run.sweep)));
+    DPLDA_RETURN_IF_ERROR(writeText(dir / "results.csv", sweepResultsCsv(*run.sweep), rules));
+    DPLDA_RETURN_IF_ERROR(writeText(dir / "summary.csv", sweepSummaryCsv(*run.sweep), rules));
     // Timings depend on the data: not part of a release-only sweep.
-    if (!run.sweep->spec.releaseOnly) DPLDA_RETURN_IF_ERROR(writeText(dir / "timings.csv", sweepTimingsCsv(*run.sweep)));
+    if (!run.sweep->spec.releaseOnly)
+      DPLDA_RETURN_IF_ERROR(writeText(dir / "timings.csv", sweepTimingsCsv(*run.sweep), rules));
   }
   if (!formats.empty()) {
     const QJsonObject metadata = experimentMetadata(run);
@@ -396,7 +400,7 @@ Result<std::filesystem::path> writeExperimentFolder(const ExperimentRun& run, co
                              : run.online ? onlineTpmReportMarkdown(*run.online, context)
                              : run.dp     ? dpTpmReportMarkdown(*run.dp, context)
                                           : sweepReportMarkdown(*run.sweep, context);
-  DPLDA_RETURN_IF_ERROR(writeText(dir / "report.md", report));
+  DPLDA_RETURN_IF_ERROR(writeText(dir / "report.md", report, rules));
   return dir / "report.md";
 }
 

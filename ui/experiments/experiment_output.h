@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/common/safe_file.h"
 #include "core/common/status.h"
 #include "core/experiments/dp_tpm.h"
 #include "core/experiments/online_tpm.h"
@@ -57,10 +58,16 @@ QJsonObject experimentMetadata(const ExperimentRun& run);
 // QApplication. Returns the report's path; a figure that cannot be written is a note in the
 // report (and in `warnings`), a table or report that cannot be written is an error. `page` is
 // the figures' size in 1/96 in (PlotWidget::pageSizeFromText); empty: 7.5 × 5 in, PNG at 192 dpi.
+// Every file is written atomically; `rules` (core/common/safe_file.h) name the inputs never
+// written over and whether an earlier experiment in DIR may be replaced (checked before anything
+// is written).
 Result<std::filesystem::path> writeExperimentFolder(const ExperimentRun& run, const std::filesystem::path& dir,
                                                     const std::vector<ExportFormat>& formats,
                                                     ReportContext context,
                                                     std::vector<std::string>* warnings = nullptr,
-                                                    QSize page = QSize());
+                                                    QSize page = QSize(), const OutputRules& rules = {});
+
+// What writeExperimentFolder writes into DIR (files and the figures folder).
+std::vector<std::string> experimentFolderEntries();
 
 }  // namespace dplda

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/common/safe_file.h"
 #include "core/common/text_escape.h"
 #include "core/moments/clipped_moments.h"
 #include "core/experiments/sweep.h"
@@ -577,11 +578,14 @@ Status saveSession(const SessionState& s, const QString& path) {
 Result<SessionState> loadSession(const QString& path) {
   const QString shown = shownPath(path);
   if (QFileInfo(path).isDir()) return ioError(QString("session '%1' is a folder, not a file").arg(shown).toStdString());
+  // A FIFO would block the open until a writer came, a device never ends (issue 28).
+  if (const Status regular = requireRegularFile(path.toStdString()); !regular.isOk())
+    return ioError("cannot open session: " + regular.message());
   QFile f(path);
   if (!f.open(QIODevice::ReadOnly)) {
     return ioError(QString("cannot open session '%1': %2").arg(shown, f.errorString()).toStdString());
   }
-  // Read at most one byte past the limit: a FIFO or device has no size to check first.
+  // Read at most one byte past the limit: the file may grow while it is read.
   const QByteArray bytes = f.read(kMaxSessionBytes + 1);
   if (bytes.size() > kMaxSessionBytes) {
     return Status(StatusCode::ResourceLimit, QString("session '%1' is larger than %2 MiB; a session is a few kilobytes")

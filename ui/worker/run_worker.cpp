@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "core/common/random.h"
+#include "core/common/text_escape.h"
 #include "core/corpus/synthetic_generator.h"
 #include "core/corpus/text_import.h"
 #include "core/corpus/corpus_cache.h"
@@ -108,7 +109,9 @@ Status RunWorker::prepareCorpus(const SessionState& s, Feedback* fb, RunOutcome&
   out.truth = m_truth;
   out.truthNote = m_truthNote;
   out.words.clear();
-  for (int i = 0; i < m_corpus->vocabSize(); ++i) out.words << QString::fromStdString(m_corpus->wordName(i));
+  // Shown in topic lists: format characters (U+061C, zero-width joiners, ...) written visibly.
+  for (int i = 0; i < m_corpus->vocabSize(); ++i)
+    out.words << QString::fromStdString(escapeControls(m_corpus->wordName(i)));
   return Status::ok();
 }
 
