@@ -231,7 +231,9 @@ int main(int argc, char** argv) {
        << ",\"eigen_method\":" << jsonString(model.eigen.method)
        << ",\"eigen_operator_products\":" << model.eigen.operatorProducts
        << ",\"eigen_block_products\":" << model.eigen.blockProducts
-       << ",\"eigen_max_residual\":" << jsonNumber(model.eigen.maxResidual) << ",\"threads\":" << maxThreads()
+       << ",\"eigen_block_width\":" << model.eigen.blockWidth
+       << ",\"eigen_max_residual\":" << jsonNumber(model.eigen.maxResidual)
+       << ",\"eigen_trailing_residual\":" << jsonNumber(model.eigen.trailingResidual) << ",\"threads\":" << maxThreads()
        << ",\"repeats\":" << args.repeats
        << ",\"load_ms\":" << jsonNumber(loadMs) << ",\"fit_ms\":{\"median\":" << jsonNumber(median(fitMs))
        << ",\"min\":" << jsonNumber(*std::min_element(fitMs.begin(), fitMs.end()))

@@ -1,8 +1,9 @@
 // Reads a UCI corpus once and prints one JSON line (issue 11; run by bench/bench_read.sh):
-//   bench_read --mode text|cache|load PATH
+//   bench_read --mode text|cache|load|key PATH
 // text: the text parser (readUciCorpus), no cache. cache: loadUciCorpus, which must find a
 // valid cache (exit 4 otherwise). load: loadUciCorpus as the command line uses it (parses and
-// writes the cache when there is none). Times the read inside the process; peak memory is the
+// writes the cache when there is none). key: only the cache's key (the XXH3 hash of the whole
+// text of docword.txt and vocab.txt, issue 28), the part of a cached load that reads the text. Times the read inside the process; peak memory is the
 // process's high-water mark (VmHWM), which includes the pages of a mapped file while they are
 // resident.
 #include <chrono>
@@ -11,6 +12,7 @@
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "core/corpus/corpus_cache.h"
 #include "core/corpus/uci_io.h"
@@ -29,13 +31,25 @@ double statusMiB(const char* field) {
 
 int main(int argc, char** argv) {
   if (argc != 4 || std::strcmp(argv[1], "--mode") != 0) {
-    std::cerr << "usage: bench_read --mode text|cache|load PATH\n";
+    std::cerr << "usage: bench_read --mode text|cache|load|key PATH\n";
     return 2;
   }
   const std::string mode = argv[2], path = argv[3];
   const auto start = std::chrono::steady_clock::now();
   dplda::CorpusLoadReport report;
   dplda::Result<dplda::Corpus> corpus = dplda::Status();
+  if (mode == "key") {
+    const std::vector<std::string> files = dplda::uciCorpusFiles(path);
+    const auto key = dplda::corpusSourceKey(files[0], files[1]);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (!key.ok()) {
+      std::cerr << "bench_read: " << key.status().toString() << "\n";
+      return 3;
+    }
+    std::printf("{\"mode\": \"key\", \"key_ms\": %.1f, \"bytes\": %llu, \"peak_rss_mib\": %.0f}\n", ms,
+                static_cast<unsigned long long>(key->docwordSize + key->vocabSize), statusMiB("VmHWM:"));
+    return 0;
+  }
   if (mode == "text") {
     corpus = dplda::readUciCorpus(path);
   } else if (mode == "cache" || mode == "load") {

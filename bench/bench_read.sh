@@ -43,6 +43,8 @@ echo "== text parse, one thread, $RUNS runs"
 OMP_NUM_THREADS=1 farm-bench -n "$RUNS" --timeout 1200 -- "$READ" --mode text "$CORPUS"
 echo "== binary cache load, $RUNS runs"
 farm-bench -n "$RUNS" --timeout 600 -- "$READ" --mode cache "$CORPUS"
+echo "== the cache's key alone (XXH3 of the whole text, issue 28), $RUNS runs"
+farm-bench -n "$RUNS" --timeout 600 -- "$READ" --mode key "$CORPUS"
 
 NUMPY_RUNS=$(( RUNS > 3 ? RUNS - 2 : 1 ))
 echo "== numpy read_uci (np.loadtxt + scipy CSR), $NUMPY_RUNS runs"

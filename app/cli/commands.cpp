@@ -12,6 +12,7 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/json_output.h"
+#include "app/cli/output_paths.h"
 #include "core/common/text_escape.h"
 #include "core/corpus/synthetic_generator.h"
 #include "core/corpus/text_import.h"
@@ -40,14 +41,21 @@ std::string usageText() {
 
 Commands:
   dplda generate --vocab D --topics K --docs N [--alpha0 A] [--prior random|symmetric]
-                 [--beta B] [--doc-length L] [--fixed-length] [--seed S] --out DIR
+                 [--beta B] [--doc-length L] [--fixed-length] [--seed S] --out DIR [--force]
       Draws a synthetic LDA corpus; writes DIR/docword.txt, DIR/vocab.txt, DIR/truth.json.
-  dplda import-text --input PATH --vocab D --out DIR [--min-token-length M]
+  dplda import-text --input PATH --out DIR [--force] (--vocab D [--vocab-epsilon E] [--vocab-delta D]
+                 [--vocab-words-per-doc M] [--vocab-noise-seed S] | --vocabulary FILE |
+                 --vocab D --vocab-from-counts) [--min-token-length M]
                  [--separator LINE] [--keep-stopwords] [--keep-case] [--numbers]
       Turns plain text (a file with one document per line, or a folder with one document
-      per file) into the UCI bag-of-words files. --separator '%' ends a document at every
-      '%' line instead (fortune files; also in every file of a folder). In a folder, files
-      that are not UTF-8 text are skipped and listed, and links are read once.
+      per file) into the UCI bag-of-words files and provenance.json. --separator '%' ends a
+      document at every '%' line instead (fortune files; also in every file of a folder). In
+      a folder, files that are not UTF-8 text are skipped and listed, and links are read once.
+      The vocabulary is private by default: at most D words chosen by differentially private
+      partition selection (epsilon 1, delta 1e-6, 20 words per document; charged in every
+      private run's ledger); --vocabulary FILE takes a public list (one word a line, order
+      kept); --vocab-from-counts keeps the D most frequent words, which is NOT private.
+      Documents left with fewer than 3 vocabulary tokens stay counted in N, empty.
   dplda run --corpus DIR --topics K [--alpha0 A] [--truth FILE] [--decomposer fast|robust|simultaneous|online]
                  [--batch-size N] [--online-iterations R]
                  [--seed S] [--top-words N] [--json FILE]
@@ -57,10 +65,14 @@ Commands:
                  [--release-only] [--accountant basic|gdp]
                  [--e6 noise|decomposition|whitened] [--tpm-accountant gaussian|advanced|printed]
                  [--clip-m1 C1] [--clip-m2 C2] [--clip-m3 C3] [--clip-whitened C]
-                 [--model spectral|vi|dp-vi] [--holdout F] [--holdout-seed S] [--write-split DIR]
-                 [--score-model FILE] [--vi online|batch] [--iterations P] [--tau0 T] [--kappa K] [--clip C]
+                 [--model spectral|vi|dp-vi] [--holdout F] [--holdout-seed S] [--write-split DIR [--force]]
+                 [--score-model FILE] [--holdout-epsilon E] [--holdout-clip B] [--vi online|batch] [--iterations P] [--tau0 T] [--kappa K] [--clip C]
       --model vi: variational LDA; dp-vi: DP-VI (clip C, zCDP over all iterations; PRIVACY.md §10).
-      --holdout F: fit on a seeded public split, report held-out perplexity (document completion).
+      --holdout F: fit on a seeded public split, report held-out perplexity (document completion):
+      an exact statistic of the held-out documents, left out with --release-only (which also refuses
+      --write-split and --score-model). --holdout-epsilon E releases a private evaluation instead:
+      each held-out document's log-likelihood per token clipped to [-B, 0] (--holdout-clip B,
+      default ln(d/1e-4): clips nothing), averaged, Laplace noise; its own ledger row (PRIVACY.md §15).
       Fits spectral LDA, privately when an edge set is given (noise from the kernel's secure
       generator unless --noise-seed asks for reproducible noise); prints a summary and the
       privacy ledger, and writes JSON. A private run also prints, apart and labelled, the
@@ -76,19 +88,28 @@ Commands:
       --clip-m1/--clip-m2/--clip-m3 with configurations 1-4: each document's M1, M2, M3 terms
       scaled down to these norms before the moments are formed (a bound not given is 1: nothing
       clipped); the sensitivities follow from the bounds (PRIVACY.md §12). Sound bounds, Gaussian.
-  dplda sweep --preset figure2|figure2-vi|figure2-small-corpus|figure2-alpha|figure3|figure4|tpm-noise|online-tpm|dp-tpm|dp-tpm-lda|sound-utility --out DIR
-                 [--trials T] [--formats png,pdf,svg|none] [--bounds sound|printed] [--threads N] [--seed S]
-  dplda sweep --corpus DIR --topics K[,K2..] --out DIR [--truth FILE] [--alpha0 A[,A2..]]
+  dplda sweep --preset figure2|figure2-vi|figure2-small-corpus|figure2-alpha|figure3|figure4|tpm-noise|online-tpm|dp-tpm|dp-tpm-lda|sound-utility --out DIR [--force]
+                 [--trials T] [--formats png,pdf,svg|none] [--figure-size column|two-column|WxH]
+                 [--bounds sound|printed] [--threads N] [--seed S]
+  dplda sweep --corpus DIR --topics K[,K2..] --out DIR [--force] [--truth FILE] [--alpha0 A[,A2..]]
                  [--configs none,1,2,3,4,vi,dp-vi|e5+e6,...] [--epsilons LO:HI:COUNT|E1,E2,..] [--delta D]
                  [--holdout FRACTION] [--clip C] [--iterations T]
                  [--trials T] [--mechanism M] [--bounds sound|printed] [--decomposer D] [--separate-releases] [--no-cache]
-                 [--max-length L] [--formats ...] [--threads N] [--seed S]
+                 [--max-length L] [--formats ...] [--figure-size ...] [--threads N] [--seed S] [--release-only]
       Repeated private runs over a grid of epsilons (log-spaced) and configurations, with seeded
       noise and common random numbers; writes DIR/results.csv, summary.csv, timings.csv, the
       figures (DIR/figures, with their CSV data) and DIR/report.md. Progress goes to stderr.
+      --figure-size lays the figures out for a journal: column (3.5 in wide), two-column (7 in)
+      or WxH in inches; PNGs are then 300 dpi (default 7.5 x 5 in at 192 dpi).
       vi and dp-vi are the variational baselines (full-batch VB, T iterations; DP-VI clips each
       document's statistics to norm C). --holdout scores every model by held-out perplexity.
+      --release-only (also with a preset): the outputs hold released values only: no exact sigma_k,
+      gamma_s, utility loss, held-out perplexity, timings or non-private configuration (none, vi).
       figure3 runs on --corpus DIR or builds the Debian package descriptions into out/corpora/debian.
+
+Files: inputs must be regular files (a FIFO, device, socket or folder is refused). Outputs are
+written atomically (a temporary file beside them, renamed when complete), never over an input
+of the same command; an output folder's existing corpus or report is replaced only with --force.
 
 Exit status: 0 success, 2 usage error, 3 bad input, 4 the computation failed.
 )";
@@ -96,7 +117,7 @@ Exit status: 0 success, 2 usage error, 3 bad input, 4 the computation failed.
 
 int generateCommand(const std::vector<std::string>& args) {
   const Arguments a(args, {"vocab", "topics", "docs", "alpha0", "prior", "beta", "doc-length", "seed", "out"},
-                    {"fixed-length"});
+                    {"fixed-length", "force"});
   GeneratorParams p;
   p.vocabSize = a.count("vocab", 1, kMaxVocabularySize);
   p.topicCount = a.integer("topics");
@@ -111,9 +132,12 @@ int generateCommand(const std::vector<std::string>& args) {
   p.fixedLength = a.flag("fixed-length");
   p.seed = a.seed("seed", p.seed);
   const std::string out = a.text("out");
+  const OutputRules rules = outputRules(a, {});
+  require(checkOutputFolder(out, {"docword.txt", "vocab.txt", "provenance.json", "truth.json"}, rules));  // before the work
   const SyntheticCorpus sc = take(generateLdaCorpus(p));
-  require(writeUciCorpus(sc.corpus, out));
-  require(writeTruthJson(sc.truth, (std::filesystem::path(out) / "truth.json").string()));
+  require(writeUciCorpus(sc.corpus, out, rules));
+  require(writeCorpusProvenance(sc.corpus.provenance, out, rules));
+  require(writeTruthJson(sc.truth, (std::filesystem::path(out) / "truth.json").string(), rules));
   std::cout << "wrote " << sc.corpus.docCount() << " documents, vocabulary " << sc.corpus.vocabSize() << ", "
             << sc.corpus.nnz() << " non-zeros, " << p.topicCount << " topics (seed " << p.seed << ") to "
             << escapeText(out) << "\n";
@@ -121,24 +145,71 @@ int generateCommand(const std::vector<std::string>& args) {
 }
 
 int importTextCommand(const std::vector<std::string>& args) {
-  const Arguments a(args, {"input", "vocab", "out", "min-token-length", "separator"},
-                    {"keep-stopwords", "keep-case", "numbers"});
+  const Arguments a(args,
+                    {"input", "vocab", "out", "min-token-length", "separator", "vocabulary", "vocab-epsilon",
+                     "vocab-delta", "vocab-words-per-doc", "vocab-noise-seed"},
+                    {"keep-stopwords", "keep-case", "numbers", "vocab-from-counts", "force"});
   TextImportParams p;
   p.input = a.text("input");
-  p.vocabSize = a.count("vocab", 1, kMaxVocabularySize);
+  if (a.has("vocabulary") && (a.flag("vocab-from-counts") || a.has("vocab-epsilon"))) {
+    throw UsageError("--vocabulary gives a public vocabulary: --vocab-from-counts and --vocab-epsilon do not apply");
+  }
+  if (a.flag("vocab-from-counts") && (a.has("vocab-epsilon") || a.has("vocab-delta") || a.has("vocab-words-per-doc"))) {
+    throw UsageError("--vocab-from-counts keeps the most frequent words (not private): the --vocab-epsilon, "
+                     "--vocab-delta and --vocab-words-per-doc of the private selection do not apply");
+  }
+  p.vocabularyRule = a.has("vocabulary")          ? VocabularyRule::PublicFile
+                     : a.flag("vocab-from-counts") ? VocabularyRule::CorpusCounts
+                                                   : VocabularyRule::PrivateSelection;
+  p.vocabularyFile = a.text("vocabulary", "");
+  p.vocabSize = p.vocabularyRule == VocabularyRule::PublicFile ? kMaxVocabularySize
+                                                               : a.count("vocab", 1, kMaxVocabularySize);
+  p.selection.epsilon = a.number("vocab-epsilon", p.selection.epsilon);
+  p.selection.delta = a.number("vocab-delta", p.selection.delta);
+  p.selection.maxWordsPerDocument =
+      a.count("vocab-words-per-doc", 1, kMaxWordsPerDocumentLimit, p.selection.maxWordsPerDocument);
   p.minTokenLength = a.integer("min-token-length", p.minTokenLength);
   p.separator = a.text("separator", "");
   p.removeStopWords = !a.flag("keep-stopwords");
   p.lowercase = !a.flag("keep-case");
   p.numbersAsTokens = a.flag("numbers");
   const std::string out = a.text("out");
+  std::vector<std::string> inputs{p.input};
+  if (!p.vocabularyFile.empty()) inputs.push_back(p.vocabularyFile);
+  const OutputRules rules = outputRules(a, inputs);
+  require(checkOutputFolder(out, {"docword.txt", "vocab.txt", "provenance.json"}, rules));  // before the work
+  std::unique_ptr<RandomSource> noise;
+  if (a.has("vocab-noise-seed")) noise = std::make_unique<SeededRandom>(a.seed("vocab-noise-seed", 0));
   TextImportReport report;
-  const Corpus corpus = take(importText(p, &report));
-  require(writeUciCorpus(corpus, out));
-  std::cout << "read " << report.documentsRead << " documents; kept " << report.documentsKept << " (dropped "
-            << report.droppedDocuments << " with fewer than 3 vocabulary tokens); vocabulary "
-            << corpus.vocabSize() << " of " << report.distinctWords << " distinct words; wrote " << escapeText(out)
-            << "\n";
+  const Corpus corpus = take(importText(p, &report, nullptr, noise.get()));
+  require(writeUciCorpus(corpus, out, rules));
+  require(writeCorpusProvenance(corpus.provenance, out, rules));
+  std::cout << "read " << report.documentsRead << " documents; ";
+  if (corpus.provenance.shortDocumentsKept) {
+    std::cout << "all " << corpus.docCount() << " count in N (" << report.emptyDocuments
+              << " left with fewer than 3 vocabulary tokens are kept empty)";
+  } else {
+    std::cout << "kept " << report.documentsKept << " (dropped " << report.droppedDocuments
+              << " with fewer than 3 vocabulary tokens)";
+  }
+  std::cout << "; vocabulary " << corpus.vocabSize() << " of " << report.distinctWords << " distinct words; wrote "
+            << escapeText(out) << "\n";
+  const CorpusProvenance& prov = corpus.provenance;
+  switch (prov.vocabulary) {
+    case VocabularyOrigin::Public:
+      std::cout << "vocabulary: the public list " << escapeText(prov.vocabularyFile) << ", in its order\n";
+      break;
+    case VocabularyOrigin::PrivateSelection:
+      std::cout << "vocabulary: private partition selection (epsilon " << prov.selection.epsilon << ", delta "
+                << prov.selection.delta << ", at most " << prov.selection.maxWordsPerDocument
+                << " words per document, noise sigma " << prov.selection.sigma << ", threshold "
+                << prov.selection.threshold << " documents, noise " << prov.selection.noiseSource
+                << "), words in byte order; every private run on this corpus charges it\n";
+      break;
+    default:
+      std::cout << "vocabulary: the most frequent words of this text - NOT private: runs on this corpus are not "
+                   "differentially private (use --vocabulary FILE or the private selection)\n";
+  }
   if (report.filesRead > 0) {
     std::cout << "folder: " << report.filesRead << " text files read";
     if (report.duplicateFiles) std::cout << ", " << report.duplicateFiles << " links to files already read skipped";

@@ -1,6 +1,5 @@
 #include "app/cli/json_output.h"
 
-#include <QFile>
 #include <QJsonDocument>
 #include <algorithm>
 #include <numeric>
@@ -19,12 +18,26 @@ QJsonArray columnsToJson(const Eigen::MatrixXd& m) {
   return a;
 }
 
-QJsonObject corpusSummary(const Corpus& corpus) {
-  return QJsonObject{{"docs", corpus.docCount()},
-                     {"vocab", corpus.vocabSize()},
-                     {"nnz", static_cast<double>(corpus.nnz())},
-                     {"dropped_docs", corpus.droppedDocuments},
-                     {"max_length", corpus.maxLength()}};
+QJsonObject corpusSummaryJson(const Corpus& corpus, int docs, bool withStatistics) {
+  const CorpusProvenance& p = corpus.provenance;
+  QJsonObject vocabulary{{"origin", vocabularyOriginName(p.vocabulary)}};
+  if (!p.vocabularyFile.empty()) vocabulary.insert("file", QString::fromStdString(p.vocabularyFile));
+  if (p.vocabulary == VocabularyOrigin::PrivateSelection) {
+    vocabulary.insert("selection", QJsonObject{{"mechanism", "gaussian partition selection"},
+                                               {"epsilon", p.selection.epsilon},
+                                               {"delta", p.selection.delta},
+                                               {"max_words_per_document", p.selection.maxWordsPerDocument},
+                                               {"sigma", p.selection.sigma},
+                                               {"threshold", p.selection.threshold}});
+  }
+  QJsonObject j{{"docs", docs}, {"vocab", corpus.vocabSize()}, {"vocabulary", vocabulary},
+                {"short_documents_kept", p.shortDocumentsKept}};
+  // Counts of short documents depend on the text: teaching output only.
+  if (withStatistics) {
+    j.insert("dropped_docs", corpus.droppedDocuments);
+    j.insert("empty_docs", corpus.emptyDocuments);
+  }
+  return j;
 }
 
 QJsonArray topWords(const Corpus& corpus, const Eigen::MatrixXd& topics, int n) {
@@ -48,14 +61,9 @@ QJsonObject timingsToJson(const std::vector<StageTiming>& timings) {
   return o;
 }
 
-bool writeJsonFile(const std::string& path, const QJsonObject& object, std::string* error) {
-  QFile f(QString::fromStdString(path));
-  if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-    if (error) *error = "cannot write " + path + ": " + f.errorString().toStdString();
-    return false;
-  }
-  f.write(QJsonDocument(object).toJson(QJsonDocument::Indented));
-  return true;
+Status writeJsonFile(const std::string& path, const QJsonObject& object, const OutputRules& rules) {
+  const QByteArray bytes = QJsonDocument(object).toJson(QJsonDocument::Indented);
+  return writeFileAtomically(path, std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), rules);
 }
 
 }  // namespace dplda::cli

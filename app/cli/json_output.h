@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/common/safe_file.h"
 #include "core/corpus/corpus.h"
 #include "core/eval/metrics.h"
 #include "core/pipeline/spectral_pipeline.h"
@@ -15,10 +16,13 @@ namespace dplda::cli {
 
 QJsonArray toJson(const Eigen::VectorXd& v);
 QJsonArray columnsToJson(const Eigen::MatrixXd& m);  // one array per column
-QJsonObject corpusSummary(const Corpus& corpus);
+// The corpus block of run outputs: N (`docs`), d, the vocabulary's provenance (docs/PRIVACY.md §13)
+// and, with `withStatistics` (not under --release-only), the counts of short documents.
+QJsonObject corpusSummaryJson(const Corpus& corpus, int docs, bool withStatistics);
 using dplda::topIndices;  // core/eval/metrics.h, shared with the app's topics table
 QJsonArray topWords(const Corpus& corpus, const Eigen::MatrixXd& topics, int n);
 QJsonObject timingsToJson(const std::vector<StageTiming>& timings);
-bool writeJsonFile(const std::string& path, const QJsonObject& object, std::string* error);
+// Written atomically, never over one of rules.inputs (core/common/safe_file.h).
+Status writeJsonFile(const std::string& path, const QJsonObject& object, const OutputRules& rules);
 
 }  // namespace dplda::cli

@@ -14,11 +14,16 @@
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
 #include "app/cli/json_output.h"
+#include "app/cli/holdout_output.h"
+#include "app/cli/output_paths.h"
 #include "app/cli/vi_command.h"
+#include "core/common/text_escape.h"
 #include "core/corpus/corpus_cache.h"
 #include "core/corpus/truth_io.h"
 #include "core/corpus/uci_io.h"
+#include "core/corpus/vocabulary_compaction.h"
 #include "core/eval/metrics.h"
+#include "core/pipeline/memory_estimate.h"
 #include "core/pipeline/private_run.h"
 #include "core/pipeline/spectral_pipeline.h"
 #include "core/privacy/budget.h"
@@ -26,6 +31,8 @@
 namespace dplda::cli {
 
 namespace {
+
+constexpr const char* kNotComputed = "not computed";
 
 QJsonArray preconditionsToJson(const std::vector<Precondition>& pre) {
   QJsonArray a;
@@ -37,8 +44,20 @@ QJsonArray preconditionsToJson(const std::vector<Precondition>& pre) {
   return a;
 }
 
-QJsonValue numberOrNull(double x) { return std::isfinite(x) ? QJsonValue(x) : QJsonValue(QJsonValue::Null); }
-QJsonValue optionalNumber(const std::optional<double>& x) { return x ? numberOrNull(*x) : QJsonValue(); }
+// A value a refused release never computed (its scale, its sensitivity): said in words, never NaN or null.
+QJsonValue numberOrNotComputed(double x) { return std::isfinite(x) ? QJsonValue(x) : QJsonValue(kNotComputed); }
+// A value this configuration does not release: the key is left out (Undefined), not null.
+QJsonValue optionalNumber(const std::optional<double>& x) {
+  return x ? numberOrNotComputed(*x) : QJsonValue(QJsonValue::Undefined);
+}
+// The same for the text output.
+std::string numberText(double x) {
+  std::ostringstream s;
+  s.precision(4);
+  if (std::isfinite(x)) s << x;
+  else s << kNotComputed;
+  return s.str();
+}
 QJsonArray strings(const std::vector<std::string>& v) {
   QJsonArray a;
   for (const auto& s : v) a.append(QString::fromStdString(s));
@@ -59,17 +78,17 @@ QJsonObject privacyToJson(const PrivacyOptions& o, const PrivateRunResult& r) {
                               {"node", QString::fromStdString(e.node)},
                               {"edges", le},
                               {"mechanism", QString::fromStdString(e.mechanism)},
-                              {"sensitivity", numberOrNull(e.sensitivity)},
+                              {"sensitivity", numberOrNotComputed(e.sensitivity)},
                               {"sensitivity_formula", QString::fromStdString(e.sensitivityFormula)},
                               {"epsilon", e.epsilon},
                               {"delta", e.delta},
-                              {"sigma", numberOrNull(e.sigma)},
+                              {"sigma", numberOrNotComputed(e.sigma)},
                               {"bounds", QString::fromStdString(e.bounds)},
                               {"spent", e.spent},
                               {"draws", e.draws},
                               {"sampler_excess_delta", e.samplerExcess},
                               {"sampler_limited", e.samplerLimited},
-                              {"gdp_mu", numberOrNull(e.mu)},
+                              {"gdp_mu", numberOrNotComputed(e.mu)},
                               {"preconditions", preconditionsToJson(e.preconditions)},
                               {"note", QString::fromStdString(e.note)}});
   }
@@ -81,7 +100,7 @@ QJsonObject privacyToJson(const PrivacyOptions& o, const PrivateRunResult& r) {
                      {"claim", QString::fromStdString(r.statement.summary)},
                      {"cautions", strings(r.statement.cautions)},
                      {"is_cut", r.decision.isCut},
-                     {"explanation", QString::fromStdString(r.decision.explanation)},
+                     {"explanation", QString::fromStdString(r.statement.explanation)},
                      {"leak_path", leak},
                      {"epsilon_total", o.edges ? o.epsilon : 0.0},
                      {"delta_total", o.edges ? o.delta : 0.0},
@@ -98,6 +117,27 @@ QJsonObject privacyToJson(const PrivacyOptions& o, const PrivateRunResult& r) {
                      {"warnings", strings(r.warnings)}};
 }
 
+// How the eigenpairs of M2 (or of a released M2) were found: the solver, its products and the
+// residual check ‖M u − σ u‖ / |σ_1| (σ_{k+1}'s separately for the block method).
+QJsonObject eigenStepToJson(const EigenpairsTopK& e) {
+  QJsonObject o{{"method", QString::fromStdString(e.method)},
+                {"vector_products", e.operatorProducts},
+                {"max_residual", e.maxResidual}};
+  if (e.blockProducts > 0) {
+    o.insert("passes", e.blockProducts);
+    o.insert("block_width", e.blockWidth);
+    o.insert("trailing_residual", e.trailingResidual);
+  }
+  return o;
+}
+
+std::string eigenStepText(const EigenpairsTopK& e) {
+  std::ostringstream out;
+  out << e.method << ", largest residual |M u - sigma u| / |sigma_1| = " << e.maxResidual;
+  if (e.blockProducts > 0) out << " (sigma_k+1: " << e.trailingResidual << ")";
+  return out.str();
+}
+
 // What a private run released besides the topics: Procedure 1's bounds and a released spectrum.
 QJsonObject releasedDiagnosticsToJson(const PrivacyDiagnostics& d) {
   QJsonObject o{{"sigma_k_tilde", optionalNumber(d.sigmaKTilde)},
@@ -106,6 +146,7 @@ QJsonObject releasedDiagnosticsToJson(const PrivacyDiagnostics& d) {
                 {"preconditions", preconditionsToJson(d.preconditions)},
                 {"note", "released values: private, the only data-dependent values in any noise scale"}};
   if (d.releasedEigenvalues.size()) o.insert("released_m2_eigenvalues", toJson(d.releasedEigenvalues));
+  if (d.releasedEigen) o.insert("released_m2_eigen_step", eigenStepToJson(*d.releasedEigen));
   return o;
 }
 
@@ -203,8 +244,8 @@ int runCommand(const std::vector<std::string>& args) {
                     {"corpus", "topics", "alpha0", "truth", "decomposer", "seed", "json", "top-words", "config",
                      "edges", "epsilon", "delta", "mechanism", "bounds", "split", "noise-seed", "max-length",
                      "accountant", "e6", "tpm-accountant", "clip-m1", "clip-m2", "clip-m3", "clip-whitened", "batch-size", "online-iterations", "model", "holdout",
-                     "holdout-seed", "write-split", "score-model", "iterations", "vi", "clip", "tau0", "kappa"},
-                    {"share-releases", "separate-releases", "release-only", "no-cache"});
+                     "holdout-seed", "write-split", "score-model", "holdout-epsilon", "holdout-clip", "iterations", "vi", "clip", "tau0", "kappa"},
+                    {"share-releases", "separate-releases", "release-only", "no-cache", "force"});
   const std::string modelName = a.text("model", "spectral");
   if (modelName == "vi" || modelName == "dp-vi") return runViCommand(a, modelName);
   if (modelName != "spectral") throw UsageError("--model must be spectral, vi or dp-vi, got '" + modelName + "'");
@@ -235,11 +276,13 @@ int runCommand(const std::vector<std::string>& args) {
   const bool teaching = !a.flag("release-only");
   if (!isPrivateRun && !teaching) throw UsageError("--release-only needs an edge set (--config or --edges)");
   privacy.nonPrivateDiagnostics = teaching;
+  const HeldOutSettings heldOut = heldOutSettingsFrom(a, isPrivateRun);
   require(validatePrivacyOptions(privacy));
   std::unique_ptr<RandomSource> noise;
   if (a.has("noise-seed")) noise = std::make_unique<SeededRandom>(a.seed("noise-seed", 0));
   else noise = std::make_unique<SecureRandom>();
 
+  checkRunOutputs(a);  // before the corpus is read: a refused output is known at once, not after the fit
   Corpus full = take(loadUciCorpus(corpusPath, corpusCacheOptionsFromEnvironment(!a.flag("no-cache"))));  // issue 11
   const int fullDocCount = full.docCount();
   // --holdout: the spectral model is fitted on the training part only (N public = its size).
@@ -249,7 +292,7 @@ int runCommand(const std::vector<std::string>& args) {
   full = Corpus();  // with a split, the whole corpus is no longer needed (reportHeldOut counts ids)
   std::optional<LdaModel> truth;
   if (a.has("truth")) {
-    truth = take(readTruthJson(a.text("truth")));
+    truth = take(readTruthJson(a.text("truth"), TruthShape{corpus->vocabSize(), o.topicCount}));
     if (truth->vocabSize() != corpus->vocabSize()) {
       throw InputError("the truth file has topics over " + std::to_string(truth->vocabSize()) +
                        " words but the corpus vocabulary has " + std::to_string(corpus->vocabSize()));
@@ -260,15 +303,25 @@ int runCommand(const std::vector<std::string>& args) {
                        std::to_string(o.topicCount) + "; errors need at least as many fitted topics");
     }
   }
+  require(validateSpectralOptions(o, *corpus));
+  // A non-private fit sees only the words some document uses (vocabulary_compaction.h); the
+  // output speaks of the original ids. A private release keeps every declared word.
+  VocabularyCompaction compaction;
+  if (!isPrivateRun) compaction = compactVocabulary(*corpus);
+  if (compaction.compacted() && o.topicCount > corpus->vocabSize()) {
+    throw InputError("--topics " + std::to_string(o.topicCount) + " but the documents use only " +
+                     std::to_string(corpus->vocabSize()) + " of the " + std::to_string(compaction.vocabSize) +
+                     " words of the vocabulary");
+  }
   SpectralPipeline pipeline;
   pipeline.setCorpus(corpus);
   pipeline.setOptions(o);
-  require(validateSpectralOptions(o, *corpus));
+  require(checkSpectralMemory(o, *corpus));  // before any stage allocates: k is capped by what fits
   // The release first: nothing non-private is computed before it (a failure of the exact
   // pipeline must not decide whether a private run releases).
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
-  const PrivateRunResult priv = take(runPrivate(pipeline, privacy, *noise));
+  PrivateRunResult priv = take(runPrivate(pipeline, privacy, *noise));
   const double runMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   // Stage timings of the first pass over the stages (a private run fetches only some of them).
   std::vector<StageTiming> timings = pipeline.timings();
@@ -280,13 +333,19 @@ int runCommand(const std::vector<std::string>& args) {
     else modelFailure = m.status().message();
     if (isPrivateRun) timings = pipeline.timings();
   }
+  const int wordsUsed = corpus->vocabSize();
+  if (compaction.compacted()) {  // back to the original word ids for every output
+    restoreVocabulary(*corpus, compaction);
+    if (priv.output) priv.output->topics = expandWordRows(priv.output->topics, compaction);
+  }
 
   QJsonObject json;
   json.insert("status", priv.status.isOk() ? QString("ok") : QString::fromStdString(priv.status.toString()));
   json.insert("released", priv.released);
   json.insert("model", "spectral");
-  json.insert("corpus", QJsonObject{{"docs", fullDocCount}, {"vocab", corpus->vocabSize()},
-                                    {"dropped_docs", corpus->droppedDocuments}});
+  QJsonObject corpusJson = corpusSummaryJson(*corpus, fullDocCount, teaching);
+  if (teaching) corpusJson.insert("words_fitted", wordsUsed);  // a count of the data: teaching output only
+  json.insert("corpus", corpusJson);
   json.insert("topics_k", o.topicCount);
   json.insert("alpha0", o.alpha0);
   json.insert("decomposer", QString::fromStdString(o.decomposer));
@@ -301,20 +360,29 @@ int runCommand(const std::vector<std::string>& args) {
   std::ostringstream out;
   out.precision(4);
   out << "corpus: " << fullDocCount << " documents, vocabulary " << corpus->vocabSize();
+  if (wordsUsed < corpus->vocabSize()) out << " (" << wordsUsed << " used by the documents fitted)";
   if (corpus->droppedDocuments) out << " (" << corpus->droppedDocuments << " short documents dropped on loading)";
-  out << "\n";
+  out << ", vocabulary " << vocabularyOriginName(corpus->provenance.vocabulary) << "\n";
   if (isPrivateRun) {
     out << "privacy: edges " << edgeSetToString(privacy.edges) << " - " << privacyClaimName(priv.statement.claim)
         << ": " << priv.statement.summary << "\n";
     out << "  total epsilon " << privacy.epsilon << ", delta " << privacy.delta << " (" << boundSetName(privacy.bounds)
         << " bounds, " << accountantName(privacy.accountant) << " composition, noise " << priv.noiseSource << ")\n";
+    if (corpus->provenance.vocabulary == VocabularyOrigin::PrivateSelection) {
+      out << "  with the vocabulary selection (basic composition): epsilon " << priv.epsilonSpent << ", delta "
+          << priv.deltaSpent << " spent in all\n";
+    }
     for (const LedgerEntry& e : priv.ledger) {
-      out << "  " << e.release << ": " << e.mechanism << ", sensitivity " << e.sensitivity << ", epsilon "
-          << e.epsilon << ", delta " << e.delta << ", scale " << e.sigma << (e.spent ? "" : " (not spent)") << "\n";
+      out << "  " << e.release << ": " << e.mechanism << ", sensitivity " << numberText(e.sensitivity) << ", epsilon "
+          << e.epsilon << ", delta " << e.delta << ", scale " << numberText(e.sigma) << (e.spent ? "" : " (not spent)")
+          << "\n";
     }
     if (priv.diagnostics.sigmaKTilde) out << "  sigma_k~ = " << *priv.diagnostics.sigmaKTilde << " (released)\n";
     if (priv.diagnostics.gapTilde) out << "  eigengap~ = " << *priv.diagnostics.gapTilde << " (released)\n";
     if (priv.diagnostics.gammaSTilde) out << "  gamma_s~ = " << *priv.diagnostics.gammaSTilde << " (released)\n";
+    if (priv.diagnostics.releasedEigen) {
+      out << "  eigenpairs of the released M2: " << eigenStepText(*priv.diagnostics.releasedEigen) << "\n";
+    }
   }
   if (priv.released) {
     const UnwhitenedTopics& result = *priv.output;
@@ -332,16 +400,16 @@ int runCommand(const std::vector<std::string>& args) {
     out << (isPrivateRun ? "released topics" : "topics") << " (alpha, top words):\n";
     for (Eigen::Index c = 0; c < result.topics.cols(); ++c) {
       out << "  " << c + 1 << "  alpha " << result.alpha[c] << ":";
-      for (int i : topIndices(result.topics.col(c), nTop)) out << " " << corpus->wordName(i);
+      for (int i : topIndices(result.topics.col(c), nTop)) out << " " << escapeControls(corpus->wordName(i));
       out << "\n";
     }
     if (split) {
       const LdaModel released{result.alpha, result.topics};
-      reportHeldOut(a, *split, &released, truth ? &*truth : nullptr, json, out);
+      reportHeldOut(a, heldOut, *split, &released, truth ? &*truth : nullptr, *noise, json, out);
     }
   } else {
     out << priv.status.message() << "\n";
-    if (split) reportHeldOut(a, *split, nullptr, truth ? &*truth : nullptr, json, out);
+    if (split) reportHeldOut(a, heldOut, *split, nullptr, truth ? &*truth : nullptr, *noise, json, out);
   }
 
   if (teaching) {
@@ -354,6 +422,7 @@ int runCommand(const std::vector<std::string>& args) {
     if (model) {
       exact.insert("eigenvalues", toJson(model->eigen.values));
       exact.insert("eigen_method", QString::fromStdString(model->eigen.method));
+      exact.insert("eigen_step", eigenStepToJson(model->eigen));
       exact.insert("gap", model->whitening.gap());
       exact.insert("tensor_eigenvalues", toJson(model->eigenpairs.lambda));
       exact.insert("gamma_s", model->gammaS);
@@ -375,6 +444,7 @@ int runCommand(const std::vector<std::string>& args) {
       out << "M2 eigenvalues:";
       for (Eigen::Index i = 0; i < model->eigen.values.size(); ++i) out << " " << model->eigen.values[i];
       out << "  (gap sigma_k - sigma_k+1 = " << model->whitening.gap() << ")\n";
+      out << "eigen step: " << eigenStepText(model->eigen) << "\n";
       out << "tensor eigengap gamma_s = " << model->gammaS << "\n";
       out << "decomposer: " << model->eigenpairs.iterations << " iterations";
       if (model->eigenpairs.maxResidual) {
@@ -423,10 +493,7 @@ int runCommand(const std::vector<std::string>& args) {
   if (isPrivateRun) {
     for (const auto& w : priv.warnings) std::cerr << "dplda run: warning: " << w << "\n";
   }
-  if (a.has("json")) {
-    std::string error;
-    if (!writeJsonFile(a.text("json"), json, &error)) throw InputError(error);
-  }
+  if (a.has("json")) require(writeJsonFile(a.text("json"), json, runJsonRules(a)));
   if (!priv.released) {
     std::cerr << "dplda run: " << priv.status.message() << "\n";
     return kExitFailed;

@@ -18,6 +18,7 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
+#include "app/cli/output_paths.h"
 #include "core/common/text_escape.h"
 #include "core/corpus/corpus_cache.h"
 #include "core/corpus/truth_io.h"
@@ -133,10 +134,16 @@ int sweepCommand(const std::vector<std::string>& args) {
       args,
       {"preset", "out", "trials", "formats", "bounds", "threads", "seed", "corpus", "truth", "topics",
        "alpha0", "configs", "epsilons", "delta", "mechanism", "decomposer", "max-length", "accountant", "holdout",
-       "clip", "iterations"},
-      {"share-releases", "separate-releases", "no-cache"});
+       "clip", "iterations", "figure-size"},
+      {"share-releases", "separate-releases", "no-cache", "release-only", "force"});
   const std::filesystem::path out = a.text("out");
   const std::vector<ExportFormat> formats = parseFormats(a.text("formats", "png,pdf,svg"));
+  QSize page;  // empty: the default 7.5 × 5 in figures
+  if (a.has("figure-size")) {
+    QString problem;
+    page = PlotWidget::pageSizeFromText(QString::fromStdString(a.text("figure-size")), &problem);
+    if (page.isEmpty()) throw UsageError("--figure-size: " + problem.toStdString());
+  }
   // 0 = all cores; the range of validateSweepSpec. Digits only: "-0" is refused.
   const int threads = a.count("threads", 0, 1024, 0);
   std::optional<int> trials;
@@ -168,7 +175,7 @@ int sweepCommand(const std::vector<std::string>& args) {
     PresetOverrides ov;
     if (figure3 || (soundUtility && a.has("corpus"))) {
       const std::string dir = a.has("corpus") ? a.text("corpus") : defaultFigure3Corpus();
-      ov.corpus = std::make_shared<const Corpus>(takeValue(readUciCorpus(dir)));
+      ov.corpus = std::make_shared<const Corpus>(takeValue(loadUciCorpus(dir, CorpusCacheOptions{false})));
       ov.corpusDescription = dir + " (" + std::to_string(ov.corpus->docCount()) + " documents, d = " +
                              std::to_string(ov.corpus->vocabSize()) + ")";
     }
@@ -273,7 +280,21 @@ int sweepCommand(const std::vector<std::string>& args) {
     require(validateSweepSpec(s));
   }
 
-  std::error_code ec;  // fail before the run, not after it
+  if (a.flag("release-only")) {  // released values only in every output (docs/PRIVACY.md §15.4)
+    if (preset.kind == ExperimentKind::TpmNoise || isSeed004Experiment(preset)) {
+      throw UsageError("--release-only applies to epsilon sweeps on a corpus; " + preset.name +
+                       " releases nothing from a corpus");
+    }
+    preset.sweep.releaseOnly = true;
+    if (const Status st = validateSweepSpec(preset.sweep); !st.isOk()) throw UsageError(st.message());
+  }
+  // Fail before the run, not after it. The corpus and truth are never written over; an earlier
+  // report in --out is replaced only with --force.
+  std::vector<std::string> inputs = a.has("corpus") ? uciCorpusFiles(a.text("corpus")) : std::vector<std::string>{};
+  if (a.has("truth")) inputs.push_back(a.text("truth"));
+  const OutputRules rules = outputRules(a, inputs);
+  require(checkOutputFolder(out.string(), experimentFolderEntries(), rules));
+  std::error_code ec;
   std::filesystem::create_directories(out / "figures", ec);
   if (ec)
     throw InputError("cannot create the output folder " + (out / "figures").string() + ": " + ec.message());
@@ -316,7 +337,7 @@ int sweepCommand(const std::vector<std::string>& args) {
   }
   std::vector<std::string> warnings;
   const std::filesystem::path report =
-      takeValue(writeExperimentFolder(run, out, formats, context, &warnings));
+      takeValue(writeExperimentFolder(run, out, formats, context, &warnings, page, rules));
   for (const std::string& w : warnings) std::cerr << "dplda sweep: warning: " << escapeControls(w) << "\n";
   if (run.tpm) {
     std::cout << "tpm-noise: " << run.tpm->rows.size() << " runs in " << shortNumber(run.tpm->elapsedMs / 1000.0)
@@ -330,6 +351,11 @@ int sweepCommand(const std::vector<std::string>& args) {
               << " s; wrote " << escapeText(report.string()) << "\n";
   } else {
     const SweepResult& r = *run.sweep;
+    if (r.spec.releaseOnly) {  // timings depend on the data
+      std::cout << preset.name << ": " << r.rows.size() << " runs (release-only output); wrote "
+                << escapeText(report.string()) << "\n";
+      return kExitOk;
+    }
     std::cout << preset.name << ": " << r.rows.size() << " runs in " << shortNumber(r.elapsedMs / 1000.0)
               << " s on " << r.threadsUsed << " threads; wrote " << escapeText(report.string()) << "\n";
     const std::vector<double> perConfig = meanTrialMsPerConfiguration(r);

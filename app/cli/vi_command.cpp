@@ -9,13 +9,17 @@
 #include <sstream>
 
 #include "app/cli/commands.h"
+#include "app/cli/holdout_output.h"
 #include "app/cli/json_output.h"
+#include "app/cli/output_paths.h"
+#include "core/common/memory_budget.h"
 #include "core/common/number_text.h"
+#include "core/common/text_escape.h"
 #include "core/corpus/corpus_cache.h"
 #include "core/corpus/truth_io.h"
 #include "core/corpus/uci_io.h"
+#include "core/corpus/vocabulary_compaction.h"
 #include "core/eval/metrics.h"
-#include "core/eval/perplexity.h"
 #include "core/vi/dp_vi.h"
 #include "core/vi/variational_lda.h"
 #include "core/vi/vi_parameters.h"
@@ -23,22 +27,6 @@
 namespace dplda::cli {
 
 namespace {
-
-const char* kEvaluationNote =
-    "held-out evaluation: post-processing of the released model on the public split's test documents, which "
-    "never enter the fit; the perplexity is a statistic of the test documents and NOT itself a private release";
-
-QJsonObject perplexityToJson(const PerplexityResult& p) {
-  return QJsonObject{{"perplexity", p.perplexity},
-                     {"elbo_bound_perplexity", p.elboBoundPerplexity},
-                     {"log_likelihood", p.logLikelihood},
-                     {"scored_tokens", static_cast<double>(p.scoredTokens)},
-                     {"observed_tokens", static_cast<double>(p.observedTokens)},
-                     {"bound_tokens", static_cast<double>(p.boundTokens)},
-                     {"documents", p.documents},
-                     {"estimator", QString::fromStdString(p.estimator)},
-                     {"smoothing", QString::fromStdString(p.smoothing)}};
-}
 
 LdaModel checkedModel(const LdaModel& m, const Corpus& corpus, const std::string& what) {
   if (m.vocabSize() != corpus.vocabSize()) {
@@ -49,61 +37,6 @@ LdaModel checkedModel(const LdaModel& m, const Corpus& corpus, const std::string
 }
 
 }  // namespace
-
-std::optional<HoldoutSplit> holdoutFrom(const Arguments& a, const Corpus& corpus) {
-  if (!a.has("holdout")) {
-    if (a.has("holdout-seed") || a.has("write-split") || a.has("score-model")) {
-      throw UsageError("--holdout-seed, --write-split and --score-model need --holdout FRACTION");
-    }
-    return std::nullopt;
-  }
-  const double f = a.number("holdout");
-  if (const std::string problem = holdoutFractionProblem(f); !problem.empty()) throw UsageError(problem);
-  auto split = splitHoldout(corpus, f, a.seed("holdout-seed", 1));
-  if (!split.ok()) throw InputError(split.status().message());
-  if (a.has("write-split")) {
-    const std::string dir = a.text("write-split");
-    require(writeUciCorpus(split->train, dir + "/train"));
-    require(writeUciCorpus(split->test, dir + "/test"));
-  }
-  return std::move(split).value();
-}
-
-void reportHeldOut(const Arguments& a, const HoldoutSplit& split, const LdaModel* model, const LdaModel* truth,
-                   QJsonObject& json, std::ostream& out) {
-  const std::uint64_t seed = deriveSeed(split.seed, 1);  // the halves of each test document
-  // From the ids: the caller may have moved the training corpus into its pipeline.
-  const int trainDocs = static_cast<int>(split.trainIds.size());
-  json.insert("holdout", QJsonObject{{"fraction", split.fraction},
-                                     {"seed", QString::number(split.seed)},
-                                     {"train_docs", trainDocs},
-                                     {"test_docs", split.test.docCount()},
-                                     {"note", kEvaluationNote}});
-  out << "held-out: " << split.test.docCount() << " of " << trainDocs + split.test.docCount()
-      << " documents (fraction " << split.fraction << ", seed " << split.seed << "); the model saw only the other "
-      << trainDocs << "\n";
-  auto score = [&](const LdaModel& m, const char* key, const std::string& label) {
-    auto p = heldOutPerplexity(m, split.test, seed);
-    if (!p.ok()) {
-      json.insert(key, QJsonObject{{"failure", QString::fromStdString(p.status().message())}});
-      out << "  " << label << ": perplexity not computed: " << p.status().message() << "\n";
-      return;
-    }
-    json.insert(key, perplexityToJson(p.value()));
-    out << "  " << label << ": perplexity " << p->perplexity << " (document completion), ELBO bound "
-        << p->elboBoundPerplexity << "\n";
-  };
-  if (model) score(*model, "perplexity", "model");
-  if (truth) score(*truth, "truth_perplexity", "truth");
-  if (a.has("score-model")) {
-    const LdaModel other = checkedModel(take(readTruthJson(a.text("score-model"))), split.test, "--score-model");
-    score(other, "score_model_perplexity", "--score-model " + a.text("score-model"));
-  }
-  if (model || truth) {
-    out << "  estimator: " << perplexityEstimatorText() << "\n  smoothing: "
-        << perplexitySmoothingText(kDefaultPerplexitySmoothing) << "\n";
-  }
-}
 
 int runViCommand(const Arguments& a, const std::string& modelName) {
   const bool isPrivate = modelName == "dp-vi";
@@ -138,6 +71,7 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
     dp.epsilon = a.number("epsilon", dp.epsilon);
     dp.delta = a.number("delta", dp.delta);
   }
+  const HeldOutSettings heldOut = heldOutSettingsFrom(a, isPrivate);
   // Option ranges that do not need the corpus: usage errors before reading it.
   for (const ViParameterProblem& p : checkViRunParameters(params, isPrivate)) throw UsageError(p.message);
   if (isPrivate) {
@@ -149,28 +83,46 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
   if (!(vi.alpha0 > 0 && vi.alpha0 <= kMaxAlpha0)) throw UsageError("--alpha0 must be in (0, 1e6], got " + shortNumber(vi.alpha0));
   if (k < 1) throw UsageError("--topics must be >= 1, got " + std::to_string(k));
 
-  const Corpus corpus = take(loadUciCorpus(a.text("corpus"), corpusCacheOptionsFromEnvironment(!a.flag("no-cache"))));
+  checkRunOutputs(a);  // before the corpus is read: a refused output is known at once, not after the fit
+  Corpus corpus = take(loadUciCorpus(a.text("corpus"), corpusCacheOptionsFromEnvironment(!a.flag("no-cache"))));
   std::optional<LdaModel> truth;
   if (a.has("truth")) {
-    truth = checkedModel(take(readTruthJson(a.text("truth"))), corpus, "the truth file");
+    truth = checkedModel(take(readTruthJson(a.text("truth"), TruthShape{corpus.vocabSize(), k})), corpus, "the truth file");
     if (truth->topicCount() > k) {
       throw InputError("the truth file has " + std::to_string(truth->topicCount()) + " topics but --topics is " +
                        std::to_string(k) + "; errors need at least as many fitted topics");
     }
   }
-  const std::optional<HoldoutSplit> split = holdoutFrom(a, corpus);
-  const Corpus& train = split ? split->train : corpus;
+  std::optional<HoldoutSplit> split = holdoutFrom(a, corpus);
+  Corpus& train = split ? split->train : corpus;
+  // Non-private VI fits the words some training document uses (vocabulary_compaction.h); DP-VI
+  // adds noise to the statistics of every declared word, so it keeps them all.
   if (isPrivate) require(validateDpViOptions(dp, k, train));
   else require(validateViOptions(vi, k, train));
+  VocabularyCompaction compaction;
+  if (!isPrivate) compaction = compactVocabulary(train);
+  if (compaction.compacted() && k > train.vocabSize()) {
+    throw InputError("--topics " + std::to_string(k) + " but the training documents use only " +
+                     std::to_string(train.vocabSize()) + " of the " + std::to_string(compaction.vocabSize) +
+                     " words of the vocabulary");
+  }
+  // Before allocating: about six k x d matrices (λ, E[log β], the statistics and their noisy or
+  // clipped copies, the topics) and γ (k x N).
+  const double d = train.vocabSize();
+  require(checkMemory(8.0 * (6.0 * k * d + 2.0 * k * train.docCount()), "--topics " + std::to_string(k),
+                      "about six " + std::to_string(k) + " x " + std::to_string(train.vocabSize()) +
+                          " topic-word matrices (variational parameters, expected statistics, topics)",
+                      isPrivate ? "DP-VI adds noise to the statistics of every word of the declared vocabulary"
+                                : "one row per word some training document uses"));
 
   ViFit fit;
   std::optional<DpViLedger> ledger;
   long long clipped = 0;
+  std::unique_ptr<RandomSource> noise;  // the fit's noise, then the private held-out evaluation's
+  if (a.has("noise-seed")) noise = std::make_unique<SeededRandom>(a.seed("noise-seed", 0));
+  else noise = std::make_unique<SecureRandom>();
   if (isPrivate) {
     dp.vi = vi;
-    std::unique_ptr<RandomSource> noise;
-    if (a.has("noise-seed")) noise = std::make_unique<SeededRandom>(a.seed("noise-seed", 0));
-    else noise = std::make_unique<SecureRandom>();
     DpViFit r = take(fitDpVi(train, k, dp, *noise));
     fit = std::move(r.fit);
     ledger = std::move(r.ledger);
@@ -179,6 +131,11 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
     fit = take(fitVi(train, k, vi));
   }
   const bool teaching = !a.flag("release-only");
+  const int wordsFitted = train.vocabSize();
+  if (compaction.compacted()) {  // back to the original word ids for every output
+    restoreVocabulary(train, compaction);
+    fit.model.topics = expandWordRows(fit.model.topics, compaction);
+  }
 
   QJsonObject json;
   std::ostringstream out;
@@ -186,8 +143,9 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
   json.insert("status", "ok");
   json.insert("released", true);
   json.insert("model", QString::fromStdString(modelName));
-  json.insert("corpus", QJsonObject{{"docs", corpus.docCount()}, {"vocab", corpus.vocabSize()},
-                                    {"dropped_docs", corpus.droppedDocuments}});
+  QJsonObject corpusJson = corpusSummaryJson(corpus, corpus.docCount(), teaching);
+  if (teaching) corpusJson.insert("words_fitted", wordsFitted);  // a count of the data: teaching output only
+  json.insert("corpus", corpusJson);
   json.insert("topics_k", k);
   json.insert("alpha0", vi.alpha0);
   json.insert("vi", QJsonObject{{"method", viMethodName(vi.method)},
@@ -200,7 +158,9 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
                                 {"estep_max_iterations", vi.estepMaxIterations},
                                 {"seed", QString::number(vi.seed)},
                                 {"updates", static_cast<double>(fit.updates)}});
-  out << "corpus: " << corpus.docCount() << " documents, vocabulary " << corpus.vocabSize() << "\n";
+  out << "corpus: " << corpus.docCount() << " documents, vocabulary " << corpus.vocabSize();
+  if (wordsFitted < corpus.vocabSize()) out << " (" << wordsFitted << " used by the documents fitted)";
+  out << "\n";
   out << "model: " << (isPrivate ? "DP-VI (Park et al. 2016)" : "variational LDA") << ", " << viMethodName(vi.method)
       << " VB, " << vi.iterations << " passes, " << fit.updates << " updates, alpha " << vi.alpha0 / k
       << " each, eta " << fit.eta << "\n";
@@ -259,10 +219,10 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
   out << (isPrivate ? "released topics" : "topics") << " (alpha, top words):\n";
   for (Eigen::Index c = 0; c < fit.model.topics.cols(); ++c) {
     out << "  " << c + 1 << "  alpha " << fit.model.alpha[c] << ":";
-    for (int i : topIndices(fit.model.topics.col(c), nTop)) out << " " << corpus.wordName(i);
+    for (int i : topIndices(fit.model.topics.col(c), nTop)) out << " " << escapeControls(corpus.wordName(i));
     out << "\n";
   }
-  if (split) reportHeldOut(a, *split, &fit.model, truth ? &*truth : nullptr, json, out);
+  if (split) reportHeldOut(a, heldOut, *split, &fit.model, truth ? &*truth : nullptr, *noise, json, out);
   if (teaching) {  // data-dependent run statistics: teaching output, left out with --release-only
     json.insert("non_private_diagnostics",
                 QJsonObject{{"note", "statistics of the run, computed from the data: NOT part of any private release"},
@@ -277,10 +237,7 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
     out << "\ntime (ms): fit " << fit.milliseconds << "\n";
   }
   std::cout << out.str();
-  if (a.has("json")) {
-    std::string error;
-    if (!writeJsonFile(a.text("json"), json, &error)) throw InputError(error);
-  }
+  if (a.has("json")) require(writeJsonFile(a.text("json"), json, runJsonRules(a)));
   return kExitOk;
 }
 

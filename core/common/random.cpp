@@ -60,8 +60,13 @@ std::uint64_t uniformIndex(RandomSource& rng, std::uint64_t n) {
 }
 
 double standardNormal(RandomSource& rng) {
-  const double u1 = uniformOpenClosed(rng);
-  const double u2 = uniform01(rng);
+  const std::uint64_t first = rng.nextU64();
+  return standardNormalFromBits(first, rng.nextU64());
+}
+
+double standardNormalFromBits(std::uint64_t first, std::uint64_t second) {
+  const double u1 = (static_cast<double>(first >> 11) + 1.0) * 0x1.0p-53;   // uniformOpenClosed
+  const double u2 = (static_cast<double>(second >> 11) + 0.5) * 0x1.0p-53;  // uniform01
   return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
 }
 

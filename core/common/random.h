@@ -57,6 +57,9 @@ double uniform01(RandomSource& rng);      // in (0, 1), 53 random bits
 double uniformOpenClosed(RandomSource& rng);  // in (0, 1]
 std::uint64_t uniformIndex(RandomSource& rng, std::uint64_t n);  // in [0, n), unbiased
 double standardNormal(RandomSource& rng);  // Box-Muller, no cached state
+// standardNormal's value for its two draws (the first gives u1): lets a caller draw the bits in
+// order and transform them elsewhere (e.g. on several threads) with the same result.
+double standardNormalFromBits(std::uint64_t first, std::uint64_t second);
 double exponential(RandomSource& rng);     // rate 1
 double laplace(RandomSource& rng, double scale);
 double gammaSample(RandomSource& rng, double shape);  // Marsaglia-Tsang, scale 1

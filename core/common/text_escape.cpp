@@ -39,10 +39,30 @@ std::size_t decodeUtf8(std::string_view s, std::size_t i, char32_t& cp) {
 
 namespace {
 
-bool isEscapedCodePoint(char32_t cp) {
-  return (cp >= 0x80 && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029 || cp == 0x200E || cp == 0x200F ||
-         (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0xFEFF;
+// Refused in words and session text: C1 controls, the line and paragraph separators, the
+// left-to-right and right-to-left marks, embeddings, overrides and isolates, and U+FEFF.
+bool isControlCodePoint(char32_t cp) {
+  return (cp >= 0x80 && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029 || cp == 0x200E ||
+         cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0xFEFF;
 }
+
+// Unicode general category Cf (format characters, Unicode 15): invisible, and some (U+061C
+// ARABIC LETTER MARK) reorder the text around them on a terminal. Allowed in words (a zero-width
+// joiner belongs to Persian and Indic words and to emoji; text import keeps U+061C in Arabic
+// words), but written visibly wherever text is shown.
+bool isFormatCodePoint(char32_t cp) {
+  static constexpr char32_t ranges[][2] = {
+      {0x00AD, 0x00AD},   {0x0600, 0x0605},   {0x061C, 0x061C},   {0x06DD, 0x06DD},   {0x070F, 0x070F},
+      {0x0890, 0x0891},   {0x08E2, 0x08E2},   {0x180E, 0x180E},   {0x200B, 0x200F},   {0x202A, 0x202E},
+      {0x2060, 0x2064},   {0x2066, 0x206F},   {0xFEFF, 0xFEFF},   {0xFFF9, 0xFFFB},   {0x110BD, 0x110BD},
+      {0x110CD, 0x110CD}, {0x13430, 0x1343F}, {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A}, {0xE0001, 0xE0001},
+      {0xE0020, 0xE007F}};
+  for (const auto& r : ranges)
+    if (cp >= r[0] && cp <= r[1]) return true;
+  return false;
+}
+
+bool isEscapedCodePoint(char32_t cp) { return isControlCodePoint(cp) || isFormatCodePoint(cp); }
 
 void appendByteEscape(unsigned char c, std::string& out) {
   switch (c) {
@@ -112,6 +132,16 @@ std::string escapeControls(std::string_view message) {
   return out;
 }
 
-bool hasControlText(std::string_view text) { return escapeControls(text) != text; }
+bool hasControlText(std::string_view text) {
+  char32_t cp = 0;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t len = decodeUtf8(text, i, cp);
+    if (len == 0 || cp < 0x20 || cp == 0x7F || isControlCodePoint(cp)) return true;
+    i += len;
+  }
+  return false;
+}
+
+bool hasEscapedText(std::string_view text) { return escapeControls(text) != text; }
 
 }  // namespace dplda

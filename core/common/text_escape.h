@@ -7,7 +7,9 @@
 //   NUL \0, TAB \t, LF \n, CR \r, other C0 controls and DEL \xNN (e.g. ESC is \x1b);
 //   bytes that are not part of valid UTF-8 \xNN; C1 controls (U+0080..U+009F), the line and
 //   paragraph separators U+2028/U+2029, the bidirectional controls (U+200E/F, U+202A..U+202E,
-//   U+2066..U+2069) and U+FEFF as \u{XXXX};
+//   U+2066..U+2069), U+FEFF and every other format character (Unicode category Cf: U+061C
+//   ARABIC LETTER MARK, zero-width spaces and joiners, the soft hyphen, tag characters, ...)
+//   as \u{XXXX};
 //   escapeText and quoteText also write a backslash as \\ (so an escape in the output is never
 //   ambiguous), and quoteText a single quote as \'.
 #include <cstddef>
@@ -32,7 +34,12 @@ std::string escapeControls(std::string_view message);
 // are not valid UTF-8 (overlong forms, surrogates, code points above U+10FFFF, truncation).
 std::size_t decodeUtf8(std::string_view s, std::size_t i, char32_t& cp);
 
-// True when escapeControls would change `text` (it holds a byte or code point listed above).
+// True when `text` holds what a word or a session string may not: a control byte, bytes that are
+// not UTF-8, C1 controls, U+2028/U+2029, a bidirectional control or U+FEFF. The other format
+// characters are allowed (and escaped when shown).
 bool hasControlText(std::string_view text);
+
+// True when escapeControls would change `text` (anything listed above, format characters included).
+bool hasEscapedText(std::string_view text);
 
 }  // namespace dplda

@@ -54,3 +54,19 @@ Result<Corpus> buildCorpus(int docCount, int vocabSize, const std::vector<CountT
 }
 
 }  // namespace dplda
+
+namespace dplda {
+
+void keepDroppedAsEmpty(Corpus& corpus) {
+  const int extra = corpus.droppedDocuments;
+  if (extra <= 0) return;
+  const Eigen::Index rows = corpus.counts.rows();
+  corpus.counts.conservativeResize(rows + extra, corpus.counts.cols());  // rows with no entries
+  corpus.counts.makeCompressed();
+  corpus.lengths.conservativeResize(rows + extra);
+  corpus.lengths.tail(extra).setZero();
+  corpus.emptyDocuments += extra;
+  corpus.droppedDocuments = 0;
+}
+
+}  // namespace dplda

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/common/status.h"
+#include "core/corpus/corpus_provenance.h"
 
 namespace dplda {
 
@@ -42,6 +43,12 @@ inline constexpr double kMaxBeta = 1e6;
 // noisy counts (up to 8.6 σ with σ ∝ L_max) and their cubes in the third moment stay finite.
 inline constexpr double kMaxClipLength = 1e7;
 
+// The most tokens a document may hold (docword.txt counts and document lengths, import-text,
+// generate): longer than any real document (a long book is 10^5–10^6 tokens), as kMaxClipLength.
+// Held-out evaluation lists a document's tokens one by one (perplexity.h), so a count of 2^40 in a
+// 30 KB file ended in std::bad_alloc inside a worker thread (issue 28).
+inline constexpr long long kMaxDocumentLength = 10000000;
+
 struct Corpus {
   Corpus() = default;
   Corpus(const Corpus&) = default;
@@ -49,7 +56,11 @@ struct Corpus {
   // Eigen 3.4's SparseMatrix has no move constructor: without these a moved Corpus (every
   // Result<Corpus>, make_shared<Corpus>(take(...))) deep-copied its counts (issue 11).
   Corpus(Corpus&& o) noexcept
-      : lengths(std::move(o.lengths)), vocab(std::move(o.vocab)), droppedDocuments(o.droppedDocuments) {
+      : lengths(std::move(o.lengths)),
+        vocab(std::move(o.vocab)),
+        droppedDocuments(o.droppedDocuments),
+        emptyDocuments(o.emptyDocuments),
+        provenance(std::move(o.provenance)) {
     counts.swap(o.counts);
   }
   Corpus& operator=(Corpus&& o) noexcept {
@@ -57,6 +68,8 @@ struct Corpus {
     lengths.swap(o.lengths);
     vocab.swap(o.vocab);
     std::swap(droppedDocuments, o.droppedDocuments);
+    std::swap(emptyDocuments, o.emptyDocuments);
+    std::swap(provenance, o.provenance);
     return *this;
   }
 
@@ -64,16 +77,31 @@ struct Corpus {
   Eigen::VectorXd lengths;         // l_n = row sums of counts
   std::vector<std::string> vocab;  // size d, or empty when words have no names
   int droppedDocuments = 0;        // documents with fewer than kMinDocumentLength tokens
+  // Documents that count in N but contribute nothing: rows with no entries (length 0). A text
+  // import keeps a document left with fewer than 3 vocabulary tokens this way, so that N is the
+  // public number of documents on neighbouring inputs (SPEC §17, docs/PRIVACY.md §13). Every
+  // estimator skips them (contributes()) and divides by N = docCount().
+  int emptyDocuments = 0;
+  CorpusProvenance provenance;     // where the vocabulary and the documents came from
 
   int docCount() const { return static_cast<int>(counts.rows()); }
   int vocabSize() const { return static_cast<int>(counts.cols()); }
   long long nnz() const { return counts.nonZeros(); }
   double maxLength() const { return lengths.size() ? lengths.maxCoeff() : 0.0; }
+  // Documents with a non-zero contribution (docCount() minus the empty ones).
+  int contributingDocCount() const { return docCount() - emptyDocuments; }
   std::string wordName(int i) const {
     // append, not "w" + to_string: GCC 12 reports a false -Wrestrict on the latter when inlined.
     return i < static_cast<int>(vocab.size()) ? vocab[i] : std::string("w").append(std::to_string(i));
   }
 };
+
+// Whether a document of this length enters the estimators (empty documents do not).
+inline bool contributes(double length) { return length >= kMinDocumentLength; }
+
+// Keeps documents with fewer than kMinDocumentLength tokens as empty rows (no entries) instead of
+// dropping them: the rows appended at the end, droppedDocuments moved to emptyDocuments.
+void keepDroppedAsEmpty(Corpus& corpus);
 
 // Builds a corpus from (doc, word, count) triplets with 0-based ids. Documents with fewer
 // than kMinDocumentLength tokens are dropped and counted; empty rows are dropped too.

@@ -12,9 +12,14 @@
 #include <cstring>
 #include <type_traits>
 #include <filesystem>
+#include <memory>
 #include <new>
 #include <vector>
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "core/common/safe_file.h"
 #include "core/common/text_escape.h"
 #include "core/corpus/mapped_file.h"
 #include "core/corpus/text_import.h"
@@ -26,96 +31,32 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// ---------------------------------------------------------------- XXH64 (streaming)
-
-constexpr std::uint64_t P1 = 11400714785074694791ULL, P2 = 14029467366897019727ULL, P3 = 1609587929392839161ULL,
-                        P4 = 9650029242287828579ULL, P5 = 2870177450012600261ULL;
-
-inline std::uint64_t rotl(std::uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
-inline std::uint64_t read64(const unsigned char* p) {
-  std::uint64_t v;
-  std::memcpy(&v, p, 8);
-  return v;  // little-endian hosts only (the cache header checks the byte order)
-}
-inline std::uint32_t read32(const unsigned char* p) {
-  std::uint32_t v;
-  std::memcpy(&v, p, 4);
-  return v;
-}
-inline std::uint64_t round1(std::uint64_t acc, std::uint64_t in) { return rotl(acc + in * P2, 31) * P1; }
-inline std::uint64_t merge(std::uint64_t acc, std::uint64_t v) { return (acc ^ round1(0, v)) * P1 + P4; }
-
-class Xxh64 {
+// XXH3-64 (libxxhash, inlined): a 64-bit non-cryptographic hash that streams at memory speed.
+class Hasher {
  public:
-  explicit Xxh64(std::uint64_t seed = 0) : m_v{seed + P1 + P2, seed + P2, seed, seed - P1}, m_seed(seed) {}
+  Hasher() {
+    if (!m_state) throw std::bad_alloc();
+    XXH3_64bits_reset(m_state.get());
+  }
   void update(const void* data, std::size_t n) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    m_total += n;
-    if (m_fill) {
-      const std::size_t take = std::min(n, 32 - m_fill);
-      std::memcpy(m_buf + m_fill, p, take);
-      m_fill += take;
-      p += take;
-      n -= take;
-      if (m_fill < 32) return;
-      stripe(m_buf);
-      m_fill = 0;
-    }
-    // The lanes in locals: p is unsigned char*, which may alias the members, so updating the
-    // members in the loop would store and reload them for every stripe.
-    std::uint64_t v0 = m_v[0], v1 = m_v[1], v2 = m_v[2], v3 = m_v[3];
-    for (; n >= 32; p += 32, n -= 32) {
-      v0 = round1(v0, read64(p));
-      v1 = round1(v1, read64(p + 8));
-      v2 = round1(v2, read64(p + 16));
-      v3 = round1(v3, read64(p + 24));
-    }
-    m_v[0] = v0;
-    m_v[1] = v1;
-    m_v[2] = v2;
-    m_v[3] = v3;
-    std::memcpy(m_buf, p, n);
-    m_fill = n;
+    if (n > 0) XXH3_64bits_update(m_state.get(), data, n);  // never a null pointer, even with n = 0
   }
-  std::uint64_t digest() const {
-    std::uint64_t h = m_total >= 32 ? rotl(m_v[0], 1) + rotl(m_v[1], 7) + rotl(m_v[2], 12) + rotl(m_v[3], 18)
-                                    : m_seed + P5;
-    if (m_total >= 32)
-      for (std::uint64_t v : m_v) h = merge(h, v);
-    h += m_total;
-    const unsigned char* p = m_buf;
-    std::size_t n = m_fill;
-    for (; n >= 8; p += 8, n -= 8) h = rotl(h ^ round1(0, read64(p)), 27) * P1 + P4;
-    if (n >= 4) {
-      h = rotl(h ^ (static_cast<std::uint64_t>(read32(p)) * P1), 23) * P2 + P3;
-      p += 4;
-      n -= 4;
-    }
-    for (; n > 0; ++p, --n) h = rotl(h ^ (*p * P5), 11) * P1;
-    h ^= h >> 33;
-    h *= P2;
-    h ^= h >> 29;
-    h *= P3;
-    return h ^ (h >> 32);
-  }
+  std::uint64_t digest() const { return XXH3_64bits_digest(m_state.get()); }
 
  private:
-  void stripe(const unsigned char* p) {
-    for (int i = 0; i < 4; ++i) m_v[i] = round1(m_v[i], read64(p + 8 * i));
-  }
-  std::uint64_t m_v[4];
-  std::uint64_t m_seed;
-  std::uint64_t m_total = 0;
-  unsigned char m_buf[32] = {};
-  std::size_t m_fill = 0;
+  struct Free {
+    void operator()(XXH3_state_t* s) const { XXH3_freeState(s); }
+  };
+  std::unique_ptr<XXH3_state_t, Free> m_state{XXH3_createState()};
 };
+
+std::uint64_t hashOf(const void* data, std::size_t n) { return n ? XXH3_64bits(data, n) : XXH3_64bits("", 0); }
 
 // ---------------------------------------------------------------- the file header
 
 constexpr char kMagic[8] = {'D', 'P', 'L', 'D', 'A', 'C', 'S', 'R'};
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kVersion = 2;  // 2: keyed on a hash of the whole text; XXH3
 constexpr std::uint32_t kByteOrder = 0x01020304;
-constexpr std::size_t kEdgeBytes = 64 << 10;
 
 struct CacheHeader {
   char magic[8];
@@ -127,8 +68,8 @@ struct CacheHeader {
   std::int64_t rows, cols, nnz, dropped;
   std::uint64_t hasVocab, vocabBytes;
   std::uint64_t payloadBytes, payloadHash;
-  std::uint64_t reserved[5];
-  std::uint64_t headerHash;  // XXH64 of every byte above
+  std::uint64_t reserved[7];
+  std::uint64_t headerHash;  // XXH3 of every byte above
 };
 static_assert(sizeof(CacheHeader) == 192, "the cache header is 192 bytes");
 
@@ -154,66 +95,73 @@ Layout layoutOf(const CacheHeader& h) {
 
 class HashedWriter {
  public:
-  explicit HashedWriter(std::FILE* f) : m_file(f) {}
+  explicit HashedWriter(AtomicFile& f) : m_file(f) {}
   void put(const void* p, std::size_t n) {
-    if (!m_ok || n == 0) return;
+    if (!m_status.isOk() || n == 0) return;
     m_hash.update(p, n);
-    m_ok = std::fwrite(p, 1, n, m_file) == n;
+    m_status = m_file.write(p, n);
     m_written += n;
   }
   void pad() {
     static const char zeros[8] = {};
     put(zeros, align8(m_written) - m_written);
   }
-  bool ok() const { return m_ok; }
+  const Status& status() const { return m_status; }
   std::uint64_t hash() const { return m_hash.digest(); }
   std::size_t written() const { return m_written; }
 
  private:
-  std::FILE* m_file;
-  Xxh64 m_hash;
-  bool m_ok = true;
+  AtomicFile& m_file;
+  Hasher m_hash;
+  Status m_status;
   std::size_t m_written = 0;
 };
 
-std::uint64_t edgeHash(const MappedFile& f) {
-  const std::string_view v = f.view();
-  Xxh64 h;
-  h.update(v.data(), std::min(v.size(), kEdgeBytes));
-  if (v.size() > kEdgeBytes) {
-    const std::size_t from = std::max(kEdgeBytes, v.size() - kEdgeBytes);
-    h.update(v.data() + from, v.size() - from);
+// The hash of a whole file, read in blocks whose mapped pages are released behind (a file larger
+// than memory is hashed in bounded memory); read(2) when it could not be mapped.
+Status hashWholeFile(const MappedFile& f, const std::string& name, std::uint64_t& hash) {
+  constexpr std::size_t kBlock = 64u << 20;
+  Hasher h;
+  if (f.mapped()) {
+    const std::string_view v = f.view();
+    for (std::size_t at = 0; at < v.size(); at += kBlock) {
+      const std::size_t n = std::min(kBlock, v.size() - at);
+      h.update(v.data() + at, n);
+      if (v.size() > kBlock) f.dropPages(at, at + n);
+    }
+  } else {
+    std::vector<char> buffer(1 << 20);
+    std::uint64_t at = 0;
+    for (;;) {
+      const ssize_t got = pread(f.fd(), buffer.data(), buffer.size(), static_cast<off_t>(at));
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) return ioError("cannot read " + name + ": " + std::strerror(errno));
+      if (got == 0) break;
+      h.update(buffer.data(), static_cast<std::size_t>(got));
+      at += static_cast<std::uint64_t>(got);
+    }
+    if (at != f.size()) return ioError(name + " changed while it was read: not cached");
   }
-  return h.digest();
+  hash = h.digest();
+  return Status::ok();
 }
 
 }  // namespace
 
-std::uint64_t xxhash64(const void* data, std::size_t size, std::uint64_t seed) {
-  Xxh64 h(seed);
-  h.update(data, size);
-  return h.digest();
-}
-
 Result<CorpusSourceKey> corpusSourceKey(const std::string& docwordPath, const std::string& vocabPath) {
   CorpusSourceKey key;
-  auto stamp = [](const std::string& path, std::uint64_t& size, std::int64_t& mtime,
-                  std::uint64_t& hash) -> Status {
+  auto stamp = [](const std::string& path, std::uint64_t& size, std::uint64_t& hash) -> Status {
     const std::string name = escapeText(path);
-    auto f = MappedFile::open(path, name);
+    auto f = MappedFile::open(path, name);  // refuses anything but a regular file, without waiting
     if (!f.ok()) return f.status();
-    if (!f->regular()) return ioError(name + " is not a regular file: not cached");
-    if (f->size() > 0 && !f->mapped()) return ioError(name + " cannot be mapped: not cached");
     size = f->size();
-    mtime = f->mtimeNs();
-    hash = edgeHash(f.value());
-    return Status::ok();
+    return hashWholeFile(f.value(), name, hash);
   };
-  DPLDA_RETURN_IF_ERROR(stamp(docwordPath, key.docwordSize, key.docwordMtimeNs, key.docwordEdgeHash));
+  DPLDA_RETURN_IF_ERROR(stamp(docwordPath, key.docwordSize, key.docwordHash));
   std::error_code ec;
-  if (!vocabPath.empty() && fs::exists(vocabPath, ec)) {
+  if (!vocabPath.empty() && fs::exists(fs::symlink_status(vocabPath, ec))) {  // as readUciCorpus
     key.hasVocab = 1;
-    DPLDA_RETURN_IF_ERROR(stamp(vocabPath, key.vocabSize, key.vocabMtimeNs, key.vocabEdgeHash));
+    DPLDA_RETURN_IF_ERROR(stamp(vocabPath, key.vocabSize, key.vocabHash));
   }
   return key;
 }
@@ -224,11 +172,12 @@ std::string corpusCachePath(const std::string& docwordPath, const std::string& d
   const std::string absolute = fs::absolute(docwordPath, ec).lexically_normal().string();
   char name[40];
   std::snprintf(name, sizeof(name), "%016llx.dplda-cache",
-                static_cast<unsigned long long>(xxhash64(absolute.data(), absolute.size())));
+                static_cast<unsigned long long>(hashOf(absolute.data(), absolute.size())));
   return (fs::path(dir) / name).string();
 }
 
-Status writeCorpusCache(const Corpus& corpus, const CorpusSourceKey& key, const std::string& cachePath) {
+Status writeCorpusCache(const Corpus& corpus, const CorpusSourceKey& key, const std::string& cachePath,
+                        const std::vector<std::string>& inputs) {
   const std::string name = escapeText(cachePath);
   const SparseCounts& m = corpus.counts;
   if (!m.isCompressed()) return invalidArgument("cannot cache " + name + ": the counts are not compressed");
@@ -252,12 +201,14 @@ Status writeCorpusCache(const Corpus& corpus, const CorpusSourceKey& key, const 
   const Layout layout = layoutOf(h);
   h.payloadBytes = layout.end - sizeof(CacheHeader);
 
-  // Written under a temporary name and renamed: a concurrent load sees the old file or the new.
-  const std::string tmp = cachePath + ".tmp" + std::to_string(getpid());
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) return ioError("cannot create " + escapeText(tmp) + ": " + std::strerror(errno));
-  std::fseek(f, static_cast<long>(sizeof(CacheHeader)), SEEK_SET);
-  HashedWriter w(f);
+  // A new temporary file (exclusive, random name: never a planted link) renamed when complete:
+  // a concurrent load sees the old cache or the new one.
+  OutputRules rules;
+  rules.inputs = inputs;
+  auto file = AtomicFile::create(cachePath, rules);
+  if (!file.ok()) return file.status();
+  DPLDA_RETURN_IF_ERROR(file->write(&h, sizeof(h)));  // completed below, once the payload is hashed
+  HashedWriter w(file.value());
   w.put(m.outerIndexPtr(), static_cast<std::size_t>(h.rows + 1) * 4);
   w.pad();
   w.put(m.innerIndexPtr(), static_cast<std::size_t>(h.nnz) * 4);
@@ -283,18 +234,12 @@ Status writeCorpusCache(const Corpus& corpus, const CorpusSourceKey& key, const 
     for (const std::string& s : corpus.vocab) w.put(s.data(), s.size());
     w.pad();
   }
+  DPLDA_RETURN_IF_ERROR(w.status());
+  if (w.written() != h.payloadBytes) return ioError("cannot write " + name + ": the payload size is not its layout's");
   h.payloadHash = w.hash();
-  h.headerHash = xxhash64(&h, offsetof(CacheHeader, headerHash));
-  bool ok = w.ok() && w.written() == h.payloadBytes && std::fseek(f, 0, SEEK_SET) == 0 &&
-            std::fwrite(&h, sizeof(h), 1, f) == 1;
-  const int err = errno;
-  ok = (std::fclose(f) == 0) && ok;
-  if (!ok || std::rename(tmp.c_str(), cachePath.c_str()) != 0) {
-    const std::string why = std::strerror(ok ? errno : err);
-    std::remove(tmp.c_str());
-    return ioError("cannot write " + name + ": " + why);
-  }
-  return Status::ok();
+  h.headerHash = hashOf(&h, offsetof(CacheHeader, headerHash));
+  DPLDA_RETURN_IF_ERROR(file->writeAt(0, &h, sizeof(h)));
+  return file->commit(/*sync=*/false);  // a cache lost in a crash is rebuilt from the text
 }
 
 namespace {
@@ -338,7 +283,7 @@ Result<Corpus> readCorpusCache(const std::string& cachePath, const CorpusSourceK
   CacheHeader h;
   std::memcpy(&h, base, sizeof(h));
   if (std::memcmp(h.magic, kMagic, 8) != 0) return corrupt("not a dplda corpus cache");
-  if (h.headerHash != xxhash64(&h, offsetof(CacheHeader, headerHash))) return corrupt("header checksum mismatch");
+  if (h.headerHash != hashOf(&h, offsetof(CacheHeader, headerHash))) return corrupt("header checksum mismatch");
   if (h.version != kVersion || h.byteOrder != kByteOrder || h.minDocLength != kMinDocumentLength)
     return badInput(name + " is stale: written by another version of the reader");
   if (!(h.key == expected)) return badInput(name + " is stale: docword.txt or vocab.txt changed since it was written");
@@ -354,7 +299,7 @@ Result<Corpus> readCorpusCache(const std::string& cachePath, const CorpusSourceK
     // Hashed in blocks whose pages are released behind: a cache larger than memory still loads.
     // A cache of one block keeps its pages for the pass below (no second round of page faults).
     constexpr std::size_t kBlock = 64u << 20;
-    Xxh64 hash;
+    Hasher hash;
     for (std::size_t at = sizeof(CacheHeader); at < l.end; at += kBlock) {
       const std::size_t n = std::min(kBlock, l.end - at);
       hash.update(base + at, n);
@@ -422,6 +367,18 @@ Result<Corpus> readCorpusCache(const std::string& cachePath, const CorpusSourceK
   return corpus;
 }
 
+namespace {
+
+// /dev, /proc and /sys (after links: /dev/stdin is /proc/self/fd/0): no cache file belongs there.
+bool inSystemFolder(const fs::path& file) {
+  std::error_code ec;
+  const fs::path folder = fs::weakly_canonical(fs::absolute(file.parent_path().empty() ? "." : file.parent_path(), ec), ec);
+  const auto top = ++folder.begin();
+  return top != folder.end() && (*top == "dev" || *top == "proc" || *top == "sys");
+}
+
+}  // namespace
+
 CorpusCacheOptions corpusCacheOptionsFromEnvironment(bool enabled) {
   CorpusCacheOptions o;
   const char* off = std::getenv("DPLDA_NO_CACHE");
@@ -430,30 +387,27 @@ CorpusCacheOptions corpusCacheOptionsFromEnvironment(bool enabled) {
   return o;
 }
 
-Result<Corpus> loadUciCorpus(const std::string& pathText, const CorpusCacheOptions& options, Feedback* feedback,
-                             CorpusLoadReport* report) {
+namespace {
+
+Result<Corpus> loadCounts(const std::string& pathText, const CorpusCacheOptions& options, Feedback* feedback,
+                          CorpusLoadReport* report) {
   CorpusLoadReport local;
   CorpusLoadReport& rep = report ? *report : local;
   rep = CorpusLoadReport();
   if (!options.enabled || pathText.empty()) return readUciCorpus(pathText, feedback);
   // The same resolution as readUciCorpus; anything odd is left to it (and its messages).
+  const std::vector<std::string> inputs = uciCorpusFiles(pathText);
+  const fs::path docword = inputs[0], vocab = inputs[1];
   std::error_code ec;
-  const fs::path path(pathText);
-  fs::path docword, vocab;
-  if (fs::is_directory(path, ec)) {
-    docword = path / "docword.txt";
-    vocab = path / "vocab.txt";
-  } else {
-    docword = path;
-    vocab = path.parent_path() / "vocab.txt";
-  }
   if (!fs::is_regular_file(docword, ec)) return readUciCorpus(pathText, feedback);
   auto key = corpusSourceKey(docword.string(), vocab.string());
   if (!key.ok()) {
     rep.note = key.status().message();
     return readUciCorpus(pathText, feedback);
   }
-  std::vector<std::string> candidates = {corpusCachePath(docword.string())};
+  std::vector<std::string> candidates;
+  if (inSystemFolder(docword)) rep.note = escapeText(docword.parent_path().string()) + " is a system folder: not cached beside it";
+  else candidates.push_back(corpusCachePath(docword.string()));
   if (!options.fallbackDir.empty()) candidates.push_back(corpusCachePath(docword.string(), options.fallbackDir));
   for (const std::string& c : candidates) {
     if (!fs::exists(c, ec)) continue;
@@ -470,8 +424,8 @@ Result<Corpus> loadUciCorpus(const std::string& pathText, const CorpusCacheOptio
   if (!corpus.ok()) return corpus;
   // Next to the corpus; else the fallback folder; else (read-only media, no fallback) no cache.
   for (const std::string& c : candidates) {
-    if (c != candidates.front()) fs::create_directories(options.fallbackDir, ec);
-    const Status w = writeCorpusCache(corpus.value(), key.value(), c);
+    if (c != corpusCachePath(docword.string())) fs::create_directories(options.fallbackDir, ec);
+    const Status w = writeCorpusCache(corpus.value(), key.value(), c, inputs);
     if (w.isOk()) {
       rep.cacheWritten = true;
       rep.cachePath = c;
@@ -479,6 +433,23 @@ Result<Corpus> loadUciCorpus(const std::string& pathText, const CorpusCacheOptio
     }
     rep.note += (rep.note.empty() ? "" : "; ") + w.message();
   }
+  return corpus;
+}
+
+}  // namespace
+
+Result<Corpus> loadUciCorpus(const std::string& pathText, const CorpusCacheOptions& options, Feedback* feedback,
+                             CorpusLoadReport* report) {
+  auto corpus = loadCounts(pathText, options, feedback, report);
+  if (!corpus.ok()) return corpus;
+  // What the privacy claim may assume (core/corpus/corpus_provenance.h): a text import keeps its
+  // short documents as empty ones, so that N is public.
+  std::error_code ec;
+  const fs::path path(pathText);
+  auto provenance = readCorpusProvenance((fs::is_directory(path, ec) ? path : path.parent_path()).string());
+  if (!provenance.ok()) return provenance.status();
+  corpus->provenance = std::move(provenance).value();
+  if (corpus->provenance.shortDocumentsKept) keepDroppedAsEmpty(corpus.value());
   return corpus;
 }
 

@@ -6,28 +6,29 @@
 // not writable the cache goes to CorpusCacheOptions::fallbackDir if one is given (named by a
 // hash of the docword file's absolute path), else the corpus is simply not cached.
 //
-// Keyed on the source: size, modification time (ns) and a 64-bit hash of the first and last
-// 64 KiB of docword.txt, and the same for vocab.txt (or its absence). Not a hash of the whole
-// text: that would read all of it (24 s of the 937 MB NYTimes-sized file was reading it, and a
-// cold read alone is seconds), which is what the cache exists to avoid. Any ordinary edit changes
-// the size or the time; the edge hash also catches a same-size replacement whose time was
-// restored (cp -p, rsync -t) in its header or tail. An edit in the middle that keeps the size and
-// restores the nanosecond time is not detected: --no-cache (or deleting the cache) is the way
-// out. The key is taken before the text is parsed, so a file changed during the parse leaves a
-// cache that is stale at the next load.
+// Keyed on the source: the size and a 64-bit hash (XXH3, libxxhash) of the whole text of
+// docword.txt, and the same for vocab.txt (or its absence). An edit anywhere is seen, also one
+// that keeps the size and puts the modification time back (issue 28: a cache keyed on size and
+// time was trusted after such an edit). Hashing reads the text once (about 0.1 s per GB from the
+// page cache, a cold read is the disk's speed): a small part of a parse (docs/BENCHMARKS.md). The
+// key is taken before the text is parsed, so a file changed during the parse leaves a cache that
+// is stale at the next load. Inputs that are not regular files (a FIFO, /dev/stdin as a pipe) are
+// refused by the reader; a corpus in a system folder (/dev, /proc, /sys) is not cached beside it.
 //
-// Never trusted: a cache is used only if its header, the key, the file size and the XXH64
+// Never trusted: a cache is used only if its header, the key, the file size and the XXH3
 // checksum of its payload all match, and its structure is valid (row offsets, word ids in range
 // and increasing in each row, positive integer counts, lengths equal to the row sums, printable
 // vocabulary). Anything else (stale, truncated, a flipped byte, another format version) is
 // reported in CorpusLoadReport::note and the cache is rebuilt from the text. Files are written
-// to a temporary name and renamed, so a reader never sees half a cache.
+// by AtomicFile (core/common/safe_file.h): an exclusive temporary file renamed when complete, so a
+// reader never sees half a cache and a link planted beside the corpus is never followed.
 //
 // Layout (host byte order, checked by a marker): a 192-byte header, then 8-byte aligned sections
 // rows+1 int32 row offsets, nnz int32 word ids, nnz counts (uint32, or double when a count does
 // not fit 32 bits), rows double lengths, and the vocabulary (cols uint32 lengths, then bytes).
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/common/feedback.h"
 #include "core/common/status.h"
@@ -54,12 +55,10 @@ struct CorpusLoadReport {
 // The identity of the source files a cache was built from.
 struct CorpusSourceKey {
   std::uint64_t docwordSize = 0;
-  std::int64_t docwordMtimeNs = 0;
-  std::uint64_t docwordEdgeHash = 0;
+  std::uint64_t docwordHash = 0;  // XXH3-64 of the whole file
   std::uint64_t hasVocab = 0;
   std::uint64_t vocabSize = 0;
-  std::int64_t vocabMtimeNs = 0;
-  std::uint64_t vocabEdgeHash = 0;
+  std::uint64_t vocabHash = 0;
   bool operator==(const CorpusSourceKey&) const = default;
 };
 
@@ -70,15 +69,14 @@ Result<Corpus> loadUciCorpus(const std::string& path, const CorpusCacheOptions& 
                              Feedback* feedback = nullptr, CorpusLoadReport* report = nullptr);
 
 // The pieces, for tests and tools. The key of a docword file and its vocab.txt (which may be
-// absent); IoError when docword cannot be read as a regular file.
+// absent); IoError when either is not a regular file or cannot be read.
 Result<CorpusSourceKey> corpusSourceKey(const std::string& docwordPath, const std::string& vocabPath);
 // The cache file beside docwordPath, or in `dir` when dir is not empty.
 std::string corpusCachePath(const std::string& docwordPath, const std::string& dir = {});
-Status writeCorpusCache(const Corpus& corpus, const CorpusSourceKey& key, const std::string& cachePath);
+// Never written over one of `inputs` (the corpus files), nor over anything but a regular file.
+Status writeCorpusCache(const Corpus& corpus, const CorpusSourceKey& key, const std::string& cachePath,
+                        const std::vector<std::string>& inputs = {});
 // BadInput naming the cache file and what is wrong ("stale: ...", "corrupt: ...").
 Result<Corpus> readCorpusCache(const std::string& cachePath, const CorpusSourceKey& expected);
-
-// XXH64 of `size` bytes (seed 0).
-std::uint64_t xxhash64(const void* data, std::size_t size, std::uint64_t seed = 0);
 
 }  // namespace dplda

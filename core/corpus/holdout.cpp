@@ -30,6 +30,8 @@ Corpus selectDocuments(const Corpus& corpus, const std::vector<int>& ids) {
   }
   out.lengths.resize(static_cast<Eigen::Index>(ids.size()));
   for (std::size_t r = 0; r < ids.size(); ++r) out.lengths[static_cast<Eigen::Index>(r)] = corpus.lengths[ids[r]];
+  out.emptyDocuments = static_cast<int>((out.lengths.array() == 0.0).count());
+  out.provenance = corpus.provenance;
   return out;
 }
 

@@ -10,6 +10,8 @@
 #include <cstring>
 #include <utility>
 
+#include "core/common/safe_file.h"
+
 namespace dplda {
 
 MappedFile::~MappedFile() { close(); }
@@ -22,9 +24,6 @@ MappedFile& MappedFile::operator=(MappedFile&& o) noexcept {
     m_fd = std::exchange(o.m_fd, -1);
     m_data = std::exchange(o.m_data, nullptr);
     m_size = std::exchange(o.m_size, 0);
-    m_regular = o.m_regular;
-    m_mtimeNs = o.m_mtimeNs;
-    m_inode = o.m_inode;
   }
   return *this;
 }
@@ -38,14 +37,12 @@ void MappedFile::close() {
 
 Result<MappedFile> MappedFile::open(const std::string& path, const std::string& shownName, bool tryMap) {
   MappedFile f;
-  f.m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (f.m_fd < 0) return ioError("cannot open " + shownName + ": " + std::strerror(errno));
+  // Regular files only, opened without waiting: a FIFO would block the open until a writer came.
+  auto fd = openRegularFile(path);
+  if (!fd.ok()) return fd.status();
+  f.m_fd = fd.value();
   struct stat st {};
   if (fstat(f.m_fd, &st) != 0) return ioError("cannot read " + shownName + ": " + std::strerror(errno));
-  f.m_regular = S_ISREG(st.st_mode);
-  f.m_mtimeNs = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-  f.m_inode = static_cast<std::uint64_t>(st.st_ino);
-  if (!f.m_regular) return f;
   f.m_size = static_cast<std::size_t>(st.st_size);
   if (tryMap && f.m_size > 0) {
     void* p = mmap(nullptr, f.m_size, PROT_READ, MAP_PRIVATE, f.m_fd, 0);

@@ -1,8 +1,9 @@
 #pragma once
-// A read-only file for the corpus readers: memory-mapped when it is a regular file (the parser
-// and the binary cache then read the page cache directly, with no copy and no per-line buffer),
-// otherwise (a pipe, a character device, or when mmap fails, e.g. under an address-space limit)
-// open for plain read(2) streaming. Internal to core/corpus.
+// A read-only regular file for the corpus readers: memory-mapped (the parser and the binary cache
+// then read the page cache directly, with no copy and no per-line buffer), or, when mmap fails
+// (e.g. under an address-space limit), open for plain read(2) streaming. Anything but a regular
+// file (a FIFO, a device, a socket, a folder) is refused by open, without blocking (issue 28).
+// Internal to core/corpus.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -21,17 +22,15 @@ class MappedFile {
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;
 
-  // Opens `path`; `shownName` is the escaped name used in messages ("cannot open NAME: why").
+  // Opens `path`; `shownName` is the escaped name used in messages ("cannot read NAME: why");
+  // the refusals are openRegularFile's (core/common/safe_file.h).
   // With `tryMap` false the file is only opened (streaming).
   static Result<MappedFile> open(const std::string& path, const std::string& shownName, bool tryMap = true);
 
   bool mapped() const { return m_data != nullptr; }
   std::string_view view() const { return {static_cast<const char*>(m_data), m_size}; }
   int fd() const { return m_fd; }
-  bool regular() const { return m_regular; }
-  std::uint64_t size() const { return m_size; }          // st_size (0 for non-regular files)
-  std::int64_t mtimeNs() const { return m_mtimeNs; }     // st_mtim in nanoseconds
-  std::uint64_t inode() const { return m_inode; }
+  std::uint64_t size() const { return m_size; }  // st_size
 
   // Hints that [from, to) of the mapping will not be read again: its pages leave this process's
   // resident set (they stay in the page cache), so reading a file larger than RAM stays bounded.
@@ -42,9 +41,6 @@ class MappedFile {
   int m_fd = -1;
   void* m_data = nullptr;
   std::size_t m_size = 0;
-  bool m_regular = false;
-  std::int64_t m_mtimeNs = 0;
-  std::uint64_t m_inode = 0;
 };
 
 // Asks for transparent huge pages on [data, data + bytes) of fresh, untouched memory (the corpus

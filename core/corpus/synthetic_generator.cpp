@@ -7,6 +7,7 @@
 #include <sstream>
 #include <vector>
 
+#include "core/common/memory_budget.h"
 #include "core/common/random.h"
 
 namespace dplda {
@@ -14,7 +15,11 @@ namespace dplda {
 namespace {
 
 // Refuse parameter sets whose output would not fit comfortably in memory or take hours.
-constexpr double kMaxTopicEntries = 1e8;  // d * k doubles in the truth (0.8 GB)
+// d * k numbers in the truth: truth.json spends up to 26 bytes on each (24 digits and ", "), and
+// its readers take at most 1 GiB (truth_io.h), so at 1e8 `generate` wrote files `run --truth`
+// refused (issue 28).
+constexpr double kMaxTopicEntries = 4e7;
+constexpr double kMaxGeneratedMeanLength = 9.9e6;
 constexpr double kMaxTokens = 1e10;       // expected total tokens drawn
 constexpr double kMaxCorpusBytes = 8.0 * (1ull << 30);
 constexpr int kProgressChunk = 1000;
@@ -98,14 +103,21 @@ Status validateGeneratorParams(const GeneratorParams& p) {
   if (!std::isfinite(p.meanLength) || p.meanLength <= 0.0) {
     return invalidArgument("meanLength must be a finite number > 0, got " + fmt(p.meanLength));
   }
+  // Documents hold at most kMaxDocumentLength tokens (corpus.h); a Poisson length stays below it
+  // when its mean is 10 standard deviations lower.
+  if (p.meanLength > kMaxGeneratedMeanLength) {
+    return invalidArgument("meanLength must be at most " + fmt(kMaxGeneratedMeanLength) + " (documents hold at most " +
+                           std::to_string(kMaxDocumentLength) + " tokens), got " + fmt(p.meanLength));
+  }
   if (p.fixedLength && (p.meanLength < kMinDocumentLength || p.meanLength != std::floor(p.meanLength))) {
     return invalidArgument("meanLength must be a whole number >= " + std::to_string(kMinDocumentLength) +
                            " when fixedLength is set, got " + fmt(p.meanLength));
   }
   const double topicEntries = static_cast<double>(p.vocabSize) * p.topicCount;
   if (topicEntries > kMaxTopicEntries) {
-    return resourceLimit("vocabSize x topicCount = " + fmt(topicEntries) +
-                         " topic entries exceed the limit of " + fmt(kMaxTopicEntries));
+    return resourceLimit("vocabSize x topicCount = " + fmt(topicEntries) + " topic entries exceed the limit of " +
+                         fmt(kMaxTopicEntries) + " (truth.json, up to 26 bytes an entry, must stay within the 1 GiB "
+                         "that run --truth reads)");
   }
   // Conditioning on l >= 3 raises the mean of short documents to at least 3.
   const double meanLen = std::max(p.meanLength, static_cast<double>(kMinDocumentLength));
@@ -121,6 +133,11 @@ Status validateGeneratorParams(const GeneratorParams& p) {
     return resourceLimit("the corpus would hold about " + fmt(nnz) + " non-zero counts (" +
                          fmt(std::round(bytes / (1 << 20))) + " MiB), more than the generator allows");
   }
+  // Before allocating (issue 28: 6.5 GB at the caps above, std::bad_alloc under a 4 GB limit): the
+  // corpus while it is built and its copy written out, and the truth with its sampling tables.
+  DPLDA_RETURN_IF_ERROR(checkMemory(3.0 * bytes + 4.0 * 8.0 * topicEntries, "generating the corpus",
+                                    "about " + fmt(nnz) + " non-zero counts and " + fmt(topicEntries) +
+                                        " topic entries"));
   return Status::ok();
 }
 
@@ -214,6 +231,9 @@ Result<SyntheticCorpus> generateLdaCorpus(const GeneratorParams& p, Feedback* fe
   out.corpus.counts.makeCompressed();
   out.corpus.lengths = std::move(docLengths);
   out.corpus.droppedDocuments = 0;
+  // Word names w0.. and every document are the generator's: nothing about the vocabulary is private.
+  out.corpus.provenance.vocabulary = VocabularyOrigin::Public;
+  out.corpus.provenance.source = "generate";
   out.corpus.vocab.reserve(d);
   for (int w = 0; w < d; ++w) out.corpus.vocab.push_back(std::string("w").append(std::to_string(w)));
   out.truth = std::move(truth);

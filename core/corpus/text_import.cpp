@@ -13,7 +13,10 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/common/number_text.h"
+#include "core/common/safe_file.h"
 #include "core/common/text_escape.h"
+#include "core/corpus/text_vocabulary.h"
 
 namespace dplda {
 
@@ -23,6 +26,9 @@ namespace {
 
 constexpr long long kMaxFileBytes = 1LL << 30;  // folder mode reads one file at a time
 constexpr std::size_t kMaxLineBytes = std::size_t(64) << 20;  // one line (a document in line mode)
+// Issue 28: every distinct token is kept (about 150 bytes each) until the vocabulary is chosen, so
+// their number is bounded (64 MB of random text took 1.06 GB); 4x the largest vocabulary.
+constexpr std::size_t kMaxDistinctTokens = 4 * static_cast<std::size_t>(kMaxVocabularySize);
 
 // English stop words: the NLTK list with the contracted forms removed (apostrophes split words,
 // so "don't" arrives as "don" + "t", both listed), plus a few very common modal words.
@@ -208,6 +214,10 @@ class DocumentSink {
   void addDocument(std::string_view text) {
     m_ids.clear();
     forEachToken(text, m_params, m_filters, [this](const std::string& token) {
+      if (m_words.size() >= kMaxDistinctTokens && !m_dictionary.count(token)) {
+        m_tooManyWords = true;  // reported by build(); memory stays bounded meanwhile
+        return;
+      }
       auto [it, inserted] = m_dictionary.try_emplace(token, static_cast<int>(m_words.size()));
       if (inserted) {
         m_words.push_back(token);
@@ -230,32 +240,37 @@ class DocumentSink {
 
   int documentCount() const { return static_cast<int>(m_offsets.size()) - 1; }
 
-  Result<Corpus> build(TextImportReport& report) {
+  Result<Corpus> build(TextImportReport& report, RandomSource* noise) {
     report.documentsRead = documentCount();
     report.tokens = m_tokens;
     report.distinctWords = static_cast<int>(m_words.size());
     report.shortTokensRemoved = m_filters.shortTokens;
     report.stopWordsRemoved = m_filters.stopWords;
+    if (m_tooManyWords) {
+      return Status(StatusCode::ResourceLimit,
+                    escapeText(m_params.input) + " holds more than " + std::to_string(kMaxDistinctTokens) +
+                        " distinct tokens, the most import-text keeps while it chooses the vocabulary (each is held "
+                        "in memory until then); split the input or raise --min-token-length");
+    }
     if (m_words.empty()) {
       return badInput("no words left in " + escapeText(m_params.input) + " after tokenization (" +
                       std::to_string(report.documentsRead) + " documents, " +
                       std::to_string(m_filters.shortTokens) + " short tokens and " +
                       std::to_string(m_filters.stopWords) + " stop words removed)");
     }
-    // The vocabSize most frequent words, ties in byte order.
-    std::vector<int> order(m_words.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [this](int a, int b) {
-      if (m_frequency[a] != m_frequency[b]) return m_frequency[a] > m_frequency[b];
-      return m_words[a] < m_words[b];
-    });
-    const int v = std::min<int>(m_params.vocabSize, static_cast<int>(order.size()));
-    std::vector<int> newId(m_words.size(), -1);
-    std::vector<std::string> vocab(v);
-    for (int r = 0; r < v; ++r) {
-      newId[order[r]] = r;
-      vocab[r] = m_words[order[r]];
+    const ImportedDocuments docs{m_words, m_frequency, m_docWords, m_docCounts, m_offsets};
+    auto choice = chooseVocabulary(docs, m_params, noise);
+    if (!choice.ok()) return choice.status();
+    const std::vector<int>& newId = choice->newId;
+    const int v = static_cast<int>(choice->vocab.size());
+    if (v == 0) {
+      return badInput("the private vocabulary selection kept no word of " + escapeText(m_params.input) +
+                      " (threshold " + shortNumber(choice->provenance.selection.threshold) +
+                      " documents with noise sigma " + shortNumber(choice->provenance.selection.sigma) +
+                      "): use more documents, a larger --vocab-epsilon, fewer --vocab-words-per-doc, or a "
+                      "public --vocabulary file");
     }
+    report.candidateWords = choice->candidateWords;
     std::vector<CountTriplet> triplets;
     for (int n = 0; n < documentCount(); ++n) {
       for (std::size_t e = m_offsets[n]; e < m_offsets[n + 1]; ++e) {
@@ -263,12 +278,21 @@ class DocumentSink {
         if (id >= 0) triplets.push_back({n, id, static_cast<double>(m_docCounts[e])});
       }
     }
-    auto corpus = buildCorpus(documentCount(), v, triplets, std::move(vocab));
+    auto corpus = buildCorpus(documentCount(), v, triplets, std::move(choice->vocab));
     if (!corpus.ok()) return corpus.status();
+    corpus->provenance = std::move(choice->provenance);
+    if (corpus->provenance.shortDocumentsKept) keepDroppedAsEmpty(corpus.value());
     report.documentsKept = corpus->docCount();
     report.droppedDocuments = corpus->droppedDocuments;
+    report.emptyDocuments = corpus->emptyDocuments;
     report.tokensKept = static_cast<long long>(corpus->lengths.sum());
-    if (corpus->docCount() == 0) {
+    if (corpus->maxLength() > static_cast<double>(kMaxDocumentLength)) {  // the UCI reader would refuse it
+      return Status(StatusCode::ResourceLimit,
+                    "a document of " + escapeText(m_params.input) + " has " +
+                        std::to_string(static_cast<long long>(corpus->maxLength())) + " vocabulary tokens, more than " +
+                        std::to_string(kMaxDocumentLength) + ", the most a document may hold; split it");
+    }
+    if (corpus->contributingDocCount() == 0) {
       return badInput("no documents with at least " + std::to_string(kMinDocumentLength) +
                       " vocabulary tokens in " + escapeText(m_params.input) + " (" +
                       std::to_string(report.documentsRead) + " documents read, all dropped)");
@@ -286,6 +310,7 @@ class DocumentSink {
   std::vector<int> m_docWords, m_docCounts;
   std::vector<std::size_t> m_offsets;
   long long m_tokens = 0;
+  bool m_tooManyWords = false;
 };
 
 bool isBlankText(std::string_view s) {
@@ -426,7 +451,8 @@ Result<std::vector<std::string>> tokenizeText(std::string_view text, const TextI
   return tokens;
 }
 
-Result<Corpus> importText(const TextImportParams& params, TextImportReport* reportOut, Feedback* feedback) {
+Result<Corpus> importText(const TextImportParams& params, TextImportReport* reportOut, Feedback* feedback,
+                          RandomSource* selectionNoise) {
   if (params.input.empty()) return invalidArgument("the text input path is empty");
   if (params.vocabSize < 1 || params.vocabSize > kMaxVocabularySize)
     return invalidArgument("vocabSize must be in 1.." + std::to_string(kMaxVocabularySize) + ", got " +
@@ -438,6 +464,16 @@ Result<Corpus> importText(const TextImportParams& params, TextImportReport* repo
   const fs::path input(params.input);
   std::error_code ec;
   if (!fs::exists(input, ec)) return ioError("text input not found: " + escapeText(params.input));
+  // The vocabulary's own parameters are checked before any text is read.
+  if (params.vocabularyRule == VocabularyRule::PublicFile) {
+    if (params.vocabularyFile.empty()) return invalidArgument("a public vocabulary needs a vocabulary file");
+    if (!fs::is_regular_file(params.vocabularyFile, ec))
+      return ioError("the vocabulary file " + escapeText(params.vocabularyFile) + " is not a regular file");
+  } else if (params.vocabularyRule == VocabularyRule::PrivateSelection) {
+    auto cal = calibrateVocabularySelection(params.selection, 1);
+    if (!cal.ok()) return cal.status();
+  }
+  if (!fs::is_directory(input, ec)) DPLDA_RETURN_IF_ERROR(requireRegularFile(params.input));  // issue 28
 
   DocumentSink sink(params);
   TextImportReport report;
@@ -490,7 +526,7 @@ Result<Corpus> importText(const TextImportParams& params, TextImportReport* repo
       return badInput("no documents in " + escapeText(params.input) + " (it is empty or blank)");
   }
   if (isCanceled(feedback)) return cancelled();
-  auto corpus = sink.build(report);
+  auto corpus = sink.build(report, selectionNoise);
   if (reportOut) *reportOut = report;
   reportProgress(feedback, 1.0);
   return corpus;

@@ -21,22 +21,35 @@
 //  - lowercase maps ASCII, Latin-1, Latin Extended-A, basic Greek and Cyrillic capitals.
 //  - tokens shorter than minTokenLength code points are dropped, then English stop words
 //    (an embedded ~180-word list, compared in lowercase).
-// Vocabulary: the vocabSize most frequent words over all documents (ties broken by byte order,
-// so the result is deterministic); word id 0 is the most frequent. Documents keep only
-// vocabulary words; documents with fewer than 3 tokens are dropped and counted.
+// Vocabulary (SPEC §17, docs/PRIVACY.md §13), by one of three rules:
+//  - PrivateSelection (the default): Gaussian partition selection (core/privacy/
+//    vocabulary_selection.h) with its own (ε_v, δ_v), at most vocabSize words, in byte order;
+//  - PublicFile: the words of a public list, one a line, in the file's order;
+//  - CorpusCounts: the vocabSize most frequent words (ties in byte order), id 0 the most
+//    frequent. Not private: one document can change the vocabulary; runs say so.
+// Documents keep only vocabulary words. Under the two private rules every document read counts in
+// N: one left with fewer than 3 tokens is kept as an empty document (Corpus::emptyDocuments), so
+// that neighbouring inputs give the same N. Under CorpusCounts such documents are dropped.
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/common/feedback.h"
+#include "core/common/random.h"
 #include "core/common/status.h"
 #include "core/corpus/corpus.h"
+#include "core/privacy/vocabulary_selection.h"
 
 namespace dplda {
 
+enum class VocabularyRule { PrivateSelection, PublicFile, CorpusCounts };
+
 struct TextImportParams {
   std::string input;  // a file or a folder
-  int vocabSize = 5000;
+  int vocabSize = 5000;  // the most words kept (PrivateSelection, CorpusCounts)
+  VocabularyRule vocabularyRule = VocabularyRule::PrivateSelection;
+  std::string vocabularyFile;            // PublicFile: one word a line, order kept
+  VocabularySelectionParams selection;   // PrivateSelection: (ε_v, δ_v) and m
   int minTokenLength = 2;  // in code points
   bool lowercase = true;
   bool removeStopWords = true;
@@ -46,8 +59,10 @@ struct TextImportParams {
 
 struct TextImportReport {
   int documentsRead = 0;             // documents found (blank ones in file mode excluded)
-  int documentsKept = 0;             // rows of the corpus
-  int droppedDocuments = 0;          // fewer than 3 vocabulary tokens
+  int documentsKept = 0;             // rows of the corpus (empty documents included)
+  int droppedDocuments = 0;          // fewer than 3 vocabulary tokens, dropped (CorpusCounts)
+  int emptyDocuments = 0;            // fewer than 3 vocabulary tokens, kept empty (private rules)
+  long long candidateWords = 0;      // PrivateSelection: words some document contributed (not private)
   long long tokens = 0;              // tokens after the length and stop-word filters
   long long tokensKept = 0;          // tokens in the corpus (vocabulary words in kept documents)
   int distinctWords = 0;             // distinct words among `tokens`, before the vocabulary cap
@@ -58,8 +73,9 @@ struct TextImportReport {
   std::vector<std::string> skippedFiles;  // folder mode: not UTF-8 text (names, sorted)
 };
 
+// `selectionNoise` draws the private selection's noise (default: a new SecureRandom).
 Result<Corpus> importText(const TextImportParams& params, TextImportReport* report = nullptr,
-                          Feedback* feedback = nullptr);
+                          Feedback* feedback = nullptr, RandomSource* selectionNoise = nullptr);
 
 // The tokenizer on one piece of text, with the options of `params` (input/vocabSize/separator
 // are ignored). Invalid UTF-8 gives BadInput naming the byte offset.

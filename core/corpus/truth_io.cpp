@@ -13,6 +13,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "core/common/memory_budget.h"
+#include "core/common/safe_file.h"
 #include "core/common/text_escape.h"
 
 namespace dplda {
@@ -94,8 +96,8 @@ enum class Role { Root, Alpha, Topics, Row, Other };
 
 class TruthSax {
  public:
-  TruthSax(std::string_view text, const char* const* cursor, std::string source)
-      : m_s(text), m_cursor(cursor), m_source(std::move(source)) {}
+  TruthSax(std::string_view text, const char* const* cursor, std::string source, const TruthShape& shape)
+      : m_s(text), m_cursor(cursor), m_source(std::move(source)), m_shape(shape) {}
 
   Status status;
   JType rootType = JType::Null;
@@ -235,6 +237,16 @@ class TruthSax {
   bool number(double v) {
     const std::size_t start = numberStart();
     if (!m_frames.empty() && !m_frames.back().object) {  // packed: not counted
+      // A topic longer than the vocabulary is refused as it is read, not after it filled memory.
+      const Frame& f = m_frames.back();
+      const std::size_t d = m_shape.vocabSize > 0 ? static_cast<std::size_t>(m_shape.vocabSize)
+                                                  : static_cast<std::size_t>(kMaxVocabularySize);
+      if (f.role == Role::Row && f.count >= d) {
+        return fail(badInput(where(start) + ": topics[" + std::to_string(rows.size() - 1) + "] has more than " +
+                             std::to_string(d) + " numbers, " +
+                             (m_shape.vocabSize > 0 ? "the size of the corpus vocabulary"
+                                                    : "the largest vocabulary the tool accepts")));
+      }
       element(JType::Number, v, start);
       if (m_frames.back().role == Role::Topics) captureFor(Role::Row, JType::Number, start);
       ++m_frames.back().count;
@@ -256,8 +268,15 @@ class TruthSax {
     const std::size_t offset = here() - 1;
     if (!countValue()) return false;
     const Role role = roleOfNext();
+    if (role == Role::Row && m_shape.maxTopics > 0 && rows.size() >= static_cast<std::size_t>(m_shape.maxTopics)) {
+      return fail(badInput(where(offset) + ": more than " + std::to_string(m_shape.maxTopics) +
+                           " topics, the number of topics fitted (--topics); errors need at least as many "
+                           "fitted topics"));
+    }
     if (!m_frames.empty()) element(type, 0.0, offset);
     Capture* c = captureFor(role, type, offset);
+    // Every topic has as many numbers as the first: no doubling of its storage as it grows.
+    if (role == Role::Row && rows.size() > 1) c->numbers.reserve(rows.front().numbers.size());
     if (!m_frames.empty()) ++m_frames.back().count;
     m_frames.push_back(Frame{type == JType::Object, role, (role == Role::Alpha || role == Role::Row) ? c : nullptr,
                              {}, {}, 0});
@@ -335,6 +354,7 @@ class TruthSax {
   std::string_view m_s;
   const char* const* m_cursor;
   std::string m_source;
+  TruthShape m_shape;
   std::vector<Frame> m_frames;
   long long m_values = 0;
 };
@@ -417,24 +437,24 @@ std::string truthToJson(const LdaModel& m) {
   return out;
 }
 
-Status writeTruthJson(const LdaModel& model, const std::string& pathText) {
+Status writeTruthJson(const LdaModel& model, const std::string& pathText, const OutputRules& rules) {
   if (pathText.empty()) return invalidArgument("the truth.json path is empty");
   const std::string path = escapeText(pathText);
   const Status valid = validateLdaModel(model);
   if (!valid.isOk()) return Status(valid.code(), "cannot write " + path + ": " + valid.message());
   const std::string text = truthToJson(model);
-  std::FILE* f = std::fopen(pathText.c_str(), "wb");
-  if (!f) return ioError("cannot create " + path + ": " + std::strerror(errno));
-  const bool wrote = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  const bool closed = std::fclose(f) == 0;
-  if (!wrote || !closed) return ioError("cannot write " + path + ": " + std::strerror(errno));
-  return Status::ok();
+  if (text.size() > static_cast<std::size_t>(kMaxJsonBytes)) {  // never a file the readers refuse
+    return Status(StatusCode::ResourceLimit, "cannot write " + path + ": its " + std::to_string(model.vocabSize()) +
+                                                 " x " + std::to_string(model.topicCount()) + " topics take " +
+                                                 std::to_string(text.size()) + " bytes, more than the 1 GiB truth.json readers accept");
+  }
+  return writeFileAtomically(pathText, text, rules);
 }
 
-Result<LdaModel> parseTruthJson(std::string_view text, const std::string& sourceNameText) {
+Result<LdaModel> parseTruthJson(std::string_view text, const std::string& sourceNameText, const TruthShape& shape) {
   const std::string sourceName = escapeText(sourceNameText);
   const char* cursor = text.data();
-  TruthSax sax(text, &cursor, sourceName);
+  TruthSax sax(text, &cursor, sourceName, shape);
   std::size_t start = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;  // UTF-8 BOM
   while (start < text.size() && (text[start] == ' ' || text[start] == '\t' || text[start] == '\n' || text[start] == '\r'))
     ++start;
@@ -485,31 +505,38 @@ Result<LdaModel> parseTruthJson(std::string_view text, const std::string& source
     }
     model.topics.col(static_cast<Eigen::Index>(i)) =
         Eigen::Map<const Eigen::VectorXd>(column.data(), static_cast<Eigen::Index>(column.size()));
+    std::vector<double>().swap(sax.rows[i].numbers);  // copied: freed now, not with the whole parse
   }
   const Status valid = validateLdaModel(model);
   if (!valid.isOk()) return Status(valid.code(), sourceName + ": " + valid.message());
   return model;
 }
 
-Result<LdaModel> readTruthJson(const std::string& pathText) {
+Result<LdaModel> readTruthJson(const std::string& pathText, const TruthShape& shape) {
   namespace fs = std::filesystem;
   if (pathText.empty()) return invalidArgument("the truth.json path is empty");
   const std::string path = escapeText(pathText);
   std::error_code ec;
-  if (!fs::exists(pathText, ec)) return ioError("file not found: " + path);
-  if (fs::is_directory(pathText, ec)) return ioError("expected a file but found a folder: " + path);
+  DPLDA_RETURN_IF_ERROR(requireRegularFile(pathText));  // a FIFO or device is refused, not waited on
   const auto size = fs::file_size(pathText, ec);
   if (ec) return ioError("cannot read " + path + ": " + ec.message());
   if (size > static_cast<std::uintmax_t>(kMaxJsonBytes)) {
     return Status(StatusCode::ResourceLimit, path + " is larger than 1 GiB");
   }
+  // The text, the topics as read (8 bytes a number, at most d x k of them when the shape is
+  // known, else up to one per 2 bytes of text) and the model they are copied into.
+  const double numbers = shape.vocabSize > 0 && shape.maxTopics > 0
+                             ? std::min(static_cast<double>(size) / 2.0, static_cast<double>(shape.vocabSize) * shape.maxTopics)
+                             : static_cast<double>(size) / 2.0;
+  DPLDA_RETURN_IF_ERROR(checkMemory(static_cast<double>(size) + 2.0 * 8.0 * numbers, "reading " + path,
+                                    "its text and the topics it holds"));
   std::ifstream in(pathText, std::ios::binary);
   if (!in) return ioError("cannot open " + path + ": " + std::strerror(errno));
   std::string text(static_cast<std::size_t>(size), '\0');
   in.read(text.data(), static_cast<std::streamsize>(size));
   if (in.bad()) return ioError("cannot read " + path + ": " + std::strerror(errno));
   text.resize(static_cast<std::size_t>(in.gcount()));
-  return parseTruthJson(text, pathText);
+  return parseTruthJson(text, pathText, shape);
 }
 
 }  // namespace dplda

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/common/safe_file.h"
 #include "core/common/status.h"
 #include "core/corpus/corpus.h"
 
@@ -18,9 +19,21 @@ namespace dplda {
 Status validateLdaModel(const LdaModel& model);
 
 std::string truthToJson(const LdaModel& model);                         // expects a valid model
-Status writeTruthJson(const LdaModel& model, const std::string& path);  // validates first
+// Validates first; written atomically under `rules` (core/common/safe_file.h).
+Status writeTruthJson(const LdaModel& model, const std::string& path, const OutputRules& rules = {});
 
-Result<LdaModel> parseTruthJson(std::string_view text, const std::string& sourceName = "truth.json");
-Result<LdaModel> readTruthJson(const std::string& path);
+// What the caller knows of the truth's shape (0 = nothing): a topic longer than vocabSize (else
+// kMaxVocabularySize) or more than maxTopics topics is refused while it is read, so memory stays
+// within d x k numbers whatever the file holds (issue 28: 400 MB of "0," took 5 GB).
+struct TruthShape {
+  int vocabSize = 0;
+  int maxTopics = 0;
+};
+
+Result<LdaModel> parseTruthJson(std::string_view text, const std::string& sourceName = "truth.json",
+                                const TruthShape& shape = {});
+// Also refuses a file larger than 1 GiB, or one whose reading would not fit in memory
+// (ResourceLimit, before reading).
+Result<LdaModel> readTruthJson(const std::string& path, const TruthShape& shape = {});
 
 }  // namespace dplda

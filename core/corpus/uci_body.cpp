@@ -30,7 +30,7 @@ bool parseUnsigned(std::string_view token, long long& value) {
 
 namespace {
 
-constexpr long long kMaxCount = 1LL << 40;
+constexpr long long kMaxCount = kMaxDocumentLength;  // one count may fill a whole document
 constexpr long long kCancelPollLines = 1 << 20;
 constexpr std::size_t kDropBytes = 64u << 20;   // pages are released in steps of this
 
@@ -129,7 +129,10 @@ Status parseLine(std::string_view line, long long lineNo, const LineContext& ctx
   if (word < 1 || word > h.words)
     return badInput(where() + "word id " + std::to_string(word) + " is outside 1.." + std::to_string(h.words));
   if (count < 1) return badInput(where() + "count " + std::to_string(count) + " is not positive");
-  if (count > kMaxCount) return badInput(where() + "count " + std::to_string(count) + " is implausibly large");
+  if (count > kMaxCount) {
+    return badInput(where() + "count " + std::to_string(count) + " is larger than " + std::to_string(kMaxCount) +
+                    ", the most tokens a document may hold (docs/FUZZING.md)");
+  }
   addEntry(chunk, doc, word, count);
   return Status::ok();
 }

@@ -16,6 +16,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/common/parallel_guard.h"
+#include "core/common/safe_file.h"
 #include "core/common/text_escape.h"
 #include "core/corpus/mapped_file.h"
 #include "core/corpus/text_import.h"
@@ -121,11 +123,14 @@ class LineReader {
 };
 
 Result<FilePtr> openForReading(const fs::path& path) {
-  std::error_code ec;
-  if (!fs::exists(path, ec)) return ioError("file not found: " + escapeText(path.string()));
-  if (fs::is_directory(path, ec)) return ioError("expected a file but found a folder: " + escapeText(path.string()));
-  FilePtr f(std::fopen(path.c_str(), "rb"));
-  if (!f) return ioError("cannot open " + escapeText(path.string()) + ": " + std::strerror(errno));
+  auto fd = openRegularFile(path.string());  // a FIFO or device is refused, never waited on
+  if (!fd.ok()) return fd.status();
+  FilePtr f(fdopen(fd.value(), "rb"));
+  if (!f) {
+    const int err = errno;
+    ::close(fd.value());
+    return ioError("cannot open " + escapeText(path.string()) + ": " + std::strerror(err));
+  }
   return f;
 }
 
@@ -289,8 +294,10 @@ Status parseMappedBody(const MappedFile& file, std::size_t bodyStart, long long 
   chunks.assign(static_cast<std::size_t>(n), uci::Chunk());
   if (n == 1) return parse(0, chunks, true);
   std::vector<Status> status(static_cast<std::size_t>(n));
+  ParallelGuard guard;
 #pragma omp parallel for num_threads(n) schedule(static, 1)
-  for (int i = 0; i < n; ++i) status[static_cast<std::size_t>(i)] = parse(i, chunks, false);
+  for (int i = 0; i < n; ++i) guard.run([&] { status[static_cast<std::size_t>(i)] = parse(i, chunks, false); });
+  guard.rethrow();
   long long entries = 0;
   bool failed = false;
   for (int i = 0; i < n; ++i) {
@@ -383,7 +390,8 @@ Result<Corpus> readUciCorpus(const std::string& pathText, Feedback* feedback) {
   }
 
   std::vector<std::string> vocab;
-  const bool hasVocab = fs::exists(vocabPath, ec);
+  // A link named vocab.txt counts even when it leads nowhere: refused, not read as no vocabulary.
+  const bool hasVocab = fs::exists(fs::symlink_status(vocabPath, ec));
   if (hasVocab) {
     auto v = readVocab(vocabPath, header.words);
     if (!v.ok()) return v.status();
@@ -405,6 +413,13 @@ Result<Corpus> readUciCorpus(const std::string& pathText, Feedback* feedback) {
   } catch (const std::bad_alloc&) {
     return outOfMemory(name);
   }
+  if (corpus.maxLength() > static_cast<double>(kMaxDocumentLength)) {
+    Eigen::Index row = 0;
+    corpus.lengths.maxCoeff(&row);
+    return badInput(name + ": document " + std::to_string(row + 1) + " (counting the documents kept) has " +
+                    std::to_string(static_cast<long long>(corpus.lengths[row])) + " tokens, more than " +
+                    std::to_string(kMaxDocumentLength) + ", the most a document may hold (docs/FUZZING.md)");
+  }
   if (corpus.docCount() == 0) {
     return badInput(name + ": no documents with at least " + std::to_string(kMinDocumentLength) +
                     " tokens (" + std::to_string(corpus.droppedDocuments) + " shorter documents dropped)");
@@ -415,56 +430,44 @@ Result<Corpus> readUciCorpus(const std::string& pathText, Feedback* feedback) {
 
 namespace {
 
-// Buffered writer with error tracking.
+// Text output onto an AtomicFile, with integers formatted in place.
 class Writer {
  public:
-  explicit Writer(const fs::path& path) : m_name(escapeText(path.string())), m_file(std::fopen(path.c_str(), "wb")) {
-    if (!m_file) m_status = ioError("cannot create " + m_name + ": " + std::strerror(errno));
-    m_buf.reserve(kChunkBytes + 256);
+  explicit Writer(const fs::path& path, const OutputRules& rules) {
+    auto f = AtomicFile::create(path.string(), rules);
+    if (f.ok()) m_file = std::move(f).value();
+    else m_status = f.status();
   }
   bool ok() const { return m_status.isOk(); }
   const Status& status() const { return m_status; }
 
   void put(std::string_view s) {
-    m_buf.append(s);
-    if (m_buf.size() >= kChunkBytes) flush();
+    if (m_status.isOk()) m_status = m_file.write(s);
   }
   void putInt(long long v) {
     char tmp[24];
     const auto res = std::to_chars(tmp, tmp + sizeof(tmp), v);
-    m_buf.append(tmp, res.ptr);
+    put(std::string_view(tmp, static_cast<std::size_t>(res.ptr - tmp)));
   }
   void endLine() { put("\n"); }
-
-  Status close() {
-    flush();
-    if (m_file) {
-      if (std::fclose(m_file.release()) != 0 && m_status.isOk()) {
-        m_status = ioError("cannot write " + m_name + ": " + std::strerror(errno));
-      }
-    }
-    return m_status;
-  }
+  Status commit() { return m_status.isOk() ? m_file.commit() : m_status; }
 
  private:
-  void flush() {
-    if (m_file && m_status.isOk() && !m_buf.empty()) {
-      if (std::fwrite(m_buf.data(), 1, m_buf.size(), m_file.get()) != m_buf.size()) {
-        m_status = ioError("cannot write " + m_name + ": " + std::strerror(errno));
-      }
-    }
-    m_buf.clear();
-  }
-
-  std::string m_name;
-  FilePtr m_file;
-  std::string m_buf;
+  AtomicFile m_file;
   Status m_status;
 };
 
 }  // namespace
 
-Status writeUciCorpus(const Corpus& corpus, const std::string& dirText) {
+std::vector<std::string> uciCorpusFiles(const std::string& pathText) {
+  const fs::path path(pathText);
+  std::error_code ec;
+  if (pathText.empty()) return {};
+  if (fs::is_directory(path, ec)) return {(path / "docword.txt").string(), (path / "vocab.txt").string()};
+  return {pathText, (path.parent_path() / "vocab.txt").string()};
+}
+
+Status writeUciCorpus(const Corpus& corpus, const std::string& dirText, const OutputRules& rules) {
   if (dirText.empty()) return invalidArgument("the output folder path is empty");
   if (corpus.docCount() == 0) return badInput("cannot write an empty corpus (no documents)");
   const int d = corpus.vocabSize();
@@ -480,6 +483,7 @@ Status writeUciCorpus(const Corpus& corpus, const std::string& dirText) {
           " is empty, has surrounding blanks or contains a line break: vocab.txt needs one word per line");
     }
   }
+  DPLDA_RETURN_IF_ERROR(checkOutputFolder(dirText, {"docword.txt", "vocab.txt"}, rules));
   const fs::path dir(dirText);
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -487,7 +491,8 @@ Status writeUciCorpus(const Corpus& corpus, const std::string& dirText) {
     return ioError("cannot create the folder " + escapeText(dirText) + (ec ? ": " + ec.message() : std::string()));
   }
 
-  Writer docword(dir / "docword.txt");
+  // Both files complete before either replaces anything: a failure leaves the folder as it was.
+  Writer docword(dir / "docword.txt", rules);
   if (!docword.ok()) return docword.status();
   docword.putInt(corpus.docCount());
   docword.endLine();
@@ -510,15 +515,17 @@ Status writeUciCorpus(const Corpus& corpus, const std::string& dirText) {
       docword.endLine();
     }
   }
-  DPLDA_RETURN_IF_ERROR(docword.close());
+  DPLDA_RETURN_IF_ERROR(docword.status());
 
-  Writer vocab(dir / "vocab.txt");
+  Writer vocab(dir / "vocab.txt", rules);
   if (!vocab.ok()) return vocab.status();
   for (int i = 0; i < d; ++i) {
     vocab.put(corpus.wordName(i));
     vocab.endLine();
   }
-  return vocab.close();
+  DPLDA_RETURN_IF_ERROR(vocab.status());
+  DPLDA_RETURN_IF_ERROR(docword.commit());
+  return vocab.commit();
 }
 
 }  // namespace dplda

@@ -16,8 +16,10 @@
 // corpus and every message are the same for any thread count. loadUciCorpus
 // (core/corpus/corpus_cache.h) adds the binary cache.
 #include <string>
+#include <vector>
 
 #include "core/common/feedback.h"
+#include "core/common/safe_file.h"
 #include "core/common/status.h"
 #include "core/corpus/corpus.h"
 
@@ -29,9 +31,15 @@ namespace dplda {
 // Polls feedback while reading (Cancelled).
 Result<Corpus> readUciCorpus(const std::string& path, Feedback* feedback = nullptr);
 
+// The files readUciCorpus(path) reads: docword.txt and vocab.txt (which may not exist). For the
+// inputs a command must never write over (core/common/safe_file.h).
+std::vector<std::string> uciCorpusFiles(const std::string& path);
+
 // Creates the folder `dir` (and parents) and writes docword.txt and vocab.txt (names "w0".. when
-// the corpus has none). Counts are written as integers. Refuses an empty corpus (it could not
-// be read back) and vocabulary words containing line breaks.
-Status writeUciCorpus(const Corpus& corpus, const std::string& dir);
+// the corpus has none), atomically (core/common/safe_file.h): `rules` says which inputs are never
+// written over and whether an existing corpus there may be replaced. Counts are written as
+// integers. Refuses an empty corpus (it could not be read back) and vocabulary words containing
+// line breaks.
+Status writeUciCorpus(const Corpus& corpus, const std::string& dir, const OutputRules& rules = {});
 
 }  // namespace dplda

@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numeric>
 
 #include "core/common/number_text.h"
+#include "core/common/parallel_guard.h"
 #include "core/common/random.h"
 #include "core/vi/estep.h"
 #include "core/vi/variational_lda.h"
@@ -52,6 +54,11 @@ Result<PerplexityResult> heldOutPerplexity(const LdaModel& model, const Corpus& 
                     " entries) but the held-out corpus has a vocabulary of " + std::to_string(d));
   }
   if (!model.alpha.allFinite() || !model.topics.allFinite()) return badInput("the model has non-finite alpha or topics");
+  // Document completion lists each document's tokens one by one (4 bytes each, per thread).
+  if (heldOut.maxLength() > static_cast<double>(kMaxDocumentLength)) {
+    return badInput("a held-out document has " + shortNumber(heldOut.maxLength()) + " tokens, more than " +
+                    std::to_string(kMaxDocumentLength) + ", the most a document may hold");
+  }
   for (int i = 0; i < k; ++i) {
     if (model.topics.col(i).minCoeff() < 0 || std::abs(model.topics.col(i).sum() - 1.0) > 1e-6) {
       return badInput("topic " + std::to_string(i + 1) + " is not on the simplex (sum " +
@@ -66,6 +73,7 @@ Result<PerplexityResult> heldOutPerplexity(const LdaModel& model, const Corpus& 
   std::vector<DocScore> scores(N);
   const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
   std::atomic<bool> stop{false};
+  ParallelGuard guard;
 #pragma omp parallel num_threads(threads)
   {
     vi_detail::EStepScratch& scratch = vi_detail::threadScratch();  // no allocation per document
@@ -73,8 +81,8 @@ Result<PerplexityResult> heldOutPerplexity(const LdaModel& model, const Corpus& 
     std::vector<int> tokens, words;
     std::vector<double> counts;
 #pragma omp for schedule(dynamic, 16)
-    for (int n = 0; n < N; ++n) {
-      if (stop) continue;
+    for (int n = 0; n < N; ++n) guard.run([&] {
+      if (stop) return;
       if (omp_get_thread_num() == 0 && isCanceled(feedback)) stop = true;
       DocScore& s = scores[n];
       const int p0 = X.outerIndexPtr()[n], nnz = X.outerIndexPtr()[n + 1] - p0;
@@ -115,12 +123,16 @@ Result<PerplexityResult> heldOutPerplexity(const LdaModel& model, const Corpus& 
       s.observed = static_cast<long long>(half);
       s.scored = static_cast<long long>(tokens.size() - half);
       s.total = static_cast<long long>(tokens.size());
-    }
+    });
   }
+  guard.rethrow();
   if (isCanceled(feedback)) return cancelled();
   PerplexityResult r;
   double elbo = 0.0;
+  r.documentLogLikelihoodPerToken.reserve(scores.size());
   for (const DocScore& s : scores) {  // fixed order: identical for any thread count
+    r.documentLogLikelihoodPerToken.push_back(s.scored > 0 ? s.logP / static_cast<double>(s.scored)
+                                                           : std::numeric_limits<double>::quiet_NaN());
     r.logLikelihood += s.logP;
     elbo += s.elbo;
     r.scoredTokens += s.scored;

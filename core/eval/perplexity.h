@@ -19,6 +19,7 @@
 // added; the two agree only in the limit of concentrated λ.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/common/feedback.h"
 #include "core/common/status.h"
@@ -43,6 +44,10 @@ struct PerplexityResult {
   long long observedTokens = 0;      // tokens in the observed halves
   long long boundTokens = 0;         // all held-out tokens (the ELBO bound's denominator)
   int documents = 0;
+  // Per held-out document (row order): Σ log p of its scored half / its scored tokens, NaN when it
+  // has none. A function of that document, its row and the model only: the input of the private
+  // held-out evaluation (core/eval/private_holdout.h).
+  std::vector<double> documentLogLikelihoodPerToken;
   std::string estimator;             // e.g. "document completion (Wallach et al. 2009), ..."
   std::string smoothing;             // e.g. "topics mixed with the uniform distribution, weight 1e-04"
 };

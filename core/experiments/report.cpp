@@ -56,13 +56,16 @@ void table(std::ostringstream& o, const SweepResult& r, F&& cell) {
             E = static_cast<int>(s.epsilons.size());
   if (E == 1) {
     o << "\ntotal epsilon = " << shortNumber(s.epsilons[0]) << "\n\n| case |";
-    for (const SweepConfiguration& cfg : s.configurations) o << " config " << cfg.label << " |";
+    for (int g = 0; g < G; ++g)
+      if (configurationShown(s, g)) o << " config " << s.configurations[g].label << " |";
     o << "\n|---|";
-    for (int g = 0; g < G; ++g) o << "---|";
+    for (int g = 0; g < G; ++g)
+      if (configurationShown(s, g)) o << "---|";
     o << "\n";
     for (int ci = 0; ci < C; ++ci) {
       o << "| " << r.cases[ci].label << " |";
-      for (int g = 0; g < G; ++g) o << " " << cell(r.summaryRow(ci, g, 0), r.cases[ci]) << " |";
+      for (int g = 0; g < G; ++g)
+        if (configurationShown(s, g)) o << " " << cell(r.summaryRow(ci, g, 0), r.cases[ci]) << " |";
       o << "\n";
     }
     return;
@@ -75,11 +78,31 @@ void table(std::ostringstream& o, const SweepResult& r, F&& cell) {
     for (int e = 0; e < E; ++e) o << "---|";
     o << "\n";
     for (int g = 0; g < G; ++g) {
+      if (!configurationShown(s, g)) continue;
       o << "| " << s.configurations[g].label << " |";
       for (int e = 0; e < E; ++e) o << " " << cell(r.summaryRow(ci, g, e), r.cases[ci]) << " |";
       o << "\n";
     }
   }
+}
+
+}  // namespace
+
+namespace {
+
+// The end of a release-only report: the error against a public truth, no exact statistic, no timing.
+std::string releaseOnlyTail(std::ostringstream& o, const SweepResult& r, const ReportContext& c, bool anyTruth) {
+  if (anyTruth) {
+    o << "\n## Median error (mean l2 per topic, vs the truth)\n\nMedian over the trials that released; the "
+         "truth is a public input, so the error is post-processing of the release.\n";
+    table(o, r, [](const SweepSummaryRow& sr, const SweepCaseInfo& ci) { return fmt(ci.hasTruth ? sr.errorL2.median : NAN); });
+  } else {
+    o << "\nNo truth: a release-only report has no utility figure for a corpus without a public truth.\n";
+  }
+  o << "\n## Tables\n\n- [results.csv](results.csv): one row per (case, configuration, epsilon, trial)\n"
+       "- [summary.csv](summary.csv): medians and quantile bands per (case, configuration, epsilon)\n";
+  writeReportFigures(o, c);
+  return o.str();
 }
 
 }  // namespace
@@ -113,23 +136,37 @@ std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
   o << "- Initialisation seed (decomposer starts, fixed for the sweep): " << s.seeds.init << "\n";
   o << "- Noise source: " << r.noiseSource << "\n";
 
-  o << "\n## Corpora\n\nsigma_k, sigma_k+1 and gamma_s are exact statistics of each corpus (non-private: "
-       "computed for the experiment, never released and never used by a release).\n\n";
-  o << "| case | source | N | d | k | alpha0 | sigma_k | sigma_k+1 | gamma_s | non-private error (l2 / l1) "
-       "| held-out documents | non-private perplexity |\n";
-  o << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
-  for (const SweepCaseInfo& ci : r.cases) {
-    o << "| " << ci.label << " | " << ci.description << " | " << ci.docCount << " | " << ci.vocabSize << " | "
-      << ci.topicCount << " | " << shortNumber(ci.alpha0) << " | " << fmt(ci.sigmaK) << " | "
-      << fmt(ci.sigmaKPlus1) << " | " << fmt(ci.gammaS) << " | "
-      << (ci.hasTruth ? fmt(ci.baselineErrorL2) + " / " + fmt(ci.baselineErrorL1) : std::string("no truth"))
-      << " | " << ci.heldOutDocuments << " | " << fmt(ci.baselinePerplexity) << " |\n";
-  }
-  for (const SweepCaseInfo& ci : r.cases)
-    if (!ci.baselineFailure.empty())
-      o << "\nThe non-private model of case " << ci.label << " failed (" << ci.baselineFailure
-        << "); its private trials ran all the same, without utility loss.\n";
+  if (s.releaseOnly) {
+    o << "\n## Release-only output\n\nThis report, results.csv, summary.csv and the figures hold released values "
+         "only (docs/PRIVACY.md §15.4): the released topics' error against the public truth, the released "
+         "sigma_k~ and gamma_s~, release rates and the ledger's public budgets. The exact sigma_k and gamma_s, "
+         "the utility loss against the non-private fit, the held-out perplexity, the timings and the "
+         "non-private configurations (none, vi) are left out.\n";
+    o << "\n## Corpora\n\n| case | source | N | d | k | alpha0 | held-out documents |\n"
+         "|---|---|---|---|---|---|---|\n";
+    for (const SweepCaseInfo& ci : r.cases) {
+      o << "| " << ci.label << " | " << ci.description << " | " << ci.docCount << " | " << ci.vocabSize << " | "
+        << ci.topicCount << " | " << shortNumber(ci.alpha0) << " | " << ci.heldOutDocuments << " |\n";
+    }
+  } else {
+    o << "\n## Corpora\n\nsigma_k, sigma_k+1 and gamma_s are exact statistics of each corpus (non-private: "
+         "computed for the experiment, never released and never used by a release).\n\n";
+    o << "| case | source | N | d | k | alpha0 | sigma_k | sigma_k+1 | gamma_s | non-private error (l2 / l1) "
+         "| held-out documents | non-private perplexity |\n";
+    o << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+    for (const SweepCaseInfo& ci : r.cases) {
+      o << "| " << ci.label << " | " << ci.description << " | " << ci.docCount << " | " << ci.vocabSize << " | "
+        << ci.topicCount << " | " << shortNumber(ci.alpha0) << " | " << fmt(ci.sigmaK) << " | "
+        << fmt(ci.sigmaKPlus1) << " | " << fmt(ci.gammaS) << " | "
+        << (ci.hasTruth ? fmt(ci.baselineErrorL2) + " / " + fmt(ci.baselineErrorL1) : std::string("no truth"))
+        << " | " << ci.heldOutDocuments << " | " << fmt(ci.baselinePerplexity) << " |\n";
+    }
+    for (const SweepCaseInfo& ci : r.cases)
+      if (!ci.baselineFailure.empty())
+        o << "\nThe non-private model of case " << ci.label << " failed (" << ci.baselineFailure
+          << "); its private trials ran all the same, without utility loss.\n";
 
+  }
   o << "\n## Configurations and budget split\n\n";
   o << "Privacy claim (docs/PRIVACY.md §1): proven = (epsilon, delta)-DP with bounds proven in the project's "
        "docs; heuristic, printed-bounds and not-covered runs are cuts whose bounds are not proofs; not-private "
@@ -152,10 +189,12 @@ std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
   o << "| configuration | noisy edges | privacy claim | releases at epsilon = " << shortNumber(s.epsilons.front())
     << " (epsilon_i each) |\n|---|---|---|---|\n";
   for (std::size_t g = 0; g < s.configurations.size(); ++g) {
+    if (!configurationShown(s, static_cast<int>(g))) continue;
     const SweepConfiguration& cfg = s.configurations[g];
+    const VocabularyOrigin vocabulary = r.cases.empty() ? VocabularyOrigin::Public : r.cases.front().vocabulary;
     const StatementInputs in =
         statementInputs(privacyOptionsFor(s, cfg, s.epsilons.front()), r.cases.empty() ? 0 : r.cases.front().docCount,
-                        cfg.clipMoments ? s.momentClip : MomentClip{});
+                        cfg.clipMoments ? s.momentClip : MomentClip{}, vocabulary);
     std::string releases;
     const SweepRow& row0 = r.row(0, static_cast<int>(g), 0, 0);
     for (const NoiseScale& n : row0.noiseScales) {
@@ -168,8 +207,10 @@ std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
       claim = "no (baseline)";
     } else if (cfg.model == SweepModel::DpVi) {
       edges = "– (DP-VI, Park et al. 2016; C = " + shortNumber(s.dpViClip) + ")";
-      claim = row0.released ? "proven (zCDP over every iteration, no subsampling amplification; docs/PRIVACY.md)"
-                            : "– (" + row0.reason + ")";
+      claim = vocabulary == VocabularyOrigin::CorpusCounts
+                  ? "not-private (the vocabulary comes from the corpus's own counts; docs/PRIVACY.md §13)"
+              : row0.released ? "proven (zCDP over every iteration, no subsampling amplification; docs/PRIVACY.md)"
+                              : "– (" + row0.reason + ")";
     }
     o << "| " << cfg.label << " | " << edges << " | " << claim << " | " << (releases.empty() ? std::string("–") : releases)
       << " |\n";
@@ -183,6 +224,7 @@ std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
   });
   const bool anyTruth =
       std::any_of(r.cases.begin(), r.cases.end(), [](const SweepCaseInfo& x) { return x.hasTruth; });
+  if (s.releaseOnly) return releaseOnlyTail(o, r, c, anyTruth);
   o << "\n## Median "
     << (anyTruth ? "error (mean l2 per topic, vs the truth)" : "utility loss (mean l2 per topic)")
     << "\n\nMedian over the trials that released, with the " << percent(s.bandLower) << "–"

@@ -9,11 +9,13 @@
 #include <set>
 #include <sstream>
 
+#include "core/common/memory_budget.h"
 #include "core/corpus/truth_io.h"
 #include "core/eval/metrics.h"
 #include "core/experiments/parallel.h"
 #include "core/experiments/sweep_models.h"
 #include "core/experiments/table_text.h"
+#include "core/pipeline/memory_estimate.h"
 #include "core/pipeline/private_run.h"
 #include "core/pipeline/spectral_pipeline.h"
 
@@ -110,6 +112,7 @@ void prepareCase(const SweepSpec& spec, const SweepCase& c, PreparedCase& out) {
   info.topicCount = c.topicCount;
   info.alpha0 = c.alpha0;
   info.droppedDocuments = out.corpus->droppedDocuments;
+  info.vocabulary = out.corpus->provenance.vocabulary;
   info.hasTruth = out.truth.has_value();
   info.heldOutDocuments = out.heldOut ? out.heldOut->docCount() : 0;
   info.prepareMs = msSince(start);
@@ -208,6 +211,14 @@ SweepRow runTrial(const SweepSpec& spec, const PreparedCase& pc, SpectralPipelin
 }  // namespace
 
 
+bool configurationReleases(const SweepConfiguration& c) {
+  return c.model == SweepModel::DpVi || (c.model == SweepModel::Spectral && c.edges != 0);
+}
+
+bool configurationShown(const SweepSpec& s, int g) {
+  return !s.releaseOnly || configurationReleases(s.configurations[static_cast<std::size_t>(g)]);
+}
+
 Status validateSweepSpec(const SweepSpec& s) {
   if (s.cases.empty()) return invalidArgument("the sweep has no corpus (cases is empty)");
   std::set<std::string> labels;
@@ -285,6 +296,13 @@ Status validateSweepSpec(const SweepSpec& s) {
   }
   if (!std::isfinite(s.dpViClip) || s.dpViClip <= 0.0) {
     return invalidArgument("DP-VI's clipping norm C must be a finite number > 0, got " + csvNumberText(s.dpViClip));
+  }
+  if (s.releaseOnly) {
+    if (s.noiseMultiplier != 1.0) return invalidArgument("a release-only sweep needs the calibrated noise (multiplier 1)");
+    if (std::none_of(s.configurations.begin(), s.configurations.end(), configurationReleases)) {
+      return invalidArgument("a release-only sweep needs a private configuration (an edge set or dp-vi): \"none\" "
+                             "and \"vi\" are not releases");
+    }
   }
   if (s.threads < 0 || s.threads > 1024)
     return invalidArgument("threads must be 0 (all cores) to 1024, got " + std::to_string(s.threads));
@@ -422,6 +440,18 @@ Result<SweepResult> runSweep(const SweepSpec& spec, Feedback* feedback, const Sw
   DPLDA_RETURN_IF_ERROR(validateSweepSpec(spec));
   const auto start = Clock::now();
   const int threads = resolveThreadCount(spec.threads);
+  // Before anything is allocated (issue 28): every worker runs a whole fit of its own (each trial's
+  // noisy tensor is its own), so a case needs its fit's peak once per thread.
+  for (const SweepCase& c : spec.cases) {
+    const int d = c.source.generator ? c.source.generator->vocabSize : c.source.corpus->vocabSize();
+    const int workers = std::min<long long>(threads, static_cast<long long>(spec.trials) * spec.epsilons.size() *
+                                                         std::max<std::size_t>(spec.configurations.size(), 1));
+    const SpectralMemory m = estimateSpectralMemory(d, c.topicCount, spectralOptionsFor(spec, c));
+    const Status fits = checkMemory(m.bytes * workers,
+                                    "sweep case " + c.label + " on " + std::to_string(workers) + " thread(s)",
+                                    m.largest + " in each (estimated)", "fewer threads or fewer topics fit better");
+    if (!fits.isOk()) return fits;
+  }
   const int C = static_cast<int>(spec.cases.size());
   const int G = static_cast<int>(spec.configurations.size());
   const int E = static_cast<int>(spec.epsilons.size());

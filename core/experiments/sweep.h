@@ -117,6 +117,12 @@ struct SweepSpec {
   ViOptions vi;
   double dpViClip = 10.0;
   double noiseMultiplier = 1.0;  // 1 for real sweeps; 0 only in tests of the noise-free path
+  // Release-only output (`dplda sweep --release-only`, docs/PRIVACY.md §15.4): the tables, report.md
+  // and figures carry released values only: functions of the released topics, α, σ̃_k, γ̃_s and of
+  // public inputs (the error against a public truth, release rates, the ledger's budgets and noise
+  // scales). Left out: the exact σ_k, σ_k+1, γ_s, the utility loss against the non-private fit, the
+  // held-out perplexity, the timings, and every row of a non-private configuration ("none", "vi").
+  bool releaseOnly = false;
   int threads = 0;               // 0: std::thread::hardware_concurrency()
   double bandLower = 0.10;       // the quantile band of the summaries
   double bandUpper = 0.90;
@@ -124,6 +130,13 @@ struct SweepSpec {
 
 // Checks the spec before anything is computed; messages name the field and value.
 Status validateSweepSpec(const SweepSpec& spec);
+// A configuration whose output is a private release: DP-VI or a spectral edge set (not "none", "vi").
+bool configurationReleases(const SweepConfiguration& config);
+// Whether configuration g appears in the sweep's outputs (every one, or the releases under releaseOnly).
+bool configurationShown(const SweepSpec& spec, int configIndex);
+// Whether a results.csv / summary.csv column holds released values (false: loss_*, perplexity*,
+// sigma_k, gamma_s, computed from the exact corpus or the held-out documents).
+bool releasedColumn(const std::string& name);
 // The privacy options of one (configuration, ε) point of a sweep.
 PrivacyOptions privacyOptionsFor(const SweepSpec& spec, const SweepConfiguration& config, double epsilon);
 
@@ -153,6 +166,7 @@ struct SweepCaseInfo {
   int docCount = 0, vocabSize = 0, topicCount = 0;
   double alpha0 = 0.0;
   int droppedDocuments = 0;
+  VocabularyOrigin vocabulary = VocabularyOrigin::Public;  // the corpus's (docs/PRIVACY.md §13)
   bool hasTruth = false;
   std::string baselineFailure;  // why the non-private baseline could not be computed (empty: it was)
   double baselineErrorL2 = std::numeric_limits<double>::quiet_NaN();  // non-private vs truth

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "core/experiments/sweep.h"
 #include "core/experiments/table_text.h"
@@ -29,61 +30,97 @@ std::string configurationText(const SweepConfiguration& c) {
   return c.privateDecomposition ? accounted + " (e6 by the private power method)" : accounted;
 }
 
-void caseColumns(std::ostringstream& o, const SweepCaseInfo& info) {
-  o << csvCell(info.label) << ',' << info.docCount << ',' << info.vocabSize << ',' << info.topicCount << ','
-    << csvNumberText(info.alpha0);
+std::vector<std::string> caseCells(const SweepCaseInfo& info) {
+  return {csvCell(info.label), std::to_string(info.docCount), std::to_string(info.vocabSize),
+          std::to_string(info.topicCount), csvNumberText(info.alpha0)};
+}
+
+// One CSV line of the cells whose column is kept.
+void writeLine(std::ostringstream& o, const std::vector<std::string>& cells, const std::vector<bool>& keep) {
+  bool first = true;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (!keep[i]) continue;
+    o << (first ? "" : ",") << cells[i];
+    first = false;
+  }
+  o << '\n';
+}
+
+// Every column, or under releaseOnly the released ones (releasedColumn).
+std::vector<bool> keptColumns(const std::vector<std::string>& names, bool releaseOnly) {
+  std::vector<bool> keep;
+  for (const std::string& n : names) keep.push_back(!releaseOnly || releasedColumn(n));
+  return keep;
 }
 
 }  // namespace
 
+bool releasedColumn(const std::string& name) {
+  for (const char* prefix : {"loss_", "perplexity"})
+    if (name.rfind(prefix, 0) == 0) return false;
+  return name != "sigma_k" && name != "gamma_s";
+}
+
 std::string sweepResultsCsv(const SweepResult& r) {
+  const std::vector<std::string> columns = {
+      "case", "N", "d", "k", "alpha0", "config", "edges", "epsilon", "delta", "bounds", "trial", "noise_seed",
+      "released", "status", "reason", "error_l2", "error_l1", "error_alpha", "error_frobenius", "loss_l2", "loss_l1",
+      "loss_alpha", "loss_frobenius", "perplexity", "perplexity_bound", "sigma_k", "sigma_k_tilde", "gamma_s",
+      "gamma_s_tilde", "epsilon_spent", "delta_spent", "noise_scales"};
+  const std::vector<bool> keep = keptColumns(columns, r.spec.releaseOnly);
   std::ostringstream o;
-  o << "case,N,d,k,alpha0,config,edges,epsilon,delta,bounds,trial,noise_seed,released,status,reason,"
-       "error_l2,error_l1,error_alpha,error_frobenius,loss_l2,loss_l1,loss_alpha,loss_frobenius,perplexity,"
-       "perplexity_bound,sigma_k,sigma_k_tilde,gamma_s,gamma_s_tilde,epsilon_spent,delta_spent,noise_scales\n";
+  writeLine(o, columns, keep);
   for (const SweepRow& row : r.rows) {
+    if (!configurationShown(r.spec, row.configIndex)) continue;
     const SweepConfiguration& cfg = r.spec.configurations[row.configIndex];
-    caseColumns(o, r.cases[row.caseIndex]);
     std::string scales;
     for (const NoiseScale& n : row.noiseScales) {
-      scales += (scales.empty() ? "" : ";") + n.release + "=" + csvNumberText(n.sigma);
+      // A release refused before its scale was calibrated has none (issue 28: it read "=nan").
+      scales += (scales.empty() ? "" : ";") + n.release + "=" +
+                (std::isfinite(n.sigma) ? csvNumberText(n.sigma) : std::string("not computed"));
     }
-    o << ',' << csvCell(cfg.label) << ',' << csvCell(configurationText(cfg)) << ','
-      << csvNumberText(row.epsilon) << ',' << csvNumberText(r.spec.delta) << ','
-      << boundSetName(r.spec.bounds) << ',' << row.trial << ',' << row.noiseSeed << ','
-      << (row.released ? "true" : "false") << ',' << statusCodeName(row.status) << ',' << csvCell(row.reason)
-      << ',' << csvOptional(row.errorL2) << ',' << csvOptional(row.errorL1) << ','
-      << csvOptional(row.errorAlpha) << ',' << csvOptional(row.errorFrobenius) << ',' << csvOptional(row.lossL2)
-      << ',' << csvOptional(row.lossL1) << ',' << csvOptional(row.lossAlpha) << ',' << csvOptional(row.lossFrobenius)
-      << ',' << csvOptional(row.perplexity) << ',' << csvOptional(row.perplexityBound) << ',' << csvOptional(row.sigmaK) << ','
-      << csvOptional(row.sigmaKTilde) << ',' << csvOptional(row.gammaS) << ',' << csvOptional(row.gammaSTilde)
-      << ',' << csvNumberText(row.epsilonSpent) << ',' << csvNumberText(row.deltaSpent) << ','
-      << csvCell(scales) << '\n';
+    std::vector<std::string> cells = caseCells(r.cases[row.caseIndex]);
+    for (std::string cell :
+         {csvCell(cfg.label), csvCell(configurationText(cfg)), csvNumberText(row.epsilon), csvNumberText(r.spec.delta),
+          std::string(boundSetName(r.spec.bounds)), std::to_string(row.trial), std::to_string(row.noiseSeed),
+          std::string(row.released ? "true" : "false"), std::string(statusCodeName(row.status)), csvCell(row.reason),
+          csvOptional(row.errorL2), csvOptional(row.errorL1), csvOptional(row.errorAlpha),
+          csvOptional(row.errorFrobenius), csvOptional(row.lossL2), csvOptional(row.lossL1), csvOptional(row.lossAlpha),
+          csvOptional(row.lossFrobenius), csvOptional(row.perplexity), csvOptional(row.perplexityBound),
+          csvOptional(row.sigmaK), csvOptional(row.sigmaKTilde), csvOptional(row.gammaS), csvOptional(row.gammaSTilde),
+          csvNumberText(row.epsilonSpent), csvNumberText(row.deltaSpent), csvCell(scales)}) {
+      cells.push_back(std::move(cell));
+    }
+    writeLine(o, cells, keep);
   }
   return o.str();
 }
 
 std::string sweepSummaryCsv(const SweepResult& r) {
   const std::string lo = "q" + formatPercent(r.spec.bandLower), hi = "q" + formatPercent(r.spec.bandUpper);
-  std::ostringstream o;
-  o << "case,N,d,k,alpha0,config,edges,epsilon,trials,released,release_rate";
+  std::vector<std::string> columns = {"case",  "N",       "d",      "k",        "alpha0",      "config",
+                                      "edges", "epsilon", "trials", "released", "release_rate"};
   for (const char* q : {"error_l2", "error_l1", "error_alpha", "loss_l2", "loss_l1", "loss_alpha",
                         "sigma_k_tilde", "gamma_s_tilde", "error_frobenius", "loss_frobenius", "perplexity"}) {
-    o << ',' << q << "_median," << q << '_' << lo << ',' << q << '_' << hi;
+    for (const std::string& part : {std::string("_median"), std::string("_").append(lo), std::string("_").append(hi)}) columns.push_back(q + part);
   }
-  o << '\n';
+  const std::vector<bool> keep = keptColumns(columns, r.spec.releaseOnly);
+  std::ostringstream o;
+  writeLine(o, columns, keep);
   for (const SweepSummaryRow& s : r.summary) {
+    if (!configurationShown(r.spec, s.configIndex)) continue;
     const SweepConfiguration& cfg = r.spec.configurations[s.configIndex];
-    caseColumns(o, r.cases[s.caseIndex]);
-    o << ',' << csvCell(cfg.label) << ',' << csvCell(configurationText(cfg)) << ','
-      << csvNumberText(s.epsilon) << ',' << s.trials << ',' << s.released << ','
-      << csvNumberText(s.releaseRate);
+    std::vector<std::string> cells = caseCells(r.cases[s.caseIndex]);
+    for (std::string cell : {csvCell(cfg.label), csvCell(configurationText(cfg)), csvNumberText(s.epsilon),
+                             std::to_string(s.trials), std::to_string(s.released), csvNumberText(s.releaseRate)}) {
+      cells.push_back(std::move(cell));
+    }
     for (const QuantileSummary* q : {&s.errorL2, &s.errorL1, &s.errorAlpha, &s.lossL2, &s.lossL1,
                                      &s.lossAlpha, &s.sigmaKTilde, &s.gammaSTilde, &s.errorFrobenius,
                                      &s.lossFrobenius, &s.perplexity}) {
-      o << ',' << csvOptional(q->median) << ',' << csvOptional(q->lower) << ',' << csvOptional(q->upper);
+      for (double x : {q->median, q->lower, q->upper}) cells.push_back(csvOptional(x));
     }
-    o << '\n';
+    writeLine(o, cells, keep);
   }
   return o.str();
 }

@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "core/common/number_text.h"
+#include "core/common/parallel_guard.h"
+#include "core/moments/moment_lanes.h"
 #include "core/moments/moments.h"
 
 namespace dplda {
@@ -87,6 +89,11 @@ ClippedMomentScales documentScales(const Corpus& corpus, double m1, double m2, c
       u += (c * (c - 1.0) * (c - 2.0)) * (c * (c - 1.0) * (c - 2.0));
     }
     const double l = corpus.lengths[n];
+    if (!contributes(l)) {  // an empty document: no term to clip (the estimators skip it)
+      out.scales.m1[n] = out.scales.m2[n] = 1.0;
+      if (m3) out.scales.m3[n] = 1.0;
+      continue;
+    }
     out.scales.m1[n] = clipFactor(m1TermNorm(s2, l), m1);
     out.scales.m2[n] = clipFactor(m2TermNorm(s2, s3, l), m2);
     clipped[0] += out.scales.m1[n] < 1.0;
@@ -174,11 +181,16 @@ Result<ClippedWhitenedTensor> clippedWhitenedThirdMoment(const Corpus& corpus, d
     Eigen::VectorXd y;
     Eigen::Index clippedY = 0, clippedP = 0, clippedT = 0;
   };
-  std::vector<Lane> lanes(kLanes);
+  // Each lane holds four k³ tensors: above kSharedTensorBytes (k > 160) one lane sums every
+  // document on the calling thread instead of four lanes holding 16 copies (issue 28). The lane
+  // count depends on k only: the bits do not depend on the thread count.
+  const int laneCount = 4.0 * k * k * k * sizeof(double) > moments_detail::kSharedTensorBytes ? 1 : kLanes;
+  std::vector<Lane> lanes(laneCount);
   const Eigen::Index blocks = (N + kBlock - 1) / kBlock;
   const double work = static_cast<double>(C.nonZeros()) * k * k * k;
-#pragma omp parallel for schedule(static, 1) if (work > 1e6)
-  for (int laneIndex = 0; laneIndex < kLanes; ++laneIndex) {
+  ParallelGuard guard;
+#pragma omp parallel for schedule(static, 1) if (work > 1e6 && laneCount > 1)
+  for (int laneIndex = 0; laneIndex < laneCount; ++laneIndex) guard.run([&] {
     Lane& lane = lanes[laneIndex];
     lane.t3 = lane.q = lane.r3 = Tensor3(k);
     lane.p = lane.r2 = Eigen::MatrixXd::Zero(k, k);
@@ -186,9 +198,10 @@ Result<ClippedWhitenedTensor> clippedWhitenedThirdMoment(const Corpus& corpus, d
     Tensor3 t(k);
     Eigen::MatrixXd D(k, k);
     Eigen::VectorXd y(k);
-    for (Eigen::Index b = laneIndex; b < blocks; b += kLanes) {
+    for (Eigen::Index b = laneIndex; b < blocks; b += laneCount) {
       if (isCanceled(feedback)) break;
       for (Eigen::Index n = b * kBlock; n < std::min(N, (b + 1) * kBlock); ++n) {
+        if (!contributes(corpus.lengths[n])) continue;  // an empty document: counted in N, adds nothing
         // y = Wᵀc, D = Σ c_i w_i w_iᵀ, t ← 2 Σ c_i w_i^⊗3.
         y.setZero();
         D.setZero();
@@ -225,10 +238,11 @@ Result<ClippedWhitenedTensor> clippedWhitenedThirdMoment(const Corpus& corpus, d
             for (int l3 = 0; l3 < k; ++l3) lane.q(i, j, l3) += pc(i, j) * mc[l3];
       }
     }
-  }
+  });
+  guard.rethrow();
   if (isCanceled(feedback)) return Status(StatusCode::Cancelled, "cancelled");
   Lane& sum = lanes[0];
-  for (int i = 1; i < kLanes; ++i) {
+  for (int i = 1; i < laneCount; ++i) {
     sum.t3 += lanes[i].t3;
     sum.q += lanes[i].q;
     sum.r3 += lanes[i].r3;
@@ -247,7 +261,7 @@ Result<ClippedWhitenedTensor> clippedWhitenedThirdMoment(const Corpus& corpus, d
   const double gamma3 = mc.c / (Nd * (Nd - 1.0) * (Nd - 2.0));
   ClippedWhitenedTensor out;
   Tensor3& T = out.tensor;
-  T = sum.t3;
+  T = std::move(sum.t3);
   T *= 1.0 / Nd;
   addPlacements(T, beta2, sum.p, sum.y);
   for (int i = 0; i < k; ++i)

@@ -4,6 +4,8 @@
 #include <Eigen/Core>
 #include <algorithm>
 
+#include "core/common/parallel_guard.h"
+
 namespace dplda::moments_detail {
 
 // Rows per dense block: bounds scratch memory to ~64 MiB whatever d is.
@@ -15,11 +17,18 @@ inline Eigen::Index blockRows(Eigen::Index width) {
 // lanes are added in order: the result is bit-identical whatever the number of threads.
 inline constexpr int kLanes = 4;
 
+// A k³-sized accumulator (the whitened tensor's R, the clipped lanes' tensors) larger than this is
+// kept once and shared by the threads instead of once per lane (issue 28).
+inline constexpr double kSharedTensorBytes = 128.0 * (1 << 20);
+
 // Threads only pay off above ~1e6 multiply-adds; small corpora stay on the calling thread.
+// An exception in a lane (std::bad_alloc) is rethrown on the calling thread (ParallelGuard).
 template <class F>
 void forEachLane(double work, F&& f) {
+  ParallelGuard guard;
 #pragma omp parallel for schedule(static, 1) if (work > 1e6)
-  for (int lane = 0; lane < kLanes; ++lane) f(lane);
+  for (int lane = 0; lane < kLanes; ++lane) guard.run([&] { f(lane); });
+  guard.rethrow();
 }
 
 // dst[0..width) += a · src[0..width): rows padded to a multiple of 8 vectorise without a tail.

@@ -37,18 +37,25 @@ Status validateMomentInputs(const Corpus& corpus, double alpha0) {
     msg << "alpha0 must be a number in (0, " << static_cast<long long>(kMaxAlpha0) << "], got " << alpha0;
     return invalidArgument(msg.str());
   }
-  if (corpus.docCount() < 3) {
+  if (corpus.contributingDocCount() < 3) {
     return badInput("the corpus needs at least 3 documents with 3 or more tokens for the third moment, got " +
-                    std::to_string(corpus.docCount()));
+                    std::to_string(corpus.contributingDocCount()));
   }
-  if (corpus.lengths.size() != corpus.docCount() || corpus.lengths.minCoeff() < kMinDocumentLength) {
-    return badInput("every document must have at least 3 tokens (corpus lengths are inconsistent)");
+  // Every document has at least 3 tokens, or is one of the empty ones (no tokens) a text import
+  // keeps so that N is public.
+  const long long empty = (corpus.lengths.array() == 0.0).count();
+  if (corpus.lengths.size() != corpus.docCount() || empty != corpus.emptyDocuments ||
+      ((corpus.lengths.array() > 0.0) && (corpus.lengths.array() < kMinDocumentLength)).any()) {
+    return badInput("every document must have at least 3 tokens or be one of the corpus's empty documents "
+                    "(corpus lengths are inconsistent)");
   }
   return Status::ok();
 }
 
 Eigen::VectorXd firstMoment(const Corpus& corpus) {
-  const Eigen::VectorXd invLength = corpus.lengths.cwiseInverse();
+  // Empty documents (length 0) add nothing.
+  const Eigen::VectorXd invLength =
+      corpus.lengths.unaryExpr([](double l) { return contributes(l) ? 1.0 / l : 0.0; });
   return corpus.counts.transpose() * invLength / static_cast<double>(corpus.docCount());
 }
 
@@ -105,6 +112,7 @@ Result<Tensor3> thirdMomentExplicit(const Corpus& corpus, double alpha0, std::si
       cs.push_back(it.value());
     }
     const double l = corpus.lengths[n];
+    if (!contributes(l)) continue;  // an empty document: counted in N, adds nothing
     const double e = 1.0 / (N * l * (l - 1.0) * (l - 2.0));  // weight of M̃3ⁿ / N
     const double w2 = 1.0 / (l * (l - 1.0));                 // M̃2ⁿ normaliser
     const std::size_t m = ids.size();
@@ -173,8 +181,9 @@ Result<Tensor3> thirdMomentDense(const Corpus& corpus, double alpha0, std::size_
   };
   std::vector<Lane> lanes(kLanes);
   const SparseCounts& C = corpus.counts;
+  ParallelGuard guard;
 #pragma omp parallel for schedule(static, 1) if (static_cast<double>(corpus.nnz()) * 20 > 1e6)
-  for (int laneIndex = 0; laneIndex < kLanes; ++laneIndex) {
+  for (int laneIndex = 0; laneIndex < kLanes; ++laneIndex) guard.run([&] {
     Lane& lane = lanes[laneIndex];
     lane.cube.assign(dd * dd * dd, 0.0);
     lane.Q = lane.Pm = Eigen::MatrixXd::Zero(d, d);
@@ -188,6 +197,7 @@ Result<Tensor3> thirdMomentDense(const Corpus& corpus, double alpha0, std::size_
           words.emplace_back(static_cast<int>(it.col()), it.value());
         std::sort(words.begin(), words.end());  // usually sorted already
         const double l = corpus.lengths[n];
+        if (!contributes(l)) continue;  // an empty document: counted in N, adds nothing
         const double e = 1.0 / (N * l * (l - 1.0) * (l - 2.0));
         const double f = 1.0 / (l * l * (l - 1.0));
         const double h = e - 3.0 * beta2 * f + 2.0 * gamma3 / (l * l * l);
@@ -214,7 +224,8 @@ Result<Tensor3> thirdMomentDense(const Corpus& corpus, double alpha0, std::size_
         }
       }
     }
-  }
+  });
+  guard.rethrow();
   if (isCanceled(feedback)) return cancelled();
   reportProgress(feedback, 0.9);
   Lane& total = lanes[0];
@@ -305,7 +316,32 @@ Result<Tensor3> whitenedThirdMoment(const Corpus& corpus, double alpha0, const E
   Wr.leftCols(k) = W;
   const Eigen::Index nb = std::min<Eigen::Index>(blockRows(np), 1024);
   const Eigen::Index blocks = (N + nb - 1) / nb;
-  forEachLane(static_cast<double>(N) * np * k, [&](int laneIndex) {
+  // R is k·k(k+1)/2 doubles: one per lane is 4 copies of k³/2 (2 GB each at k = 800; issue 28).
+  // Above kSharedTensorBytes one lane sums every block, and the threads share its R instead,
+  // each updating a fixed range of R's columns. Both ways depend on k only: the bits do not
+  // depend on the thread count.
+  const bool sharedR =
+      static_cast<double>(k) * static_cast<double>(np) * sizeof(double) > moments_detail::kSharedTensorBytes;
+  const int laneCount = sharedR ? 1 : kLanes;
+  const Eigen::Index slices = sharedR ? 16 : 1;
+  auto addPairTerms = [&](const Eigen::MatrixXd& Y, const Eigen::MatrixXd& HY, Eigen::Index rows, Eigen::MatrixXd& K,
+                          Eigen::MatrixXd& R) {
+    if (!sharedR) {
+      pairProducts(Y, rows, K);
+      R.noalias() += HY.topRows(rows).transpose() * K.topRows(rows);
+      return;
+    }
+    ParallelGuard guard;
+#pragma omp parallel for schedule(dynamic, 1)
+    for (Eigen::Index slice = 0; slice < slices; ++slice) guard.run([&] {
+      const Eigen::Index p0 = np * slice / slices, p1 = np * (slice + 1) / slices;
+      for (Eigen::Index p = p0; p < p1; ++p)
+        K.col(p).head(rows) = Y.col(pairs[p].first).head(rows).cwiseProduct(Y.col(pairs[p].second).head(rows));
+      R.middleCols(p0, p1 - p0).noalias() += HY.topRows(rows).transpose() * K.middleCols(p0, p1 - p0).topRows(rows);
+    });
+    guard.rethrow();
+  };
+  auto laneBody = [&](int laneIndex) {
     Lane& lane = lanes[laneIndex];
     lane.R = Eigen::MatrixXd::Zero(k, np);
     lane.A1 = lane.A2 = Eigen::MatrixXd::Zero(k, k);
@@ -315,7 +351,7 @@ Result<Tensor3> whitenedThirdMoment(const Corpus& corpus, double alpha0, const E
     Eigen::MatrixXd Y(nb, k), HY(nb, k), K(nb, np);
     RowMajorMatrix Yr(nb, kp);
     Eigen::VectorXd invL(nb), invL2(nb), pairInv(nb);
-    for (Eigen::Index b = laneIndex; b < blocks; b += kLanes) {
+    for (Eigen::Index b = laneIndex; b < blocks; b += laneCount) {
       if (isCanceled(feedback)) return;
       const Eigen::Index start = b * nb, rows = std::min(nb, N - start);
       for (Eigen::Index r = 0; r < rows; ++r) {
@@ -326,11 +362,14 @@ Result<Tensor3> whitenedThirdMoment(const Corpus& corpus, double alpha0, const E
       }
       Y.topRows(rows) = Yr.topRows(rows).leftCols(k);
       for (Eigen::Index r = 0; r < rows; ++r) {
-        const double l = corpus.lengths[start + r];
         // Clipping (docs/PRIVACY.md §12) scales the terms from M̃3ⁿ by s3, from M̃2ⁿ by s2 and each
-        // M̃1ⁿ factor by s1; scales of 1 change no bit.
-        const double s1 = scales ? scales->m1[start + r] : 1.0, s2 = scales ? scales->m2[start + r] : 1.0;
-        const double s3 = scales ? scales->m3[start + r] : 1.0;
+        // M̃1ⁿ factor by s1; scales of 1 change no bit. An empty document (Corpus::emptyDocuments)
+        // has scales 0: it counts in N and adds nothing.
+        const bool in = contributes(corpus.lengths[start + r]);
+        const double l = in ? corpus.lengths[start + r] : kMinDocumentLength;
+        const double s1 = !in ? 0.0 : scales ? scales->m1[start + r] : 1.0;
+        const double s2 = !in ? 0.0 : scales ? scales->m2[start + r] : 1.0;
+        const double s3 = !in ? 0.0 : scales ? scales->m3[start + r] : 1.0;
         const double e = s3 / (Nd * l * (l - 1.0) * (l - 2.0));
         const double f = s1 * s2 / (l * l * (l - 1.0));
         const double h = e - 3.0 * beta2 * f + 2.0 * gamma3 * (s1 * s1 * s1) / (l * l * l);
@@ -351,14 +390,15 @@ Result<Tensor3> whitenedThirdMoment(const Corpus& corpus, double alpha0, const E
       lane.s.noalias() += Yb.transpose() * invL.head(rows);
       lane.A1.noalias() += Yb.transpose() * invL2.head(rows).asDiagonal() * Yb;
       lane.A2.noalias() += Yb.transpose() * pairInv.head(rows).asDiagonal() * Yb;
-      pairProducts(Y, rows, K);
-      lane.R.noalias() += HY.topRows(rows).transpose() * K.topRows(rows);
+      addPairTerms(Y, HY, rows, K, lane.R);
     }
-  });
+  };
+  if (sharedR) laneBody(0);
+  else forEachLane(static_cast<double>(N) * np * k, laneBody);
   if (isCanceled(feedback)) return cancelled();
   reportProgress(feedback, 0.8);
-  Lane total = lanes[0];
-  for (int i = 1; i < kLanes; ++i) {
+  Lane total = std::move(lanes[0]);  // moved, not copied: R alone may be gigabytes
+  for (int i = 1; i < laneCount; ++i) {
     total.R += lanes[i].R;
     total.A1 += lanes[i].A1;
     total.A2 += lanes[i].A2;
@@ -366,6 +406,7 @@ Result<Tensor3> whitenedThirdMoment(const Corpus& corpus, double alpha0, const E
     total.V += lanes[i].V;
     total.g += lanes[i].g;
     total.wordPair += lanes[i].wordPair;
+    lanes[i] = Lane{};  // free the lane early
   }
   Eigen::MatrixXd& R = total.R;
   const Eigen::VectorXd& s = total.s;

@@ -18,10 +18,12 @@ SecondMomentOperator::SecondMomentOperator(const Corpus& corpus, double alpha0, 
     : m_counts(&corpus.counts) {
   const double N = corpus.docCount();
   const double a = MomentConstants::fromAlpha0(alpha0).a;
-  const Eigen::ArrayXd l = corpus.lengths.array();
   // Clipping scales M̃2ⁿ by f2 and M̃1ⁿ by f1 (so its same-document term by f1²); f = 1 is exact.
-  const Eigen::ArrayXd ones = Eigen::ArrayXd::Ones(l.size());
-  const Eigen::ArrayXd f1 = scales ? scales->m1.array() : ones, f2 = scales ? scales->m2.array() : ones;
+  // An empty document (Corpus::emptyDocuments) has f = 0: counted in N, adds nothing.
+  const Eigen::ArrayXd in = (corpus.lengths.array() >= kMinDocumentLength).cast<double>();
+  const Eigen::ArrayXd l = corpus.lengths.array().max(static_cast<double>(kMinDocumentLength));
+  const Eigen::ArrayXd f1 = scales ? Eigen::ArrayXd(scales->m1.array() * in) : in;
+  const Eigen::ArrayXd f2 = scales ? Eigen::ArrayXd(scales->m2.array() * in) : in;
   m_docWeights = (f2 / (N * l * (l - 1.0)) + a * f1.square() / (N * (N - 1.0) * l * l)).matrix();
   m_rankOneWeight = a / (N * (N - 1.0));
   // g = Σ_n c_n/(N l(l−1)) and S1 = Σ_n c_n/l in one pass over the counts, in lanes.
@@ -161,14 +163,16 @@ void SecondMomentOperator::perform_op(const double* x, double* y, const std::vec
   const Eigen::Index lanes = in.lanes;
   const int* outer = in.counts->outerIndexPtr();
   std::vector<Eigen::VectorXd> partial(static_cast<std::size_t>(lanes));
+  ParallelGuard guard;
 #pragma omp parallel for schedule(dynamic, 1) if (lanes > 1 && C.nonZeros() > 200000)
-  for (Eigen::Index lane = 0; lane < lanes; ++lane) {
+  for (Eigen::Index lane = 0; lane < lanes; ++lane) guard.run([&] {
     Eigen::VectorXd& zv = partial[static_cast<std::size_t>(lane)];
     zv = Eigen::VectorXd::Zero(d);
     const Eigen::Index begin = docs * lane / lanes, end = docs * (lane + 1) / lanes;
     withEntries(*in.counts, packed,
                 [&](auto entry) { productPass(outer, begin, end, m_docWeights.data(), x, zv.data(), entry); });
-  }
+  });
+  guard.rethrow();
   yv = partial[0];
   for (std::size_t lane = 1; lane < partial.size(); ++lane) yv += partial[lane];
   yv -= m_diagonal.cwiseProduct(xv);
@@ -179,10 +183,7 @@ namespace {
 
 // M̂2's Gram part for B vectors at once over documents [begin, end): X and Z are row-major d x B,
 // so a non-zero reads and updates one contiguous row and the counts are streamed once for the B
-// vectors. B = 2 measured best per vector at NYTimes scale (a pass costs ~1.4 single-vector
-// passes; with B = 4 or 8 the d x B rows of X and of each lane's sums outgrow the 1 MiB L2 cache
-// and a pass costs 2.4 or 5 single ones).
-constexpr int kBlockPassWidth = 2;
+// vectors. Each column's sums are formed in the same order whatever B is, so B changes no bit.
 template <int B, class Entry>
 void productPassB(const int* outer, Eigen::Index begin, Eigen::Index end, const double* w, const double* X,
                   double* Z, Entry entry) {
@@ -203,37 +204,62 @@ void productPassB(const int* outer, Eigen::Index begin, Eigen::Index end, const 
   }
 }
 
+// out = the Gram part of M̂2 X, B columns per pass over the counts (the last pass zero-padded).
+template <int B>
+void gramProduct(const PassInput& in, const std::vector<std::uint32_t>& packed, const Eigen::VectorXd& weights,
+                 const Eigen::MatrixXd& X, Eigen::MatrixXd& out) {
+  using RowsB = Eigen::Matrix<double, Eigen::Dynamic, B, Eigen::RowMajor>;
+  const SparseCounts& C = *in.counts;
+  const Eigen::Index docs = C.rows(), d = C.cols(), b = X.cols(), lanes = in.lanes;
+  const int* outer = C.outerIndexPtr();
+  std::vector<RowsB> partial(static_cast<std::size_t>(lanes));
+  for (Eigen::Index c0 = 0; c0 < b; c0 += B) {
+    const Eigen::Index width = std::min<Eigen::Index>(B, b - c0);
+    RowsB Xr = RowsB::Zero(d, B);
+    Xr.leftCols(width) = X.middleCols(c0, width);
+    ParallelGuard guard;
+#pragma omp parallel for schedule(dynamic, 1) if (lanes > 1 && C.nonZeros() > 200000)
+    for (Eigen::Index lane = 0; lane < lanes; ++lane) guard.run([&] {
+      RowsB& Z = partial[static_cast<std::size_t>(lane)];
+      Z = RowsB::Zero(d, B);
+      const Eigen::Index begin = docs * lane / lanes, end = docs * (lane + 1) / lanes;
+      withEntries(C, packed, [&](auto entry) {
+        productPassB<B>(outer, begin, end, weights.data(), Xr.data(), Z.data(), entry);
+      });
+    });
+    guard.rethrow();
+    RowsB sum = partial[0];
+    for (std::size_t lane = 1; lane < partial.size(); ++lane) sum += partial[lane];
+    out.middleCols(c0, width) = sum.leftCols(width);
+  }
+}
+
+// Vectors per pass: as many as keep a thread's rows of X and of its lane's sums (2 · d · B
+// doubles) within ~640 KiB of the 1 MiB L2 cache, 2 to 8. Measured at NYTimes scale (d = 2·10⁴):
+// B = 2 is best there (a pass costs ~1.4 single-vector passes; with B = 4 or 8 the rows outgrow
+// L2 and a pass costs 2.4 or 5 single ones); at d = 8000 B = 4, at d <= 5000 B = 8.
+int passWidth(Eigen::Index d, Eigen::Index b) {
+  const Eigen::Index fits = 40000 / std::max<Eigen::Index>(d, 1);
+  if (fits >= 8 && b > 4) return 8;
+  if (fits >= 4 && b > 2) return 4;
+  return 2;
+}
+
 }  // namespace
 
 Eigen::MatrixXd SecondMomentOperator::apply(const Eigen::MatrixXd& X) const { return apply(X, {}); }
 
 Eigen::MatrixXd SecondMomentOperator::apply(const Eigen::MatrixXd& X, const std::vector<std::uint32_t>& packed) const {
-  constexpr int B = kBlockPassWidth;
-  using RowsB = Eigen::Matrix<double, Eigen::Dynamic, B, Eigen::RowMajor>;
   const SparseCounts& C = *m_counts;
-  const Eigen::Index docs = C.rows(), d = C.cols(), b = X.cols();
+  const Eigen::Index d = C.cols();
   SparseCounts scratch;
   const PassInput in = passInput(C, packed, scratch);
-  const Eigen::Index lanes = in.lanes;
-  const int* outer = in.counts->outerIndexPtr();
-  Eigen::MatrixXd out(d, b);
-  std::vector<RowsB> partial(static_cast<std::size_t>(lanes));
-  for (Eigen::Index c0 = 0; c0 < b; c0 += B) {  // B columns per pass (the last zero-padded)
-    const Eigen::Index width = std::min<Eigen::Index>(B, b - c0);
-    RowsB Xr = RowsB::Zero(d, B);
-    Xr.leftCols(width) = X.middleCols(c0, width);
-#pragma omp parallel for schedule(dynamic, 1) if (lanes > 1 && C.nonZeros() > 200000)
-    for (Eigen::Index lane = 0; lane < lanes; ++lane) {
-      RowsB& Z = partial[static_cast<std::size_t>(lane)];
-      Z = RowsB::Zero(d, B);
-      const Eigen::Index begin = docs * lane / lanes, end = docs * (lane + 1) / lanes;
-      withEntries(*in.counts, packed, [&](auto entry) {
-        productPassB<B>(outer, begin, end, m_docWeights.data(), Xr.data(), Z.data(), entry);
-      });
-    }
-    RowsB sum = partial[0];
-    for (std::size_t lane = 1; lane < partial.size(); ++lane) sum += partial[lane];
-    out.middleCols(c0, width) = sum.leftCols(width);
+  Eigen::MatrixXd out(d, X.cols());
+  switch (passWidth(d, X.cols())) {
+    case 16: gramProduct<16>(in, packed, m_docWeights, X, out); break;
+    case 8: gramProduct<8>(in, packed, m_docWeights, X, out); break;
+    case 4: gramProduct<4>(in, packed, m_docWeights, X, out); break;
+    default: gramProduct<2>(in, packed, m_docWeights, X, out); break;
   }
   // The diagonal and rank-one corrections as in perform_op.
   out -= m_diagonal.asDiagonal() * X;

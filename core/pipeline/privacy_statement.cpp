@@ -28,6 +28,17 @@ const char* privacyClaimName(PrivacyClaim c) {
 PrivacyStatement privacyStatement(const StatementInputs& in) {
   PrivacyStatement st;
   const PrivacyDecision d = decidePrivacy(in.edges);
+  st.explanation = d.explanation;
+  if (in.whitenedRelease && d.isPrivate) {
+    // decidePrivacy sees T mixed (the documents directly, and through the released W) and says "not
+    // covered"; the whitened release's Lemma C3 is proven for exactly that mixed function.
+    std::string mixed;
+    for (Node n : d.mixedReleases) mixed += (mixed.empty() ? "" : ", ") + std::string(nodeName(n));
+    st.explanation = "A cut (" + edgeSetToString(in.edges) + ") covered by proven bounds: the release of " +
+                     (mixed.empty() ? std::string("T") : mixed) +
+                     " depends on the data directly and through the released W, and the whitened release's "
+                     "sensitivity (Lemma C3, docs/PRIVACY.md §11) is proven for exactly that: any fixed released W.";
+  }
   if (!d.isPrivate) {
     st.claim = PrivacyClaim::NotPrivate;
     st.summary = d.explanation;
@@ -60,6 +71,10 @@ PrivacyStatement privacyStatement(const StatementInputs& in) {
                      : "Private: (epsilon, delta)-DP for replacing one document, every release calibrated to a "
                        "bound proven in docs/PRIVACY.md.";
   }
+  if (in.edges != 0 && in.vocabulary == VocabularyOrigin::CorpusCounts && st.claim != PrivacyClaim::NotPrivate) {
+    st.claim = PrivacyClaim::NotPrivate;
+    st.summary = vocabularyNotPrivateReason();
+  }
   if (in.edges != 0 && in.momentClip.enabled && !in.whitenedRelease) {
     // Every output names the clipping and its public bounds next to the claim.
     st.summary += " Documents clipped to public norm bounds " + momentClipText(in.momentClip) +
@@ -69,6 +84,9 @@ PrivacyStatement privacyStatement(const StatementInputs& in) {
     if (in.docCount > 0 && in.delta >= 1.0 / in.docCount) {
       st.cautions.push_back("delta = " + shortNumber(in.delta) + " >= 1/N = " + shortNumber(1.0 / in.docCount) +
                             ": a mechanism may then publish a whole document and still meet the definition");
+    }
+    if (in.vocabulary == VocabularyOrigin::Unknown) {
+      st.cautions.push_back(vocabularyAssumedPublicCaution());
     }
     if (in.epsilon > kLargeEpsilon) {
       st.cautions.push_back("epsilon = " + shortNumber(in.epsilon) +

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/corpus/corpus_provenance.h"
 #include "core/graph/computation_graph.h"
 #include "core/privacy/sensitivity.h"
 
@@ -22,6 +23,10 @@ const char* privacyClaimName(PrivacyClaim c);  // "proven", "heuristic", "printe
 struct PrivacyStatement {
   PrivacyClaim claim = PrivacyClaim::NotPrivate;
   std::string summary;                // one sentence: what "private" covers here, or why it does not hold
+  // The graph's reading of the edge set (decidePrivacy's explanation), except where the run's
+  // mechanism covers what the graph alone cannot (the whitened release's mixed T): it never
+  // contradicts the claim. JSON privacy.explanation, the banner's tooltip.
+  std::string explanation;
   std::vector<std::string> cautions;  // e.g. δ >= 1/N, a very large ε
   bool isPrivate() const { return claim == PrivacyClaim::Proven; }
 };
@@ -36,7 +41,11 @@ struct StatementInputs {
   int docCount = 0;  // N (public); 0 when unknown (no δ >= 1/N check)
   bool whitenedRelease = false;  // {e2, e5, e6} by the whitened release (docs/PRIVACY.md §11)
   MomentClip momentClip;         // the papers' configurations on clipped documents (docs/PRIVACY.md §12)
+  // Where the corpus's vocabulary came from (docs/PRIVACY.md §13): CorpusCounts makes every
+  // release depend on the text through a path no noise covers; Unknown is a caution.
+  VocabularyOrigin vocabulary = VocabularyOrigin::Public;
 };
 PrivacyStatement privacyStatement(const StatementInputs& in);
+
 
 }  // namespace dplda

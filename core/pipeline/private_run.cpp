@@ -57,9 +57,42 @@ double drawsOf(Node node, double N, double d, double k) {
 
 using namespace detail;
 
-StatementInputs statementInputs(const PrivacyOptions& o, int docCount, const MomentClip& clip) {
-  return {o.edges, o.shareReleases, o.bounds, o.epsilon, o.delta, o.noiseMultiplier, docCount, o.whitened.enabled,
-          clip};
+StatementInputs statementInputs(const PrivacyOptions& o, int docCount, const MomentClip& clip,
+                                VocabularyOrigin vocabulary) {
+  return {o.edges, o.shareReleases, o.bounds,       o.epsilon, o.delta, o.noiseMultiplier, docCount, o.whitened.enabled,
+          clip,    vocabulary};
+}
+
+void chargeVocabularySelection(PrivateRunResult& res, const CorpusProvenance& provenance) {
+  if (provenance.vocabulary != VocabularyOrigin::PrivateSelection) return;
+  const VocabularySelectionRecord& v = provenance.selection;
+  LedgerEntry e;
+  e.release = "vocabulary (private partition selection, at import)";
+  e.node = "vocabulary";
+  e.mechanism = "gaussian partition selection";
+  e.sensitivity = v.sensitivity;
+  e.sensitivityFormula = "sqrt(2m), m = " + std::to_string(v.maxWordsPerDocument) +
+                         " words per document (docs/PRIVACY.md §13)";
+  e.bounds = "sound";
+  e.epsilon = v.epsilon;
+  e.delta = v.delta;
+  e.sigma = v.sigma;
+  e.spent = true;
+  e.note = "threshold " + shortNumber(v.threshold) + " documents; spent when the corpus was imported, composed "
+           "with the releases below by basic composition";
+  res.ledger.insert(res.ledger.begin(), std::move(e));
+  res.epsilonSpent += v.epsilon;
+  res.deltaSpent += v.delta;
+  res.deltaAsDrawn += v.delta;
+  res.composition += "; plus the private vocabulary selection (epsilon " + shortNumber(v.epsilon) + ", delta " +
+                     shortNumber(v.delta) + ") by basic composition";
+  if (res.statement.isPrivate()) {
+    res.statement.summary += std::string(" ") + vocabularyChargedText(v);
+  }
+  if (v.noiseSource.rfind("seeded", 0) == 0) {
+    res.warnings.push_back("the vocabulary selection's noise was " + v.noiseSource +
+                           ": reproducible, for teaching and tests, not for releasing real data");
+  }
 }
 
 // Clipping inside configurations 1–4 (docs/PRIVACY.md §12) is proven for the sound set's Gaussian
@@ -204,6 +237,18 @@ SensitivityBound PrivateRun::boundOf(const PlannedRelease& r) const {
   return b;
 }
 
+// validateNoiseParameter (core/privacy/mechanisms.h) with the row's name and formula, so that the
+// message names the parameter (e.g. "C = 1e-108") whose value made the release degenerate.
+Status validateRowSensitivity(const LedgerEntry& e) {
+  return validateNoiseParameter("the sensitivity of " + e.release + " (" + e.sensitivityFormula + ")", e.sensitivity);
+}
+
+Status validateRowScale(const LedgerEntry& e, double calibratedSigma) {
+  return validateNoiseParameter("the noise scale sigma of " + e.release + " (sensitivity " +
+                                    shortNumber(e.sensitivity) + ": " + e.sensitivityFormula + ")",
+                                calibratedSigma);
+}
+
 SensitivityBound PrivateRun::describeRow(LedgerEntry& e, const PlannedRelease& r) const {
   const SensitivityBound b = boundOf(r);
   e.sensitivity = b.usable ? b.value : std::nan("");
@@ -224,6 +269,7 @@ Status PrivateRun::calibrateEach(std::size_t first) {
       auto cal = calibrateTpm(m_o.decompositionAccountant, e.epsilon, e.delta, q);
       if (!cal.ok()) return Status(cal.status().code(), "release of " + m_plan[i].name + ": " + cal.status().message());
       e.draws = q.draws;
+      DPLDA_RETURN_IF_ERROR(validateRowScale(e, cal.value().multiplier * e.sensitivity));
       e.sigma = cal.value().multiplier * e.sensitivity * m_o.noiseMultiplier;  // per query
       e.samplerLimited = cal.value().samplerLimited;
       e.mechanism = std::string("private robust tensor power method (seed 004 Algorithm 3, ") +
@@ -264,6 +310,8 @@ Status PrivateRun::calibrateGaussianDp(std::size_t first) {
   for (std::size_t i = first; i < m_plan.size(); ++i) {
     LedgerEntry& e = m_res.ledger[i];
     e.mu = mu * std::sqrt(e.epsilon / epsilonG);
+    // The same check basic composition's calibrate applies: a degenerate Δ_i gives σ_i = 0 here.
+    DPLDA_RETURN_IF_ERROR(validateRowScale(e, e.sensitivity / e.mu));
     e.sigma = e.sensitivity / e.mu * m_o.noiseMultiplier;
     e.samplerLimited = cal.value().samplerLimited;
     e.mechanism = std::string(mechanismName(Mechanism::AnalyticGaussian)) + " (gaussian-dp accountant)";
@@ -282,7 +330,7 @@ void PrivateRun::statePrivacyAsDrawn() {
     excess += e.samplerExcess;
     if (e.samplerLimited) limited += (limited.empty() ? "" : ", ") + e.release;
   }
-  m_res.deltaAsDrawn = m_o.delta + excess;
+  m_res.deltaAsDrawn = std::min(1.0, m_o.delta + excess);  // any mechanism is (ε, 1)-DP
   if (!limited.empty() || excess > m_o.delta) {
     m_res.statement.claim = PrivacyClaim::NotPrivate;
     m_res.statement.summary = "Not private as drawn: at these per-release epsilons the noise samplers' truncated "
@@ -295,11 +343,12 @@ void PrivateRun::statePrivacyAsDrawn() {
   }
 }
 
-Result<PrivateRunResult> PrivateRun::run() {
-  const double mult = m_o.noiseMultiplier;
-  PrivacyDiagnostics& diag = m_res.diagnostics;
+// The statement and every row (node, mechanism, formula, share) before anything is drawn, so a
+// run that stops early still shows what each release would have been.
+Status PrivateRun::startLedger() {
   m_res.decision = decidePrivacy(m_o.edges);
-  m_res.statement = privacyStatement(statementInputs(m_o, m_corpus.docCount(), m_so.clip));
+  m_res.statement =
+      privacyStatement(statementInputs(m_o, m_corpus.docCount(), m_so.clip, m_corpus.provenance.vocabulary));
   m_res.noiseSource = m_noise.description();
   if (!m_res.statement.isPrivate()) m_res.warnings.push_back(m_res.statement.summary);
   for (const std::string& c : m_res.statement.cautions) m_res.warnings.push_back(c);
@@ -307,9 +356,6 @@ Result<PrivateRunResult> PrivateRun::run() {
     m_res.warnings.push_back("noise from a seeded generator (" + m_noise.description() +
                              "): reproducible, for teaching and tests, not for releasing real data");
   }
-
-  // Every row names its node, mechanism, formula and share before anything is drawn, so a run
-  // that stops early still shows what each release would have been.
   m_plan = m_o.whitened.enabled ? whitenedReleasePlan() : planReleases(m_o.edges, m_o.shareReleases, m_o.bounds);
   auto shares = splitBudget(m_o.epsilon, m_o.delta, static_cast<int>(m_plan.size()), m_o.splitWeights);
   if (!shares.ok()) return shares.status();
@@ -330,6 +376,37 @@ Result<PrivateRunResult> PrivateRun::run() {
     describeRow(e, p);
     m_res.ledger.push_back(std::move(e));
   }
+  return Status::ok();
+}
+
+// Node sensitivities (from public and released values) and the calibration under the run's
+// accountant, all before any node draw. A refusal is a status with m_res.status's wording.
+Status PrivateRun::calibrateNodes(std::size_t first) {
+  PrivacyDiagnostics& diag = m_res.diagnostics;
+  for (std::size_t i = first; i < m_plan.size(); ++i) {
+    LedgerEntry& e = m_res.ledger[i];
+    const SensitivityBound b = describeRow(e, m_plan[i]);
+    diag.preconditions.insert(diag.preconditions.end(), b.preconditions.begin(), b.preconditions.end());
+    for (int edgeId : m_plan[i].edges) m_releaseOfEdge[edgeId] = i;
+    if (!b.usable) {
+      return Status(StatusCode::NothingReleased, std::string("nothing released: the sensitivity of ") +
+                                                     nodeName(m_plan[i].node) +
+                                                     " cannot be evaluated: " + failedPreconditions(b));
+    }
+    // Every accountant calibrates from this value: a degenerate one (0, subnormal) is refused here.
+    DPLDA_RETURN_IF_ERROR(validateRowSensitivity(e));
+    e.draws = std::max(1.0, drawsOf(m_plan[i].node, m_corpus.docCount(), m_corpus.vocabSize(), m_k));
+  }
+  Status calibrated = m_o.accountant == Accountant::GaussianDp ? calibrateGaussianDp(first) : calibrateEach(first);
+  if (!calibrated.isOk()) return Status(StatusCode::NothingReleased, "nothing released: " + calibrated.message());
+  statePrivacyAsDrawn();
+  return Status::ok();
+}
+
+Result<PrivateRunResult> PrivateRun::run() {
+  const double mult = m_o.noiseMultiplier;
+  PrivacyDiagnostics& diag = m_res.diagnostics;
+  DPLDA_RETURN_IF_ERROR(startLedger());
 
   // ---- Procedure 1: private lower bounds, each decided on released or public values only ----
   std::size_t idx = 0;
@@ -364,27 +441,40 @@ Result<PrivateRunResult> PrivateRun::run() {
     if (gamma) m_in.gammaSTilde = *(diag.gammaSTilde = lower);
   }
 
-  // ---- node sensitivities and calibration, all before any node draw ----
-  for (std::size_t i = idx; i < m_plan.size(); ++i) {
-    LedgerEntry& e = m_res.ledger[i];
-    const SensitivityBound b = describeRow(e, m_plan[i]);
-    diag.preconditions.insert(diag.preconditions.end(), b.preconditions.begin(), b.preconditions.end());
-    for (int edgeId : m_plan[i].edges) m_releaseOfEdge[edgeId] = i;
-    if (!b.usable) {
-      return fail(StatusCode::NothingReleased, std::string("nothing released: the sensitivity of ") +
-                                                   nodeName(m_plan[i].node) +
-                                                   " cannot be evaluated: " + failedPreconditions(b));
-    }
-    e.draws = std::max(1.0, drawsOf(m_plan[i].node, m_corpus.docCount(), m_corpus.vocabSize(), m_k));
+  if (Status s = calibrateNodes(idx); !s.isOk()) {
+    if (s.code() != StatusCode::InvalidArgument) return fail(s.code(), s.message());
+    // A degenerate sensitivity: invalid input when nothing has been drawn yet; after Procedure 1's
+    // draws, nothing released and the ledger shows what was spent.
+    if (idx == 0) return s;
+    return fail(StatusCode::NothingReleased, "nothing released: " + s.message());
   }
-  Status calibrated = m_o.accountant == Accountant::GaussianDp ? calibrateGaussianDp(idx) : calibrateEach(idx);
-  if (!calibrated.isOk()) return fail(StatusCode::NothingReleased, "nothing released: " + calibrated.message());
-  statePrivacyAsDrawn();
   for (std::size_t i = idx; i < m_plan.size(); ++i) charge(m_res.ledger[i]);  // committed from here on
   return releaseAndEvaluate();
 }
 
+Result<PrivateRunResult> PrivateRun::calibrateOnly() {
+  DPLDA_RETURN_IF_ERROR(startLedger());
+  if (!m_plan.empty() && m_plan[0].kind != ReleaseKind::Node) {
+    return invalidArgument("the releases of " + edgeSetToString(m_o.edges) +
+                           " are calibrated to Procedure 1's released lower bounds, which are random: their noise "
+                           "scale is not fixed before the run");
+  }
+  DPLDA_RETURN_IF_ERROR(calibrateNodes(0));
+  return std::move(m_res);
+}
+
 }  // namespace detail
+
+Result<PrivateRunResult> calibrateRun(SpectralPipeline& pipeline, const PrivacyOptions& o) {
+  if (!pipeline.corpus()) return invalidArgument("no corpus loaded");
+  if (o.edges == 0) return invalidArgument("the edge set is empty: nothing is released");
+  const Corpus& c = *pipeline.corpus();
+  DPLDA_RETURN_IF_ERROR(validatePrivacyOptions(o, c.docCount(), c.vocabSize(), pipeline.options().topicCount));
+  DPLDA_RETURN_IF_ERROR(validateSpectralOptions(pipeline.options(), c));
+  DPLDA_RETURN_IF_ERROR(validateMomentClipping(o, pipeline.options().clip));
+  SeededRandom unused(0);  // nothing is drawn
+  return PrivateRun(pipeline, o, unused, nullptr).calibrateOnly();
+}
 
 Result<PrivateRunResult> runPrivate(SpectralPipeline& pipeline, const PrivacyOptions& o, RandomSource& noise,
                                     Feedback* feedback) {
@@ -402,7 +492,7 @@ Result<PrivateRunResult> runPrivate(SpectralPipeline& pipeline, const PrivacyOpt
     // No noise: the non-private output, reported as such; its failure is its result.
     PrivateRunResult res;
     res.decision = decidePrivacy(0);
-    res.statement = privacyStatement(statementInputs(o, pipeline.corpus()->docCount(), pipeline.options().clip));
+    res.statement = privacyStatement(statementInputs(o, c.docCount(), pipeline.options().clip, c.provenance.vocabulary));
     res.noiseSource = noise.description();
     res.warnings.push_back(res.decision.explanation);
     auto model = pipeline.run(feedback);
@@ -412,6 +502,7 @@ Result<PrivateRunResult> runPrivate(SpectralPipeline& pipeline, const PrivacyOpt
     res.eigenpairs = model.value().eigenpairs;
     return res;
   }();
+  if (r.ok() && o.edges != 0) chargeVocabularySelection(r.value(), c.provenance);
   if (r.ok() && o.edges != 0 && o.nonPrivateDiagnostics && r.value().status.code() != StatusCode::Cancelled) {
     addNonPrivateDiagnostics(pipeline, r.value(), feedback);
   }

@@ -73,7 +73,10 @@ struct PrivacyOptions {
   bool nonPrivateDiagnostics = true;
 };
 // `clip`: the pipeline's moment clipping (SpectralOptions::clip), named in the statement.
-StatementInputs statementInputs(const PrivacyOptions& options, int docCount, const MomentClip& clip = {});
+// `vocabulary`: the corpus's CorpusProvenance::vocabulary (docs/PRIVACY.md §13).
+StatementInputs statementInputs(const PrivacyOptions& options, int docCount, const MomentClip& clip = {},
+                                VocabularyOrigin vocabulary = VocabularyOrigin::Public);
+
 
 // Whether the pipeline's moment clipping (docs/PRIVACY.md §12) fits the options: the sound bound
 // set, a Gaussian mechanism, no input perturbation, not the whitened release. Ok when off.
@@ -111,6 +114,7 @@ struct PrivacyDiagnostics {
   std::optional<double> gammaSTilde;
   std::vector<Precondition> preconditions;  // every bound's, evaluated on released or public values
   Eigen::VectorXd releasedEigenvalues;      // σ_1..σ_{k+1} of the noisy M2 that W was built from, if any
+  std::optional<EigenpairsTopK> releasedEigen;  // how they were found (the whitened release; vectors cleared)
   NonPrivateDiagnostics nonPrivate;
 };
 
@@ -130,6 +134,16 @@ struct PrivateRunResult {
   PrivacyDiagnostics diagnostics;
   std::vector<std::string> warnings;  // e.g. not private, printed bounds, noise multiplier != 1
 };
+
+// A private vocabulary selection (docs/PRIVACY.md §13) is a release too: its row heads the ledger
+// and its (ε_v, δ_v) add to the totals by basic composition. No-op for other provenances.
+void chargeVocabularySelection(PrivateRunResult& result, const CorpusProvenance& provenance);
+
+// The ledger a run of `options` calibrates before its first node draw, by the run's own code (the
+// plan, the budget split, the sensitivities, the accountant, every check), nothing drawn: what the
+// Audit tab draws from (core/pipeline/release_audit.h). Refused (InvalidArgument) when a node
+// release's noise scale depends on Procedure 1's released lower bounds, and as a run refuses.
+Result<PrivateRunResult> calibrateRun(SpectralPipeline& pipeline, const PrivacyOptions& options);
 
 // Runs the private configuration. The pipeline supplies the corpus, options and cached
 // noise-free stages; noise comes only from `noise`. Invalid options give an error Result;

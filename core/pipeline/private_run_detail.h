@@ -38,12 +38,22 @@ std::string failedPreconditions(const SensitivityBound& b);
 // Noise values one release draws (the samplers' tail excess grows with it).
 double drawsOf(Node node, double N, double d, double k);
 
+// The checks of a ledger row's sensitivity and calibrated noise scale (before a test's noise
+// multiplier): validateNoiseParameter, the one check every accountant and release path applies.
+Status validateRowSensitivity(const LedgerEntry& e);
+Status validateRowScale(const LedgerEntry& e, double calibratedSigma);
+
 // The whitened release (whitened_release.cpp, docs/PRIVACY.md §11): its cut, its two releases,
 // the checks of its options and its two sensitivities.
 EdgeSet whitenedReleaseEdges();
 std::vector<PlannedRelease> whitenedReleasePlan();
 Status validateWhitenedRelease(const PrivacyOptions& o);
 SensitivityBound whitenedReleaseBound(Node node, const SensitivityInputs& in, const WhitenedRelease& w);
+// The M2 release's bounds: C1 = C2 = 1 for whitened/raw (nothing clipped), else the options'.
+SecondMomentClip whitenedSecondMomentClip(const WhitenedRelease& w);
+// whitened/raw: the T row (calibrated for Δ_T = 1) rescaled to Δ_T(ρ_W) once ρ_W of the released W̃
+// is public: sensitivity, formula and σ, checked like every row.
+Status rescaleToRowBound(LedgerEntry& e, int docCount, double alpha0, double rowBound, double noiseMultiplier);
 
 // One private run: Procedure 1, calibration, then the releases and the graph downstream of
 // them. Non-private stages are fetched only when a release needs them, after every private
@@ -57,6 +67,8 @@ class PrivateRun {
              .clip = m_so.clip} {}
 
   Result<PrivateRunResult> run();
+  // The ledger up to the node calibration, nothing drawn (calibrateRun).
+  Result<PrivateRunResult> calibrateOnly();
 
  private:
   Result<PrivateRunResult> fail(StatusCode code, const std::string& why) {
@@ -84,6 +96,8 @@ class PrivateRun {
   }
   SensitivityBound boundOf(const PlannedRelease& r) const;
   SensitivityBound describeRow(LedgerEntry& e, const PlannedRelease& r) const;
+  Status startLedger();
+  Status calibrateNodes(std::size_t firstNodeRelease);
   Result<PrivateRunResult> releaseAndEvaluate();
   Result<PrivateRunResult> releaseWhitened();
   void statePrivacyAsDrawn();

@@ -47,27 +47,58 @@ Status validateWhitenedRelease(const PrivacyOptions& o) {
   return Status::ok();
 }
 
+SecondMomentClip whitenedSecondMomentClip(const WhitenedRelease& w) {
+  return w.clipToRowBound ? SecondMomentClip{1.0, 1.0} : w.m2Clip;
+}
+
+// The formulas are written from the numbers the values are computed from (one source for both).
+namespace {
+std::string secondMomentFormula(int docCount, double alpha0, const SecondMomentClip& clip) {
+  return "Delta2 = (2 C2 + 4 a C1^2)/N with C1 = " + shortNumber(clip.m1) + ", C2 = " + shortNumber(clip.m2) +
+         ", a = " + shortNumber(MomentConstants::fromAlpha0(alpha0).a) + ", N = " + std::to_string(docCount);
+}
+std::string tensorFormula(int docCount, double alpha0, const std::string& clipName, double clip) {
+  const MomentConstants mc = MomentConstants::fromAlpha0(alpha0);
+  return "Delta_Tw = (2 + 12|b| + 6c) " + clipName + "^3/N with " + clipName + " = " + shortNumber(clip) +
+         ", b = " + shortNumber(mc.b) + ", c = " + shortNumber(mc.c) + ", N = " + std::to_string(docCount);
+}
+}  // namespace
+
 SensitivityBound whitenedReleaseBound(Node node, const SensitivityInputs& in, const WhitenedRelease& w) {
   SensitivityBound b;
   b.node = node;
   b.usable = in.docCount >= 3;
   if (node == Node::M2) {
-    b.value = clippedSecondMomentSensitivity(in.docCount, in.alpha0, w.clipToRowBound ? SecondMomentClip{} : w.m2Clip);
-    b.formula = "Delta2 = (2 C2 + 4 a C1^2)/N with C1 = " + shortNumber(w.m2Clip.m1) + ", C2 = " +
-                shortNumber(w.m2Clip.m2) + " (documents clipped; docs/PRIVACY.md §11, Lemma C2)";
+    const SecondMomentClip clip = whitenedSecondMomentClip(w);
+    b.value = clippedSecondMomentSensitivity(in.docCount, in.alpha0, clip);
+    b.formula = secondMomentFormula(in.docCount, in.alpha0, clip) +
+                (w.clipToRowBound ? " (nothing clipped; docs/PRIVACY.md §11.2, Lemma C2)"
+                                  : " (documents clipped; docs/PRIVACY.md §11, Lemma C2)");
   } else if (w.clipToRowBound) {
-    // Δ_T is linear in C³: calibrated for 1 here, scaled by Δ_T(ρ_W) once W̃ is released.
+    // Δ_T is linear in C³: calibrated for 1 here, rescaled by rescaleToRowBound once W̃ is released.
     b.value = 1.0;
-    b.formula = "Delta_Tw = (2 + 12|b| + 6c) rho_W^3/N, rho_W = the largest row norm of the released W "
-                "(nothing clipped; docs/PRIVACY.md §11.2)";
+    b.formula = "Delta_Tw = (2 + 12|b| + 6c) rho_W^3/N, rho_W = the largest row norm of the released W, not yet "
+                "released: calibrated for Delta_Tw = 1 and rescaled after the M2 release (nothing clipped; "
+                "docs/PRIVACY.md §11.2)";
   } else {
     const double c = whitenedClipBound(w, in.topicCount, in.alpha0);
     b.value = clippedWhitenedTensorSensitivity(in.docCount, in.alpha0, c);
-    b.formula = "Delta_Tw = (2 + 12|b| + 6c) C^3/N with C = " + shortNumber(c) +
+    b.formula = tensorFormula(in.docCount, in.alpha0, "C", c) +
                 " (whitened documents clipped, given the released W; docs/PRIVACY.md §11, Lemma C3)";
   }
   if (!b.usable) b.note = "needs N >= 3 documents";
   return b;
+}
+
+Status rescaleToRowBound(LedgerEntry& e, int docCount, double alpha0, double rowBound, double noiseMultiplier) {
+  e.sensitivity = clippedWhitenedTensorSensitivity(docCount, alpha0, rowBound);
+  e.sensitivityFormula = tensorFormula(docCount, alpha0, "rho_W", rowBound) +
+                         " (rho_W is the largest row norm of the released W; nothing clipped; docs/PRIVACY.md §11.2)";
+  DPLDA_RETURN_IF_ERROR(validateRowSensitivity(e));
+  // e.sigma was calibrated for Δ_T = 1 (times the test multiplier, if any).
+  if (noiseMultiplier > 0.0) DPLDA_RETURN_IF_ERROR(validateRowScale(e, e.sigma / noiseMultiplier * e.sensitivity));
+  e.sigma *= e.sensitivity;
+  return Status::ok();
 }
 
 // Both releases are drawn from the exact corpus; everything after the M2 noise is computed from
@@ -80,7 +111,7 @@ Result<PrivateRunResult> PrivateRun::releaseWhitened() {
                     " noise matrix to the second moment; reduce the vocabulary");
   }
   const WhitenedRelease& w = m_o.whitened;
-  auto m2 = clippedSecondMomentOperator(m_corpus, m_so.alpha0, w.clipToRowBound ? SecondMomentClip{} : w.m2Clip);
+  auto m2 = clippedSecondMomentOperator(m_corpus, m_so.alpha0, whitenedSecondMomentClip(w));
   // The clipped M̂2 fails only on invalid input (it is a total function of the corpus).
   if (!m2.ok()) return fail(m2.status().code(), "nothing released: " + m2.status().message());
   // M̃2 = M̂2ᶜ + E with E drawn as addReleaseNoise drew it onto a dense M̂2ᶜ (the same draws, in the
@@ -92,6 +123,8 @@ Result<PrivateRunResult> PrivateRun::releaseWhitened() {
   noise = Eigen::MatrixXd();  // d² doubles, not needed beyond the eigenpairs
   if (!eig.ok()) return failAfterNoise(eig.status());
   m_res.diagnostics.releasedEigenvalues = eig.value().values;
+  m_res.diagnostics.releasedEigen = eig.value();
+  m_res.diagnostics.releasedEigen->vectors = Eigen::MatrixXd();
   auto whitening = whitenFromEigenpairs(eig.value(), m_k);
   if (!whitening.ok()) return failAfterNoise(whitening.status());
   const Whitening& wt = whitening.value();
@@ -99,9 +132,8 @@ Result<PrivateRunResult> PrivateRun::releaseWhitened() {
   const double clip = w.clipToRowBound ? whitenedRowBound(wt.W) : whitenedClipBound(w, m_k, m_so.alpha0);
   if (w.clipToRowBound) {  // the T release's scale, now that ρ_W is public (calibrated for Δ = 1)
     LedgerEntry& e = m_res.ledger[m_releaseOfEdge.at(6)];
-    e.sensitivity = clippedWhitenedTensorSensitivity(m_corpus.docCount(), m_so.alpha0, clip);
-    e.sigma *= e.sensitivity;
-    e.sensitivityFormula += ", rho_W = " + shortNumber(clip);
+    if (Status s = rescaleToRowBound(e, m_corpus.docCount(), m_so.alpha0, clip, m_o.noiseMultiplier); !s.isOk())
+      return fail(StatusCode::NothingReleased, "nothing released on e6: " + s.message());
   }
   auto t = clippedWhitenedThirdMoment(m_corpus, m_so.alpha0, wt.W, clip, m_feedback);
   if (!t.ok()) return failAfterNoise(t.status());

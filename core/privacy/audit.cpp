@@ -4,12 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "core/moments/clipped_moments.h"
-#include "core/moments/moments.h"
 #include "core/privacy/mechanisms.h"
-#include "core/privacy/noise.h"
-#include "core/privacy/sensitivity.h"
-#include "core/whitening/whitening.h"
 
 namespace dplda::privacy_audit {
 
@@ -105,15 +100,6 @@ const char* auditedReleaseName(AuditedRelease r) {
 
 namespace {
 
-Eigen::VectorXd uniqueEntries(const Tensor3& t) {
-  const int k = t.dim();
-  std::vector<double> v;
-  for (int i = 0; i < k; ++i)
-    for (int j = i; j < k; ++j)
-      for (int l = j; l < k; ++l) v.push_back(t(i, j, l));
-  return Eigen::Map<Eigen::VectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));
-}
-
 // The word absent from document 0 (if any) with the smallest corpus count: a one-word document on
 // it moves M̂2 and M̂1 furthest from document 0's contribution.
 int rarestWordOutside(const Corpus& c, int doc) {
@@ -134,83 +120,24 @@ int rarestWordOutside(const Corpus& c, int doc) {
 
 }  // namespace
 
-Result<AuditPair> adversarialPair(const Corpus& d, AuditedRelease release, const AuditPairOptions& o,
-                                  Feedback* feedback) {
+Result<AdversarialNeighbour> adversarialNeighbour(const Corpus& d, const Eigen::MatrixXd* W) {
   if (d.docCount() < 2) return invalidArgument("the audit needs a corpus of at least 2 documents");
-  AuditPair p;
-  p.release = release;
-  p.docCount = d.docCount();
-  p.vocabSize = d.vocabSize();
-  p.replacedDocument = 0;
-  const int N = d.docCount();
-  const SecondMomentClip clip{o.clipM1, o.clipM2};
-  Eigen::VectorXd vD, vDp;
-  std::vector<std::pair<int, double>> doc;
-  auto describe = [&](int w, double count) {
-    doc = {{w, count}};
-    const std::string name = d.wordName(w);
-    p.replacement = "\"" + name + "\" ×" + std::to_string(static_cast<int>(count));
-  };
+  if (W && W->rows() != d.vocabSize()) return invalidArgument("adversarialNeighbour: W has the wrong number of rows");
+  int word = 0;
+  if (W) W->rowwise().norm().maxCoeff(&word);
+  else word = rarestWordOutside(d, 0);
+  const double count = 3.0;
+  auto dp = replaceDocument(d, 0, {{word, count}});
+  if (!dp.ok()) return dp.status();
+  AdversarialNeighbour n;
+  n.corpus = std::move(dp).value();
+  n.replacedDocument = 0;
+  n.replacement = "\"" + d.wordName(word) + "\" ×" + std::to_string(static_cast<int>(count));
+  return n;
+}
 
-  if (release == AuditedRelease::SecondMoment || release == AuditedRelease::WhitenedSecondMoment) {
-    describe(rarestWordOutside(d, 0), 3.0);
-    auto dp = replaceDocument(d, 0, doc);
-    if (!dp.ok()) return dp.status();
-    if (release == AuditedRelease::SecondMoment) {
-      auto a = secondMomentDense(d, o.alpha0, feedback);
-      if (!a.ok()) return a.status();
-      auto b = secondMomentDense(dp.value(), o.alpha0, feedback);
-      if (!b.ok()) return b.status();
-      vD = symmetricUniqueEntries(a.value());
-      vDp = symmetricUniqueEntries(b.value());
-      p.sensitivity = secondMomentSensitivity(N, o.alpha0);
-      p.sensitivityFormula = "Δ2 = (2 + 4a)/N";
-    } else {
-      DPLDA_RETURN_IF_ERROR(validateSecondMomentClip(clip));
-      auto a = clippedSecondMomentDense(d, o.alpha0, clip, feedback);
-      if (!a.ok()) return a.status();
-      auto b = clippedSecondMomentDense(dp.value(), o.alpha0, clip, feedback);
-      if (!b.ok()) return b.status();
-      vD = symmetricUniqueEntries(a.value());
-      vDp = symmetricUniqueEntries(b.value());
-      p.sensitivity = clippedSecondMomentSensitivity(N, o.alpha0, clip);
-      p.sensitivityFormula = "(2 C2 + 4 a C1²)/N (Lemma C2)";
-    }
-  } else {
-    // W is public in the real release (whitened from the released M̂2); the lemma holds for any
-    // fixed W, so the audit fixes the whitening of D's clipped M̂2 for both corpora.
-    DPLDA_RETURN_IF_ERROR(validateSecondMomentClip(clip));
-    auto m2 = clippedSecondMomentDense(d, o.alpha0, clip, feedback);
-    if (!m2.ok()) return m2.status();
-    auto eig = topEigenpairs(m2.value(), o.topicCount);
-    if (!eig.ok()) return eig.status();
-    auto wt = whitenFromEigenpairs(eig.value(), o.topicCount);
-    if (!wt.ok()) return wt.status();
-    const Eigen::MatrixXd& W = wt.value().W;
-    int top = 0;
-    W.rowwise().norm().maxCoeff(&top);
-    describe(top, 3.0);
-    auto dp = replaceDocument(d, 0, doc);
-    if (!dp.ok()) return dp.status();
-    const double c = o.clipToRowBound      ? whitenedRowBound(W)
-                     : o.whitenedClip > 0 ? o.whitenedClip
-                                          : 2.0 * std::sqrt(o.topicCount + o.alpha0);  // whitenedClipBound's rule
-    auto a = clippedWhitenedThirdMoment(d, o.alpha0, W, c, feedback);
-    if (!a.ok()) return a.status();
-    auto b = clippedWhitenedThirdMoment(dp.value(), o.alpha0, W, c, feedback);
-    if (!b.ok()) return b.status();
-    vD = uniqueEntries(a.value().tensor);
-    vDp = uniqueEntries(b.value().tensor);
-    p.sensitivity = clippedWhitenedTensorSensitivity(N, o.alpha0, c);
-    p.sensitivityFormula = "(2 + 12|b| + 6c) C³/N (Lemma C3)";
-  }
-  const Eigen::VectorXd diff = vD - vDp;
-  const double gap = diff.norm();
-  if (!(gap > 0) || !std::isfinite(gap)) return numericalFailure("the neighbouring values are equal: nothing to audit");
-  const Eigen::VectorXd u = diff / gap;
-  p.meanD = vD.dot(u);
-  p.meanDPrime = vDp.dot(u);
-  return p;
+ReleaseSampler gaussianShiftSampler(double meanD, double meanDPrime, double sigma) {
+  return [=](int side, RandomSource& rng) { return (side == 0 ? meanD : meanDPrime) + sigma * standardNormal(rng); };
 }
 
 // ---- the threshold test -----------------------------------------------------------------------
@@ -258,7 +185,8 @@ double exactGaussianEpsilon(double sigma, double gap, double delta) {
   return hi;
 }
 
-Result<AuditOutcome> runAudit(const AuditSettings& s, Feedback* feedback) {
+Result<AuditOutcome> runAudit(const AuditSettings& s, const ReleaseSampler& sampler, Feedback* feedback) {
+  if (!sampler) return invalidArgument("audit: no release to draw");
   if (!(s.sigma > 0) || !std::isfinite(s.sigma)) return invalidArgument("audit: the noise scale must be > 0");
   if (s.draws < 100) return invalidArgument("audit: at least 100 draws per side");
   if (!(s.confidence > 0 && s.confidence < 1)) return invalidArgument("audit: the confidence must be in (0, 1)");
@@ -275,9 +203,9 @@ Result<AuditOutcome> runAudit(const AuditSettings& s, Feedback* feedback) {
   int done = 0;
   for (int mark : marks) {
     for (; done < mark; ++done) {
-      out.xD[done] = s.meanD + s.sigma * standardNormal(rngD);
-      out.xDPrime[done] = s.meanDPrime + s.sigma * standardNormal(rngDp);
-      if ((done & 0xffff) == 0 && isCanceled(feedback)) return cancelled();
+      out.xD[done] = sampler(0, rngD);
+      out.xDPrime[done] = sampler(1, rngDp);
+      if ((done & 0x3ff) == 0 && isCanceled(feedback)) return cancelled();
     }
     const std::vector<double> a(out.xD.begin(), out.xD.begin() + mark), b(out.xDPrime.begin(), out.xDPrime.begin() + mark);
     const EpsilonBound e = empiricalEpsilon(a, b, s.delta, 1.0 - s.confidence, s.thresholds);

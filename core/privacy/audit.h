@@ -6,14 +6,16 @@
 //     ε_lb = max_t ln((P_D,lower(S_t) − δ) / P_D′,upper(S_t)).
 // A correctly calibrated release gives ε_lb ≤ ε except with probability 1 − confidence.
 //
-// The statistic. A release adds i.i.d. N(0, σ²) to the unique entries v of its value (i ≤ j for
-// M̂2, i ≤ j ≤ l for T̂; core/privacy/noise.h). Projected on u = (v(D) − v(D′))/‖v(D) − v(D′)‖₂
-// the two output laws are N(⟨v(D),u⟩, σ²) and N(⟨v(D′),u⟩, σ²); by Neyman–Pearson the half-lines
-// of this projection are the most powerful tests, and the projection of isotropic Gaussian noise
-// on a unit vector is exactly N(0, σ²), so the audit draws the projected release directly (one
-// standard normal of the product's sampler per release) at any dimension.
+// The statistic. A release adds noise to the unique entries v of its value (i ≤ j for M̂2,
+// i ≤ j ≤ l for T̂; core/privacy/noise.h). The statistic of one drawn release is its projection
+// on u = (v(D) − v(D′))/‖v(D) − v(D′)‖₂: for Gaussian noise the two laws are N(⟨v(D),u⟩, σ²) and
+// N(⟨v(D′),u⟩, σ²), whose half-lines are the most powerful tests (Neyman–Pearson). The releases
+// themselves are drawn by a ReleaseSampler: the Audit tab's draws the release exactly as a run draws
+// it, with the run's ledger and noise code (core/pipeline/release_audit.h); gaussianShiftSampler is
+// the 1-D model the engine's own tests use.
 #include <Eigen/Dense>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,38 +45,38 @@ Result<Corpus> replaceDocument(const Corpus& c, int doc, const std::vector<std::
 
 // The releases the audit can draw (their noise is Gaussian on the unique entries).
 enum class AuditedRelease {
-  SecondMoment,          // M̂2 with Δ2 = (2 + 4a)/N (e2 / e5 of configuration 1, 2, …)
+  SecondMoment,          // the M̂2 release of a configuration that releases it (e2 / e5 of configuration 1)
   WhitenedSecondMoment,  // the whitened release's clipped M̂2 (docs/PRIVACY.md §11, Lemma C2)
   WhitenedTensor,        // the whitened release's T̂ given a fixed public W (Lemma C3)
 };
 const char* auditedReleaseName(AuditedRelease r);  // "M2", "whitened M2", "whitened T"
 
-// The two noise-free values of a release on D and on its adversarial neighbour D′, reduced to
-// the projection on their difference.
+// D′ built from D by replacing document 0 with the adversarial document of the tests: one word
+// repeated 3 times; the word absent from document 0 that is rarest in the corpus (it moves M̂2 and
+// M̂1 furthest), or, given the W a whitened T̂ is computed with, the word with the largest row of W.
+struct AdversarialNeighbour {
+  Corpus corpus;
+  int replacedDocument = 0;
+  std::string replacement;  // e.g. "\"w17\" ×3"
+};
+Result<AdversarialNeighbour> adversarialNeighbour(const Corpus& d, const Eigen::MatrixXd* W = nullptr);
+
+// A release on D and on D′ reduced to the audit's statistic: what the tab shows of the pair.
 struct AuditPair {
   AuditedRelease release = AuditedRelease::SecondMoment;
   int docCount = 0, vocabSize = 0;
   int replacedDocument = 0;
-  std::string replacement;   // e.g. "word 17 ×3"
-  double sensitivity = 0;    // the bound the release is calibrated to
+  std::string replacement;
+  double sensitivity = 0;    // the bound the release is calibrated to (the run's ledger row)
   std::string sensitivityFormula;
   double meanD = 0, meanDPrime = 0;  // ⟨v(D), u⟩, ⟨v(D′), u⟩
   double gap() const { return meanD - meanDPrime; }  // ‖v(D) − v(D′)‖₂ ≥ 0
 };
 
-// Builds D′ from D by replacing document 0 with the adversarial document of the tests: one word
-// repeated (the word absent from document 0 that is rarest in the corpus for M̂2; the word with the
-// largest row of W for T̂, W whitening D's clipped M̂2), and computes both values with the product's
-// estimators. `clip*` are the whitened release's public bounds (ignored for SecondMoment).
-struct AuditPairOptions {
-  double alpha0 = 1.0;
-  int topicCount = 3;
-  double clipM1 = 0.5, clipM2 = 0.3;  // kDefaultClipM1, kDefaultClipM2
-  double whitenedClip = 0.0;          // 0: the public default rule (whitenedClipBound)
-  bool clipToRowBound = false;        // C = ρ_W of the fixed W (nothing clipped)
-};
-Result<AuditPair> adversarialPair(const Corpus& d, AuditedRelease release, const AuditPairOptions& options,
-                                  Feedback* feedback = nullptr);
+// One drawn release's statistic on D (side 0) or D′ (side 1), its noise from `rng`.
+using ReleaseSampler = std::function<double(int side, RandomSource& rng)>;
+// The 1-D model: meanD or meanDPrime plus σ·N(0, 1) from the product's sampler.
+ReleaseSampler gaussianShiftSampler(double meanD, double meanDPrime, double sigma);
 
 // ---- the threshold test -----------------------------------------------------------------------
 
@@ -102,7 +104,9 @@ double exactGaussianEpsilon(double sigma, double gap, double delta);
 struct AuditSettings {
   double epsilon = 1.0;   // claimed
   double delta = 1e-5;
-  double sigma = 0;       // the noise scale drawn (calibrated, or a negative control)
+  // The drawn release's noise scale and projected means: the exact ε of the pair at this σ
+  // (what ε_lb approaches), not the draws, which come from the sampler.
+  double sigma = 0;
   double meanD = 0, meanDPrime = 0;
   int draws = 200000;     // per side
   double confidence = 0.95;
@@ -119,7 +123,9 @@ struct AuditOutcome {
   std::vector<double> xD, xDPrime;  // the statistic's draws
   double exactEpsilon = 0;          // of the pair at this σ (what ε_lb approaches)
 };
-// Cancellable through `feedback` (Cancelled status); progress in [0, 1].
-Result<AuditOutcome> runAudit(const AuditSettings& settings, Feedback* feedback = nullptr);
+// Cancellable through `feedback` (Cancelled status); progress in [0, 1]. Side 0 draws from a
+// generator seeded deriveSeed(seed, 1), side 1 from deriveSeed(seed, 2).
+Result<AuditOutcome> runAudit(const AuditSettings& settings, const ReleaseSampler& sampler,
+                              Feedback* feedback = nullptr);
 
 }  // namespace dplda::privacy_audit

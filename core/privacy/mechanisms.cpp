@@ -120,12 +120,6 @@ std::string lower(std::string s) {
   return s;
 }
 
-Status validateSensitivity(double sensitivity) {
-  if (!std::isfinite(sensitivity) || sensitivity <= 0.0)
-    return invalidArgument("sensitivity must be a finite number > 0, got " + num(sensitivity));
-  return Status::ok();
-}
-
 Status validateEpsilon(double epsilon) {
   if (!std::isfinite(epsilon) || epsilon <= 0.0)
     return invalidArgument("epsilon must be a finite number > 0, got " + num(epsilon));
@@ -171,6 +165,16 @@ Result<double> solveAnalytic(double eps, double target, double start) {
 
 }  // namespace
 
+Status validateNoiseParameter(const std::string& name, double value) {
+  if (std::isfinite(value) && value >= kSmallestNoiseParameter) return Status::ok();
+  const std::string why = !std::isfinite(value) ? "is not a finite number"
+                          : value <= 0.0        ? "is not > 0"
+                                                : "is below 2^-511 = 1.5e-154 (its square underflows: a degenerate "
+                                                  "release, e.g. from a clipping bound so small that the clipped "
+                                                  "statistic lies in the floating-point underflow range)";
+  return invalidArgument(name + " = " + num(value) + " " + why + "; refused");
+}
+
 const char* mechanismName(Mechanism m) {
   switch (m) {
     case Mechanism::AnalyticGaussian: return "analytic";
@@ -204,11 +208,13 @@ double analyticGaussianDelta(double sigma, double epsilon, double sensitivity) {
 }
 
 // (1 + e^eps) draws u, rounded up: the 4 ulp margin covers exp's and the products' rounding.
+// A δ of 1 holds for any mechanism: the excess is capped there, so that e^ε overflowing (ε >= 710)
+// gives 1, not infinity, in every output (issue 28).
 double gaussianSamplerDelta(double epsilon, double draws) {
-  return (1.0 + std::exp(epsilon)) * draws * kSamplerUniformFloor * (1.0 + 0x1p-50);
+  return std::min(1.0, (1.0 + std::exp(epsilon)) * draws * kSamplerUniformFloor * (1.0 + 0x1p-50));
 }
 
-double laplaceSamplerDelta(double epsilon, double draws) { return 2.0 * gaussianSamplerDelta(epsilon, draws); }
+double laplaceSamplerDelta(double epsilon, double draws) { return std::min(1.0, 2.0 * gaussianSamplerDelta(epsilon, draws)); }
 
 double gaussianSamplerEpsilonLimit(double delta, double draws) {
   // (1 + e^eps) draws 2^-53 <= delta / 2; computed with the rounded-up excess so the limit is safe.
@@ -221,7 +227,7 @@ double gaussianSamplerEpsilonLimit(double delta, double draws) {
 double gaussianSamplerDeltaFloor(double draws) { return 4.0 * draws * kSamplerUniformFloor * (1.0 + 0x1p-50); }
 
 Result<Calibration> calibrate(Mechanism mechanism, double epsilon, double delta, double sensitivity, double draws) {
-  DPLDA_RETURN_IF_ERROR(validateSensitivity(sensitivity));
+  DPLDA_RETURN_IF_ERROR(validateNoiseParameter("sensitivity", sensitivity));
   if (!std::isfinite(draws) || draws < 1.0)
     return invalidArgument("the number of noise draws must be a finite number >= 1, got " + num(draws));
   Calibration c;
@@ -238,6 +244,8 @@ Result<Calibration> calibrate(Mechanism mechanism, double epsilon, double delta,
     c.scale = sensitivity / epsilon;
     if (!std::isfinite(c.scale))
       return invalidArgument("epsilon = " + num(epsilon) + " is too small: the Laplace scale overflows");
+    DPLDA_RETURN_IF_ERROR(validateNoiseParameter("the Laplace scale b (epsilon = " + num(epsilon) +
+                                                    ", sensitivity = " + num(sensitivity) + ")", c.scale));
     c.achievedDelta = 0.0;
     // Reported, not enforced: Laplace releases are charged as pure epsilon-DP (delta may be 0).
     c.samplerDelta = laplaceSamplerDelta(epsilon, draws);
@@ -299,6 +307,8 @@ Result<Calibration> calibrate(Mechanism mechanism, double epsilon, double delta,
   if (!std::isfinite(c.scale))
     return invalidArgument("epsilon = " + num(epsilon) + ", sensitivity = " + num(sensitivity) +
                            ": the noise scale overflows");
+  DPLDA_RETURN_IF_ERROR(validateNoiseParameter("the noise scale sigma (epsilon = " + num(epsilon) +
+                                                  ", sensitivity = " + num(sensitivity) + ")", c.scale));
   c.achievedDelta = analyticGaussianDelta(c.scale, epsilon, sensitivity);
 
   if (mechanism == Mechanism::AnalyticGaussian) {

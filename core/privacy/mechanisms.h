@@ -27,6 +27,19 @@ Result<Mechanism> parseMechanism(const std::string& text);  // the names above, 
 // weight must stay finite.
 inline constexpr double kMaxEpsilon = 1e15;
 
+// The smallest sensitivity or noise scale a release may have: 2^-511 (about 1.5e-154), where its
+// square leaves the normal doubles. The accountants square both (zCDP's rho = Delta^2/(2 sigma^2),
+// the Gaussian-DP mu^2), and a clipped statistic that small lives in the underflow range, where
+// rounding is absolute rather than relative and the proofs' norm bounds no longer hold to rounding.
+// Such a release is degenerate (e.g. whitened C = 1e-108: C^3 underflows to 0): refused.
+inline constexpr double kSmallestNoiseParameter = 0x1p-511;
+// The one check of a release's sensitivity or noise scale, on every path (both accountants, the
+// whitened release, Procedure 1, the private power method, DP-VI): refuses a value that is not
+// finite or is below kSmallestNoiseParameter (0, subnormal, or whose square is), with a message
+// naming `name` (the parameter, e.g. "the sensitivity of T -> TD (e6) Delta_Tw = ... with C = 1e-108")
+// and the value.
+Status validateNoiseParameter(const std::string& name, double value);
+
 // epsilon finite and in (0, kMaxEpsilon]; delta finite and in (0, 1). The message names the
 // parameter and value.
 // (The Gaussian mechanisms add a floor on delta, below: calibrate checks it per release.)
@@ -54,8 +67,8 @@ inline constexpr double kAnalyticDeltaTolerance = 1e-12;  // calibration treats 
 inline constexpr double kSamplerUniformFloor = 0x1p-53;  // the smallest u the samplers use
 inline constexpr double kGaussianSamplerMaxAbs = 8.571674348653;  // >= sqrt(106 ln 2) = 8.57167434865290...
 inline constexpr double kLaplaceSamplerMaxAbs = 36.736800569678;  // >= 53 ln 2 = 36.7368005696771... (units of b)
-double gaussianSamplerDelta(double epsilon, double draws = 1.0);  // (1 + e^eps) draws 2^-53
-double laplaceSamplerDelta(double epsilon, double draws = 1.0);   // (1 + e^eps) draws 2^-52
+double gaussianSamplerDelta(double epsilon, double draws = 1.0);  // (1 + e^eps) draws 2^-53, at most 1
+double laplaceSamplerDelta(double epsilon, double draws = 1.0);   // (1 + e^eps) draws 2^-52, at most 1
 // The largest epsilon whose Gaussian sampler excess is at most delta / 2 (at most half of delta goes
 // to the truncated tails): ln(delta 2^52 / draws - 1). NaN when no epsilon > 0 qualifies.
 double gaussianSamplerEpsilonLimit(double delta, double draws = 1.0);

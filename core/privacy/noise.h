@@ -58,6 +58,8 @@ Status addSymmetricMatrixNoise(Eigen::MatrixXd& m, double sigma, RandomSource& r
 // The entries i <= j of a symmetric matrix, row by row: the coordinates its noise is drawn on
 // (the empirical privacy audits compare releases in them).
 Eigen::VectorXd symmetricUniqueEntries(const Eigen::MatrixXd& m);
+// The entries i <= j <= l of a symmetric tensor, lexicographic (addSymmetricTensorNoise's order).
+Eigen::VectorXd symmetricUniqueEntries(const Tensor3& t);
 
 // t += N with N symmetric: one N(0, sigma^2) draw per unique entry (i <= j <= l, lexicographic),
 // added to every permutation of its indices.

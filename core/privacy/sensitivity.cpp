@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/moments/clipped_moments.h"
+#include "core/privacy/mechanisms.h"
 
 namespace dplda {
 
@@ -14,7 +15,10 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
+// A value a failed step never computed (NaN) reads "not computed" in every detail (issue 28).
 std::string num(double v) {
+  if (std::isnan(v)) return "not computed";
+  if (std::isinf(v)) return v > 0 ? "unbounded" : "-unbounded";
   std::ostringstream os;
   os.precision(6);
   os << v;
@@ -475,14 +479,14 @@ bool needsEigengap(Node node, BoundSet bounds) {
 Result<PrivateLowerBound> privateLowerBound(double value, double sensitivity, double epsilon, double delta,
                                             RandomSource& rng) {
   if (!std::isfinite(value)) return invalidArgument("private lower bound: value must be finite, got " + num(value));
-  if (!std::isfinite(sensitivity) || sensitivity <= 0.0)
-    return invalidArgument("private lower bound: sensitivity must be a finite number > 0, got " + num(sensitivity));
+  DPLDA_RETURN_IF_ERROR(validateNoiseParameter("private lower bound: the sensitivity", sensitivity));
   if (!std::isfinite(epsilon) || epsilon <= 0.0)
     return invalidArgument("private lower bound: epsilon must be a finite number > 0, got " + num(epsilon));
   if (!std::isfinite(delta) || delta <= 0.0 || delta > 0.5)
     return invalidArgument("private lower bound: delta must be in (0, 0.5], got " + num(delta));
   PrivateLowerBound r;
   r.laplaceScale = sensitivity / epsilon;
+  DPLDA_RETURN_IF_ERROR(validateNoiseParameter("private lower bound: the Laplace scale", r.laplaceScale));
   r.released = value + laplace(rng, r.laplaceScale);
   // P(Lap(b) > b ln(1/(2 delta))) = delta, so the shifted release undershoots `value` w.p. >= 1 - delta.
   r.lower = std::max(0.0, r.released - r.laplaceScale * std::log(1.0 / (2.0 * delta)));

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/common/parallel_guard.h"
 #include "core/moments/moments.h"
 
 namespace dplda {
@@ -141,8 +142,9 @@ Eigen::MatrixXd WhitenedBatchContractor::contract(const DocumentRange& batch, co
   const int blocks = (n + kBlock - 1) / kBlock;
   std::vector<LaneSums> lanes(kLanes);
   const double work = static_cast<double>(n) * static_cast<double>(k + L) * 20.0;
+  ParallelGuard guard;
 #pragma omp parallel for schedule(static, 1) if (work > 1e6)
-  for (int lane = 0; lane < kLanes; ++lane) {
+  for (int lane = 0; lane < kLanes; ++lane) guard.run([&] {
     LaneSums& S = lanes[lane];
     S.reset(d, k, L);
     // Row-major blocks: the per-word updates below are contiguous axpys of length k (raw loops:
@@ -157,14 +159,16 @@ Eigen::MatrixXd WhitenedBatchContractor::contract(const DocumentRange& batch, co
       Y.topRows(rows).setZero();
       for (int r = 0; r < rows; ++r) {
         const int doc = batch.doc(first + r);
-        const double l = m_corpus.lengths[doc];
-        const double e = 1.0 / (Nb * l * (l - 1.0) * (l - 2.0));
-        const double f = 1.0 / (l * l * (l - 1.0));
+        // An empty document (Corpus::emptyDocuments) counts in the batch's N and adds nothing.
+        const double in = contributes(m_corpus.lengths[doc]) ? 1.0 : 0.0;
+        const double l = in ? m_corpus.lengths[doc] : kMinDocumentLength;
+        const double e = in / (Nb * l * (l - 1.0) * (l - 2.0));
+        const double f = in / (l * l * (l - 1.0));
         const double q = -3.0 * e + 3.0 * beta2 * f;
-        const double pi = 1.0 / (l * (l - 1.0));
-        hw[r] = e - 3.0 * beta2 * f + 2.0 * gamma3 / (l * l * l);
-        invL[r] = 1.0 / l;
-        invL2[r] = 1.0 / (l * l);
+        const double pi = in / (l * (l - 1.0));
+        hw[r] = e - 3.0 * beta2 * f + 2.0 * gamma3 * in / (l * l * l);
+        invL[r] = in / l;
+        invL2[r] = in / (l * l);
         pairInv[r] = pi;
         double* y = Y.row(r).data();
         for (SparseCounts::InnerIterator it(C, doc); it; ++it) {
@@ -188,7 +192,8 @@ Eigen::MatrixXd WhitenedBatchContractor::contract(const DocumentRange& batch, co
       S.A1.noalias() += Yb.transpose() * invL2.head(rows).asDiagonal() * Yb;
       S.A2.noalias() += Yb.transpose() * pairInv.head(rows).asDiagonal() * Yb;
     }
-  }
+  });
+  guard.rethrow();
   LaneSums& T = lanes[0];
   for (int lane = 1; lane < kLanes; ++lane) T.add(lanes[lane]);
 

@@ -6,6 +6,8 @@
 #include <omp.h>
 #endif
 
+#include "core/common/parallel_guard.h"
+
 namespace dplda {
 
 namespace {
@@ -116,17 +118,25 @@ Eigen::MatrixXd Tensor3::contractTwiceColumns(const Eigen::MatrixXd& U) const {
   const Eigen::Index n = U.cols();
   Eigen::Map<const Eigen::MatrixXd> slab(m_data.data(), k, k * k);  // slab(l, i*k+j)
   Eigen::MatrixXd out(k, n);
-  // Columns are independent: large batches are split over threads (same result either way).
-  const int chunks = static_cast<double>(k) * k * k * static_cast<double>(n) > 4e6 ? 2 : 1;
-#pragma omp parallel for schedule(static, 1) if (chunks > 1)
-  for (int c = 0; c < chunks; ++c) {
+  // Columns are independent: large batches are split over threads (same result either way), and
+  // into as many more chunks as keep each thread's P (k² doubles per column) within 64 MiB: at
+  // k = 800 with its 10 700 starts, two halves were 27 GB each (issue 28). The chunks depend on
+  // k and n only, so the bits do not depend on the thread count.
+  const double columnDoubles = static_cast<double>(k) * k;
+  const Eigen::Index perChunk = std::max<Eigen::Index>(1, static_cast<Eigen::Index>((1 << 23) / columnDoubles));
+  const int chunks = static_cast<int>(std::max<Eigen::Index>(
+      columnDoubles * k * static_cast<double>(n) > 4e6 ? 2 : 1, (n + perChunk - 1) / perChunk));
+  ParallelGuard guard;
+#pragma omp parallel for schedule(dynamic, 1) if (chunks > 1)
+  for (int c = 0; c < chunks; ++c) guard.run([&] {
     const Eigen::Index begin = n * c / chunks, end = n * (c + 1) / chunks;
     const Eigen::MatrixXd P = slab.transpose() * U.middleCols(begin, end - begin);  // P(i*k+j, s)
     for (Eigen::Index s = begin; s < end; ++s) {
       Eigen::Map<const Eigen::MatrixXd> Ps(P.col(s - begin).data(), k, k);  // Ps(j, i)
       out.col(s).noalias() = Ps.transpose() * U.col(s);
     }
-  }
+  });
+  guard.rethrow();
   return out;
 }
 
@@ -242,6 +252,17 @@ Eigen::MatrixXd PackedTensor3::contractTwiceColumns(const Eigen::MatrixXd& U) co
   const Eigen::Index n = U.cols();
   Eigen::MatrixXd out(k, n);
   if (k == 0 || n == 0) return out;
+  // Q below is k²/2 doubles per column: many columns at large k go in blocks of at most 64 MiB
+  // (issue 28). Each entry is the same chain of multiply-adds either way (panelKernel).
+  const Eigen::Index blockColumns =
+      std::max<Eigen::Index>(64, (std::ptrdiff_t{1} << 23) / std::max<std::ptrdiff_t>(m_pairs, 1) / kHalf * kHalf);
+  if (n > blockColumns) {
+    for (Eigen::Index c0 = 0; c0 < n; c0 += blockColumns) {
+      const Eigen::Index w = std::min(blockColumns, n - c0);
+      out.middleCols(c0, w) = contractTwiceColumns(U.middleCols(c0, w));
+    }
+    return out;
+  }
   const std::ptrdiff_t cols = (n + kHalf - 1) / kHalf * kHalf;  // padding columns of Q are 0
   // Q, pair-major: Q[p * cols + s] = u_j u_l for pair p = {j <= l} (the order of the constructor).
   std::vector<double> Q(static_cast<std::size_t>(m_pairs * cols), 0.0);
@@ -260,8 +281,9 @@ Eigen::MatrixXd PackedTensor3::contractTwiceColumns(const Eigen::MatrixXd& U) co
   std::vector<double> G(static_cast<std::size_t>(lanes * slab),
                         0.0);  // lane-major, each rows x cols row-major
   const double work = static_cast<double>(rows) * static_cast<double>(m_pairs) * static_cast<double>(cols);
+  ParallelGuard guard;  // panelColumns does not allocate; the guard keeps that true if it ever does
 #pragma omp parallel for schedule(dynamic, 1) if (work > 4e6 && lanes > 1)
-  for (std::ptrdiff_t lane = 0; lane < lanes; ++lane) {
+  for (std::ptrdiff_t lane = 0; lane < lanes; ++lane) guard.run([&] {
     const std::ptrdiff_t begin = m_pairs * lane / lanes, end = m_pairs * (lane + 1) / lanes;
     double* g = G.data() + lane * slab;
     for (std::ptrdiff_t p0 = begin; p0 < end; p0 += kPairBlock) {
@@ -270,7 +292,8 @@ Eigen::MatrixXd PackedTensor3::contractTwiceColumns(const Eigen::MatrixXd& U) co
         panelColumns(m_panels.data() + (b * m_pairs + p0) * kRows, Q.data() + p0 * cols, cols, pairs,
                      g + b * kRows * cols);
     }
-  }
+  });
+  guard.rethrow();
   for (std::ptrdiff_t lane = 1; lane < lanes; ++lane)
     for (std::ptrdiff_t e = 0; e < slab; ++e)
       G[static_cast<std::size_t>(e)] += G[static_cast<std::size_t>(lane * slab + e)];

@@ -43,6 +43,11 @@ Result<DpViCalibration> calibrateDpVi(double epsilon, double delta, long long re
   DpViCalibration c;
   c.releases = releases;
   c.sensitivity = 2.0 * clip;
+  // The check every release path applies (core/privacy/mechanisms.h): a clip so small that 2C or
+  // the ρ = T·(2C)²/(2σ²) of the account degenerates (C = 1e-300 gave rho -nan) is refused.
+  DPLDA_RETURN_IF_ERROR(
+      validateNoiseParameter("the DP-VI sensitivity 2C (clipping norm C = --clip = " + shortNumber(clip) + ")",
+                             c.sensitivity));
   c.draws = drawsPerRelease * static_cast<double>(releases);
   c.samplerDelta = gaussianSamplerDelta(epsilon, c.draws);
   if (c.samplerDelta > delta / 2) {
@@ -61,9 +66,9 @@ Result<DpViCalibration> calibrateDpVi(double epsilon, double delta, long long re
   for (int i = 0; i < 64 && dpViAccount(c.sigma, c.sensitivity, releases, target).epsilon > epsilon; ++i) {
     c.sigma = std::nextafter(c.sigma, std::numeric_limits<double>::infinity());
   }
-  if (!(std::isfinite(c.sigma) && c.sigma > 0)) {
-    return invalidArgument("epsilon = " + shortNumber(epsilon) + " gives no finite noise scale for DP-VI");
-  }
+  DPLDA_RETURN_IF_ERROR(validateNoiseParameter("the DP-VI noise scale sigma (epsilon = " + shortNumber(epsilon) +
+                                                    ", C = " + shortNumber(clip) + ")",
+                                                c.sigma));
   c.rho = dpViAccount(c.sigma, c.sensitivity, releases, target).rho;
   c.noiseMultiplier = c.sigma / c.sensitivity;
   return c;
@@ -126,6 +131,19 @@ Result<DpViFit> fitDpVi(const Corpus& train, int k, const DpViOptions& options, 
                            shortNumber(L.sigma) + ", zCDP composition, no amplification by subsampling claimed"
                      : "NOT PRIVATE: no noise or no clipping (sigma = " + shortNumber(L.sigma) +
                            ", C = " + shortNumber(options.clip) + "); a testing configuration";
+  // The vocabulary (docs/PRIVACY.md §13): chosen from the counts, nothing holds; chosen privately, it
+  // is charged on top by basic composition; of unknown origin, it is assumed public.
+  const CorpusProvenance& prov = train.provenance;
+  if (prov.vocabulary == VocabularyOrigin::CorpusCounts) {
+    L.claim = "not-private";
+    L.summary = vocabularyNotPrivateReason();
+  } else if (prov.vocabulary == VocabularyOrigin::PrivateSelection) {
+    L.epsilon += prov.selection.epsilon;
+    L.delta += prov.selection.delta;
+    if (proven) L.summary += std::string(". ") + vocabularyChargedText(prov.selection);
+  } else if (prov.vocabulary == VocabularyOrigin::Unknown) {
+    L.notes.push_back(vocabularyAssumedPublicCaution());
+  }
   if (options.vi.method == ViMethod::Online) {
     L.notes.push_back("every minibatch update is accounted as a full Gaussian release of sensitivity 2C "
                       "(sound and pessimistic: no privacy amplification by subsampling is claimed)");

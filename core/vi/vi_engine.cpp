@@ -12,6 +12,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "core/common/parallel_guard.h"
 #include "core/common/random.h"
 #include "core/vi/estep.h"
 #include "core/vi/estep_lanes.h"
@@ -157,19 +158,22 @@ double processBlock(Context& c, const std::vector<int>& docs, std::size_t begin,
     }
     const int threads = parallel ? c.threads : 1;
     const int chunk = threads == 1 ? m : std::max(256, m / (4 * threads));
+    ParallelGuard guard;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1)
-    for (int j0 = 0; j0 < m; j0 += chunk) {
+    for (int j0 = 0; j0 < m; j0 += chunk) guard.run([&] {
       const int j1 = std::min(m, j0 + chunk);
       estepDocuments(expElogBeta, alpha, blk.jobs.data() + j0, j1 - j0, tol, maxIt, threadLaneScratch());
       for (int j = j0; j < j1; ++j) contribute(j, blk.jobs[j], blk.jobs[j].expElogTheta, blk.jobs[j].phiNorm);
-    }
+    });
+    guard.rethrow();
   } else {
+    ParallelGuard guard;
 #pragma omp parallel num_threads(c.threads) if (parallel)
     {
       EStepScratch& scratch = threadScratch();
       Eigen::VectorXd fresh(k);  // γ of a document without a warm start
 #pragma omp for schedule(dynamic, 8)
-      for (int j = 0; j < m; ++j) {
+      for (int j = 0; j < m; ++j) guard.run([&] {
         const int n = docs[begin + j];
         const DocumentJob doc = documentOf(j);
         double* gamma = fresh.data();
@@ -180,11 +184,12 @@ double processBlock(Context& c, const std::vector<int>& docs, std::size_t begin,
           blk.elboTerm[j] =
               documentElbo(c.alpha, gamma, scratch.expElogTheta(), scratch.phiNorm(), doc.counts, doc.nnz);
         }
-        if (elboOnly) continue;
+        if (elboOnly) return;
         blk.estepIterations[j] = estep(expElogBeta, alpha, doc.words, doc.counts, doc.nnz, tol, maxIt, gamma, scratch);
         contribute(j, doc, scratch.expElogTheta(), scratch.phiNorm());
-      }
+      });
     }
+    guard.rethrow();
   }
   double elbo = 0.0;
   for (int j = 0; j < m; ++j) {  // phase 2: fixed document order

@@ -71,6 +71,7 @@ Result<BlockEigenResult> blockKrylovTopEigenpairs(const std::function<Eigen::Mat
   orthonormaliseAgainst(Z, K, 0, rng);
 
   BlockEigenResult out;
+  out.blockWidth = static_cast<int>(s);
   auto apply = [&](const Eigen::MatrixXd& X) -> Result<Eigen::MatrixXd> {
     if (isCanceled(feedback)) return cancelled();
     Eigen::MatrixXd Y = product(X);
@@ -83,14 +84,14 @@ Result<BlockEigenResult> blockKrylovTopEigenpairs(const std::function<Eigen::Mat
   };
   Eigen::Index used = 0;
   double worst = 0.0;
-  for (int cycle = 0; cycle < o.maxCycles; ++cycle) {
-    ++out.cycles;
-    // Extend the basis by blocks: K gets Z, then Z = orth(A Z) against all of K (the pending block:
+  out.cycles = 1;
+  int blocksSinceCheck = 0;
+  for (;;) {
+    // Extend the basis by a block: K gets Z, then Z = orth(A Z) against all of K (the pending block:
     // A K lies in span(K, Z), so after a restart the kept Ritz vectors' residuals lie in span(Z)).
-    while (used < m) {
-      // Full blocks only, except a last narrow one that completes R^d (the answer is then exact).
-      const Eigen::Index width = std::min(s, d - used);
-      if (used + width > m) break;
+    // Full blocks only, except a last narrow one that completes R^d (the answer is then exact).
+    const Eigen::Index width = std::min(s, d - used);
+    if (used + width <= m) {
       if (width < Z.cols()) Z.conservativeResize(Eigen::NoChange, width);
       K.middleCols(used, width) = Z;
       auto y = apply(Z);
@@ -99,8 +100,15 @@ Result<BlockEigenResult> blockKrylovTopEigenpairs(const std::function<Eigen::Mat
       used += width;
       Z = std::move(y).value();
       if (used < d) orthonormaliseAgainst(Z, K, used, rng);
+      ++blocksSinceCheck;
     }
-    // Rayleigh–Ritz on the whole basis, largest algebraic first (M̂2 is indefinite).
+    // Rayleigh–Ritz when the basis is full, and every checkEvery blocks once it holds the kept
+    // vectors and a block (a check costs O(d m²), a small part of a block product).
+    const bool full = used + std::min(s, d - used) > m || used >= d;
+    const bool early = o.checkEvery > 0 && blocksSinceCheck >= o.checkEvery && used >= keep + s;
+    if (!full && !early) continue;
+    blocksSinceCheck = 0;
+    // Largest algebraic first (M̂2 is indefinite).
     Eigen::MatrixXd H = K.leftCols(used).transpose() * AK.leftCols(used);
     H = 0.5 * (H + H.transpose()).eval();
     Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> small(H);
@@ -126,8 +134,11 @@ Result<BlockEigenResult> blockKrylovTopEigenpairs(const std::function<Eigen::Mat
       out.vectors = V.leftCols(wanted);
       return out;
     }
+    if (!full) continue;
+    if (out.cycles >= o.maxCycles) break;
     // Thick restart: keep the leading Ritz vectors (A of them is known: A V = AK S) and go on from
     // the pending block, re-orthogonalised against them (it already is, up to rounding).
+    ++out.cycles;
     K.leftCols(kept) = V;
     AK.leftCols(kept) = AV;
     used = kept;

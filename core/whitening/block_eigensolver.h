@@ -30,6 +30,9 @@ struct BlockEigenOptions {
   int oversampling = 0;      // Ritz vectors kept at a restart beyond `wanted`; 0: max(2, wanted / 4)
   int basisSize = 0;         // basis columns per cycle; 0: max(2 wanted + 1, wanted + 20), as Spectra's ncv
   int maxCycles = 100;
+  // Rayleigh–Ritz (and the residual check) every checkEvery blocks as well as when the basis is
+  // full; 0: only when it is full.
+  int checkEvery = 0;
   double tolerance = 1e-10;  // on ‖A u − θ u‖ / |θ_1| for the pairs whose vectors are used
   // The last `valueOnlyTrailing` pairs are wanted for their value only (σ_{k+1} for the gap): they
   // stop at ‖A u − θ u‖ / |θ_1| <= valueTolerance, which bounds |θ − λ| by the same amount.
@@ -43,6 +46,7 @@ struct BlockEigenResult {
   Eigen::MatrixXd vectors;  // d x wanted, orthonormal
   Eigen::VectorXd residuals;  // ‖A u_j − θ_j u_j‖ / |θ_1| per pair
   int blockProducts = 0;
+  int blockWidth = 0;       // vectors per block product
   int vectorProducts = 0;   // block products × block width (comparable with Lanczos' count)
   int cycles = 0;
 };

@@ -12,8 +12,6 @@
 #include <cmath>
 #include <sstream>
 
-#include <omp.h>
-
 namespace dplda {
 
 namespace {
@@ -30,22 +28,54 @@ void fixSigns(Eigen::MatrixXd& vectors) {
   }
 }
 
-// M̂2 (+ E, a dense symmetric matrix given by its lower triangle, when `added` is set) for
-// Spectra, counting its products. Products read the 4-byte copy of the counts when one can be
-// made (`packed`, kept only for the Lanczos run; the same bits as the doubles).
+// y = E x for a symmetric E from its lower triangle, on the OpenMP threads: E's columns are cut
+// into kChunks fixed chunks of equal lower-triangle area; chunk [j0, j1) reads its columns' lower
+// part L = E(j0:d, j0:j1) once, for L x(j0:j1) and for the mirrored Lᵀ x(j1:d) (rows below j1),
+// into its own partial sum; the partials are added in order, so the bits do not depend on the
+// thread count. A product reads E's lower triangle once (memory-bound: ~256 MB at d = 8000).
+void symmetricTimes(const Eigen::MatrixXd& E, const double* x, double* y) {
+  constexpr int kChunks = 16;
+  const Eigen::Index d = E.rows();
+  Eigen::Map<const Eigen::VectorXd> xv(x, d);
+  std::vector<Eigen::VectorXd> partial(kChunks);
+  auto edge = [d](int c) {  // columns before chunk c: equal areas d²/2 · c/kChunks
+    return std::min<Eigen::Index>(d, static_cast<Eigen::Index>(std::llround(d * (1.0 - std::sqrt(1.0 - double(c) / kChunks)))));
+  };
+#pragma omp parallel for schedule(dynamic, 1) if (d >= 512)
+  for (int c = 0; c < kChunks; ++c) {
+    const Eigen::Index j0 = edge(c), j1 = edge(c + 1), w = j1 - j0;
+    Eigen::VectorXd& p = partial[static_cast<std::size_t>(c)];
+    p = Eigen::VectorXd::Zero(d);
+    if (w == 0) continue;
+    const auto L = E.block(j0, j0, d - j0, w);
+    // The diagonal block from its lower triangle, then the rows below it both ways.
+    p.segment(j0, w).noalias() += L.topRows(w).selfadjointView<Eigen::Lower>() * xv.segment(j0, w);
+    p.tail(d - j1).noalias() += L.bottomRows(d - j1) * xv.segment(j0, w);
+    p.segment(j0, w).noalias() += L.bottomRows(d - j1).transpose() * xv.tail(d - j1);
+  }
+  Eigen::Map<Eigen::VectorXd> yv(y, d);
+  yv = partial[0];
+  for (int c = 1; c < kChunks; ++c) yv += partial[static_cast<std::size_t>(c)];
+}
+
+// M̂2 (+ E, a dense symmetric matrix, when `added` is set) for Spectra, counting its products.
+// Products read the 4-byte copy of the counts when one can be made (`packed`, kept only for the
+// Lanczos run; the same bits as the doubles).
 struct SecondMomentProducts {
   const SecondMomentOperator* op;
   const Eigen::MatrixXd* added;  // null: M̂2 alone
   std::vector<std::uint32_t> packed;
   mutable int products = 0;
+  mutable Eigen::VectorXd scratch = Eigen::VectorXd();
   Eigen::Index rows() const { return op->rows(); }
   Eigen::Index cols() const { return op->cols(); }
   void perform_op(const double* x, double* y) const {
     ++products;
     op->perform_op(x, y, packed);
     if (added) {
-      Eigen::Map<Eigen::VectorXd>(y, rows()).noalias() +=
-          added->selfadjointView<Eigen::Lower>() * Eigen::Map<const Eigen::VectorXd>(x, rows());
+      scratch.resize(rows());
+      symmetricTimes(*added, x, scratch.data());
+      Eigen::Map<Eigen::VectorXd>(y, rows()) += scratch;
     }
   }
   Eigen::MatrixXd apply(const Eigen::MatrixXd& V) const {
@@ -68,8 +98,8 @@ bool denseDecompositionPays(int d, int k) { return d <= kDenseEigenLimit || k + 
 struct LanczosCancelled {};
 
 // Op's products, with the feedback's cancel checked before each: Spectra has no cancel of its
-// own, and at d = 8000 a noisy M2 takes ~560 products (~12 s). Thrown out of Spectra (its state
-// is local to lanczosTopK) and caught there.
+// own, and at NYTimes scale a run takes ~90 passes over the counts. Thrown out of Spectra (its
+// state is local to lanczosTopK) and caught there.
 template <class Op>
 struct CancellableOp {
   using Scalar [[maybe_unused]] = double;  // read by Spectra
@@ -126,6 +156,22 @@ void finishTopK(EigenpairsTopK& out, int k, const Eigen::MatrixXd& product) {
   out.maxResidual = relativeResidual(product, out.vectors, out.values);
   out.vectors.conservativeResize(Eigen::NoChange, k);
   fixSigns(out.vectors);
+}
+
+// The k + 1 pairs of the block method as topEigenpairs' result (k vectors, signs fixed).
+EigenpairsTopK fromBlock(const BlockEigenResult& block, int k, const std::string& what) {
+  EigenpairsTopK out;
+  out.values = block.values;
+  out.vectors = block.vectors.leftCols(k);
+  fixSigns(out.vectors);
+  out.maxResidual = block.residuals.head(k).maxCoeff();
+  out.trailingResidual = block.residuals[block.residuals.size() - 1];
+  out.operatorProducts = block.vectorProducts;
+  out.blockProducts = block.blockProducts;
+  out.blockWidth = block.blockWidth;
+  out.method = what + " (" + std::to_string(block.blockProducts) + " passes of " + std::to_string(block.blockWidth) +
+               " vectors)";
+  return out;
 }
 
 }  // namespace
@@ -199,15 +245,7 @@ Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, int k, Feed
   auto block = blockKrylovTopEigenpairs([&op, &packed](const Eigen::MatrixXd& X) { return op.apply(X, packed); }, d,
                                         k + 1, options, feedback);
   if (!block.ok()) return block.status();
-  EigenpairsTopK out;
-  out.values = block.value().values;
-  out.vectors = block.value().vectors.leftCols(k);
-  fixSigns(out.vectors);
-  out.maxResidual = block.value().residuals.head(k).maxCoeff();  // σ_{k+1}'s is within valueTolerance
-  out.operatorProducts = block.value().vectorProducts;
-  out.blockProducts = block.value().blockProducts;
-  out.method = "block Lanczos (matrix-free, " + std::to_string(block.value().blockProducts) + " passes of 2 vectors)";
-  return out;
+  return fromBlock(block.value(), k, "block Lanczos (matrix-free)");
 }
 
 Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, const Eigen::MatrixXd& added, int k,
@@ -225,20 +263,13 @@ Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, const Eigen
     return topEigenpairs(dense.value(), k);
   }
   // Spectra's Lanczos with the dense path's settings (lanczosTopK). A product is one pass over the
-  // counts (the 4-byte copy when one can be made) and one over E's lower triangle (the dense path's
-  // product, memory-bound: ~17 ms at d = 8000, ~560 of them for a noisy M2). Both run on this
-  // thread: with the count pass threaded, its idle OpenMP worker spun through every dense product
-  // (a run 40% slower on the shared 2-core machine). The pass's fixed lanes keep its bits.
+  // counts (the 4-byte copy when one can be made) and one over E's lower triangle, both on the
+  // OpenMP threads in fixed chunks (symmetricTimes): at ε ~ 1 the noise packs the top eigenvalues
+  // within a few percent of one another and Lanczos needs ~560 products. Blocks of 16–24 vectors
+  // (E X as GEMMs) needed far more vector products there: 301 passes of 24 vectors at d = 8000
+  // (docs/BENCHMARKS.md, issue 27): the Krylov degree, not the width, is what a packed spectrum needs.
   SecondMomentProducts sum{&op, &added, op.packCounts()};
-  struct OneThread {  // this thread's setting only, restored on every exit
-    int before = omp_get_max_threads();
-    OneThread() { omp_set_num_threads(1); }
-    ~OneThread() { omp_set_num_threads(before); }
-  };
-  auto out = [&] {
-    const OneThread serial;
-    return lanczosTopK(sum, k, "Spectra Lanczos (matrix-free M2 + dense noise)", feedback);
-  }();
+  auto out = lanczosTopK(sum, k, "Spectra Lanczos (matrix-free M2 + dense noise)", feedback);
   if (!out.ok()) return out;
   out.value().operatorProducts = sum.products;
   finishTopK(out.value(), k, sum.apply(out.value().vectors));

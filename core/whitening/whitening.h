@@ -13,13 +13,15 @@ namespace dplda {
 struct EigenpairsTopK {
   Eigen::MatrixXd vectors;       // d x k, orthonormal columns, sorted by eigenvalue descending
   Eigen::VectorXd values;        // σ_1 .. σ_{k+1} (only k when d == k)
-  std::string method;            // "dense (LAPACK-style self-adjoint solver)" or "Spectra Lanczos"
+  std::string method;            // the solver, e.g. "dense self-adjoint eigensolver (LAPACK dsyevd)"
   int operatorProducts = 0;      // matrix-free products used, counted per vector (0 for dense)
-  int blockProducts = 0;         // passes over the counts of the block method (0 otherwise)
+  int blockProducts = 0;         // block products of the block method (0 otherwise)
+  int blockWidth = 0;            // vectors per block product (0 unless the block method)
   // max_j ‖M̂2 u_j − σ_j u_j‖ / |σ_1|: the check of every solver (~1e-15 dense, <= 1e-10 block
   // Krylov, Spectra's 1e-12 relative to each σ_j). Over σ_1..σ_{k+1}, except for the block method,
   // which reports the k pairs of W and holds σ_{k+1}'s residual (a bound on its error) to 1e-7.
   double maxResidual = 0.0;
+  double trailingResidual = 0.0;  // the block method: σ_{k+1}'s ‖M u − σ u‖ / |σ_1| (0 otherwise)
 };
 
 struct Whitening {
@@ -61,10 +63,12 @@ Result<EigenpairsTopK> topEigenpairs(const Eigen::MatrixXd& symmetric, int k);
 // Top k+1 eigenpairs from products with M̂2 (deterministic starts), O(nnz) per product.
 Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, int k, Feedback* feedback = nullptr,
                                      EigenSolverChoice solver = EigenSolverChoice::Automatic);
-// Top k+1 eigenpairs of M̂2 + E for a dense symmetric E (a noise release of the operator's M̂2).
-// Where topEigenpairs(dense) would decompose fully (d <= kDenseEigenLimit or k + 2 >= d), M̂2 + E
-// is formed and decomposed so. Otherwise Spectra's Lanczos, as topEigenpairs(dense) runs it, on
-// the products M̂2x + Ex: M̂2 is never formed, E is the one d x d matrix held.
+// Top k+1 eigenpairs of M̂2 + E for a dense symmetric E (both triangles stored; a noise release of
+// the operator's M̂2). Where topEigenpairs(dense) would decompose fully (d <= kDenseEigenLimit or
+// k + 2 >= d), M̂2 + E is formed and decomposed so. Otherwise the block Lanczos method with blocks
+// of >= 16 vectors on the products M̂2X + EX (E X one GEMM per block: E is read once per block),
+// every one of the k+1 pairs to ‖(M̂2 + E)u − σu‖ <= 1e-10·|σ_1|: M̂2 is never formed, E is the one
+// d x d matrix held. The result does not depend on the thread count.
 Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, const Eigen::MatrixXd& added, int k,
                                      Feedback* feedback = nullptr);
 

@@ -141,6 +141,10 @@ class TestCli : public QObject {
     const QJsonObject o = readJson(json);
     const QJsonObject privacy = o["privacy"].toObject();
     QCOMPARE(privacy["privacy_claim"].toString(), QString("proven"));
+    // The explanation beside the claim agrees with it (issue 23 §3: it said "not covered").
+    const QString explanation = privacy["explanation"].toString();
+    QVERIFY2(!explanation.contains("not covered"), qPrintable(explanation));
+    QVERIFY2(explanation.contains("covered by proven bounds"), qPrintable(explanation));
     const QJsonArray ledger = privacy["ledger"].toArray();
     QCOMPARE(ledger.size(), 2);
     QVERIFY(ledger[0].toObject()["sensitivity_formula"].toString().contains("C2 = 0.4"));
@@ -154,6 +158,18 @@ class TestCli : public QObject {
     // Each release clips its own terms: M3's bound belongs to configurations 1-4, C to the whitened release.
     QCOMPARE(dplda({"run", "--corpus", m_corpus, "--topics", "3", "--config", "whitened", "--clip-m3", "0.2"}).code, 2);
     QCOMPARE(dplda({"run", "--corpus", m_corpus, "--topics", "3", "--config", "1", "--clip-whitened", "2"}).code, 2);
+  }
+
+  // Issue 23 §3: a clip bound that makes the whitened release degenerate (C³ underflows to 0) is
+  // refused under both accountants with the bound named; gdp drew σ = 0 under "proven".
+  void degenerateClipsAreRefused() {
+    for (const char* accountant : {"basic", "gdp"}) {
+      const Outcome r = dplda({"run", "--corpus", m_corpus, "--topics", "3", "--config", "whitened", "--accountant",
+                               accountant, "--clip-whitened", "1e-108", "--noise-seed", "1"});
+      QVERIFY2(r.code != 0, qPrintable(r.out));
+      QVERIFY2(r.err.contains("C = 1e-108"), qPrintable(r.err));
+      QCOMPARE(r.err.trimmed().count('\n'), 0);
+    }
   }
 
   void clippedConfigurationNamesItsBounds() {
@@ -278,7 +294,9 @@ class TestCli : public QObject {
   void truthWithMoreTopicsThanFitted() {
     const Outcome r = dplda({"run", "--corpus", m_corpus, "--topics", "2", "--truth", m_corpus + "/truth.json"});
     QCOMPARE(r.code, 3);
-    QVERIFY2(r.err.contains("the truth file has 3 topics but --topics is 2"), qPrintable(r.err));
+    // Refused as the truth is read (issue 28: its memory stays within d x k numbers).
+    QVERIFY2(r.err.contains("truth.json line") && r.err.contains("more than 2 topics, the number of topics fitted"),
+             qPrintable(r.err));
     QVERIFY(!r.out.contains("nan"));
   }
 
@@ -291,19 +309,54 @@ class TestCli : public QObject {
     QVERIFY2(r.err.contains("line 5"), qPrintable(r.err));
   }
 
+  // Real text, the three vocabulary rules (docs/PRIVACY.md §13): the private selection by default
+  // (at most d words, a ledger row in every private run, totals that include it), a public list
+  // (its order), and the corpus's own counts (a private run on it is not private).
   void importTextOnRealText() {
-    const QString fortunes = "/usr/share/games/fortunes/fortunes";
-    if (!QFile::exists(fortunes)) QSKIP("the fortunes package is not installed");
+    const QString fortunes = "/usr/share/games/fortunes";  // every file: 15 000 fortunes
+    if (!QFile::exists(fortunes + "/fortunes")) QSKIP("the fortunes package is not installed");
     const QString out = m_dir.filePath("fortunes");
-    const Outcome imp = dplda({"import-text", "--input", fortunes, "--separator", "%", "--vocab", "500", "--out", out});
+    const Outcome imp = dplda({"import-text", "--input", fortunes, "--separator", "%", "--vocab", "500", "--out", out,
+                               "--vocab-noise-seed", "4"});
     QVERIFY2(imp.code == 0, qPrintable(imp.err));
-    const Outcome r = dplda({"run", "--corpus", out, "--topics", "4", "--json", out + "/run.json"});
+    QVERIFY2(imp.out.contains("private partition selection"), qPrintable(imp.out));
+    const Outcome r = dplda({"run", "--corpus", out, "--topics", "4", "--config", "whitened", "--accountant", "gdp",
+                             "--epsilon", "1", "--noise-seed", "1", "--json", out + "/run.json"});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     const QJsonObject o = readJson(out + "/run.json");
-    QVERIFY(o["corpus"].toObject()["docs"].toInt() > 100);
-    QCOMPARE(o["corpus"].toObject()["vocab"].toInt(), 500);
+    const QJsonObject corpus = o["corpus"].toObject();
+    QVERIFY(corpus["docs"].toInt() > 100);
+    QVERIFY(corpus["vocab"].toInt() > 20 && corpus["vocab"].toInt() <= 500);
+    QCOMPARE(corpus["vocabulary"].toObject()["origin"].toString(), QString("private-selection"));
+    const QJsonObject privacy = o["privacy"].toObject();
+    QCOMPARE(privacy["privacy_claim"].toString(), QString("proven"));
+    QCOMPARE(privacy["ledger"].toArray()[0].toObject()["node"].toString(), QString("vocabulary"));
     // Real words, not ids.
     QVERIFY(!o["top_words"].toArray()[0].toArray()[0].toString().startsWith("w"));
+
+    const QString counts = m_dir.filePath("fortunes-counts");
+    QCOMPARE(dplda({"import-text", "--input", fortunes, "--separator", "%", "--vocab", "500", "--out", counts,
+                    "--vocab-from-counts"}).code, 0);
+    const Outcome rc = dplda({"run", "--corpus", counts, "--topics", "4", "--config", "whitened", "--accountant", "gdp",
+                              "--epsilon", "1", "--noise-seed", "1", "--release-only", "--json", counts + "/run.json"});
+    QVERIFY2(rc.code == 0, qPrintable(rc.err));
+    const QJsonObject oc = readJson(counts + "/run.json");
+    QCOMPARE(oc["corpus"].toObject()["vocab"].toInt(), 500);
+    QCOMPARE(oc["privacy"].toObject()["privacy_claim"].toString(), QString("not-private"));
+
+    const QString list = m_dir.filePath("list.txt");
+    QFile f(list);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("zebra\nlove\nman\nwoman\nlife\ntime\n");
+    f.close();
+    const QString pub = m_dir.filePath("fortunes-public");
+    QCOMPARE(dplda({"import-text", "--input", fortunes, "--separator", "%", "--vocabulary", list, "--out", pub}).code, 0);
+    QFile v(pub + "/vocab.txt");
+    QVERIFY(v.open(QIODevice::ReadOnly));
+    QCOMPARE(QString(v.readAll()), QString("zebra\nlove\nman\nwoman\nlife\ntime\n"));
+    // Conflicting rules are a usage error.
+    QCOMPARE(dplda({"import-text", "--input", fortunes, "--vocabulary", list, "--vocab-from-counts", "--out",
+                    m_dir.filePath("x")}).code, 2);
   }
 };
 

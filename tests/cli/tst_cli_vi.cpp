@@ -118,6 +118,7 @@ class TestCliVi : public QObject {
     QTest::newRow("epsilon") << QStringList{"--model", "dp-vi", "--epsilon", "-1"} << 2 << "--epsilon must be > 0";
     QTest::newRow("topics") << QStringList{"--model", "vi", "--topics", "31"} << 3 << "topic count k";
     QTest::newRow("sampler") << QStringList{"--model", "dp-vi", "--epsilon", "45"} << 3 << "truncated tails";
+    QTest::newRow("clip-degenerate") << QStringList{"--model", "dp-vi", "--clip", "1e-300"} << 3 << "--clip = 1e-300";
     QTest::newRow("split-seed") << QStringList{"--model", "vi", "--holdout-seed", "3"} << 2 << "need --holdout";
   }
 

@@ -382,15 +382,15 @@ class TestSyntheticGenerator : public QObject {
   }
 
   // One huge document: the cancel must be noticed inside the token loop, not only between
-  // documents. If it were not, this would run for ~30 s and then return a corpus.
+  // documents. If it were not, this would return a corpus (9.9e6 tokens take well over 10 ms).
   void cancelInsideLongDocument() {
     Feedback fb;
     GeneratorParams p = smallParams();
     p.docCount = 1;
     p.fixedLength = true;
-    p.meanLength = 1e9;
+    p.meanLength = 9.9e6;  // the longest the generator allows (documents hold at most 10^7 tokens)
     std::thread canceller([&fb] {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
       fb.cancel();
     });
     const auto start = std::chrono::steady_clock::now();

@@ -470,41 +470,37 @@ class TestUciIo : public QObject {
   }
 
   // Counts up to 2^40 are valid; those above 2^32 - 1 take the reader's wide path.
-  void countsAboveThirtyTwoBits() {
-    const auto r = readUciCorpus(makeCorpus("2\n2\n4\n1 1 5000000000\n1 2 4294967295\n2 1 4294967296\n2 2 3\n").string());
+  // A document holds at most kMaxDocumentLength = 10^7 tokens (issue 28: a count of 2^40 in a 30 KB
+  // file ended in std::bad_alloc in held-out evaluation). One count or a document's sum beyond it
+  // is refused, naming the file, the line or document, the value and the limit.
+  void countsAboveTheDocumentLimitAreRefused() {
+    const auto r = readUciCorpus(makeCorpus("2\n2\n3\n1 1 9999997\n1 2 3\n2 1 10000000\n").string());
     QVERIFY2(r.ok(), r.status().toString().c_str());
-    QCOMPARE(r->counts.coeff(0, 0), 5000000000.0);
-    QCOMPARE(r->counts.coeff(0, 1), 4294967295.0);
-    QCOMPARE(r->counts.coeff(1, 0), 4294967296.0);
-    QCOMPARE(r->lengths[1], 4294967299.0);
+    QCOMPARE(r->counts.coeff(1, 0), 10000000.0);
+    QCOMPARE(r->lengths[0], 10000000.0);
+    expectError("2\n2\n4\n1 1 3\n1 2 1099511627776\n2 1 4\n2 2 3\n", StatusCode::BadInput,
+                {"docword.txt line 5", "count 1099511627776", "larger than 10000000"});
+    expectError("2\n2\n4\n1 1 3\n1 2 3\n2 1 6000000\n2 2 6000000\n", StatusCode::BadInput,
+                {"docword.txt", "document 2", "12000000 tokens", "more than 10000000"});
   }
 
-  // A docword.txt that cannot be memory-mapped (a pipe) is streamed: same corpus, same errors.
-  void pipesAreStreamed() {
-    const std::string docword = "3\n4\n5\n1 1 3\n1 4 1\n2 2 2\n3 3 4\n3 1 1\n";
-    const auto plain = readUciCorpus(makeCorpus(docword).string());
-    QVERIFY(plain.ok());
+  // Issue 28: a FIFO (or any file that is not a regular file) is refused at once, never waited
+  // on: opening a FIFO for reading blocks until a writer comes. No writer is started here, so a
+  // reader that opened it would hang this test.
+  void pipesAreRefused() {
     const fs::path dir = fs::path(m_tmp.path().toStdString()) / "fifo";
     fs::create_directories(dir);
-    for (const std::string& text : {docword, docword.substr(0, docword.size() - 6)}) {
-      const fs::path fifo = dir / "docword.txt";
-      fs::remove(fifo);
-      QCOMPARE(mkfifo(fifo.c_str(), 0600), 0);
-      std::thread writer([&] {
-        std::ofstream out(fifo, std::ios::binary);
-        out << text;
-      });
-      const auto r = readUciCorpus(dir.string());
-      writer.join();
-      if (text == docword) {
-        QVERIFY2(r.ok(), r.status().toString().c_str());
-        QVERIFY(identical(plain.value(), r.value()));
-      } else {
-        QVERIFY(!r.ok());
-        QVERIFY2(r.status().message().find("truncated") != std::string::npos, r.status().message().c_str());
-        QVERIFY2(r.status().message().find("after 4 (at line 7)") != std::string::npos, r.status().message().c_str());
-      }
-    }
+    const fs::path fifo = dir / "docword.txt";
+    fs::remove(fifo);
+    QCOMPARE(mkfifo(fifo.c_str(), 0600), 0);
+    auto r = readUciCorpus(dir.string());
+    QVERIFY(!r.ok());
+    QCOMPARE(statusCodeName(r.status().code()), statusCodeName(StatusCode::IoError));
+    QVERIFY2(r.status().message().find("is a FIFO (named pipe), not a regular file") != std::string::npos,
+             r.status().message().c_str());
+    r = readUciCorpus("/dev/zero");
+    QVERIFY2(!r.ok() && r.status().message().find("character device") != std::string::npos,
+             r.status().message().c_str());
   }
 
   void longLinesAreRefused() {

@@ -24,6 +24,7 @@
 #include <QStringList>
 #include <QtTest>
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <random>
 #include <string>
@@ -205,7 +206,7 @@ inline Outcome runDplda(const QStringList& args) { return runProgram(qEnvironmen
 inline QString controlIn(const QByteArray& text) {
   for (const QByteArray& line : text.split('\n')) {
     const std::string s = line.toStdString();
-    if (dplda::hasControlText(s)) return QString::fromStdString(dplda::quoteText(s, 120));
+    if (dplda::hasEscapedText(s)) return QString::fromStdString(dplda::quoteText(s, 120));
   }
   return {};
 }
@@ -289,8 +290,13 @@ inline QString keepFailure(const QString& campaign, int index, const QString& fa
   if (!keep.isEmpty()) {
     const QString dest = QDir(keep).filePath(QString("%1-%2").arg(campaign).arg(index));
     QDir().mkpath(dest);
+    // Regular files only, links not followed: a case may hold a FIFO or a link to /dev/zero,
+    // which a copy would wait on or read forever.
     if (!caseDir.isEmpty())
-      for (const QString& f : QDir(caseDir).entryList(QDir::Files)) QFile::copy(caseDir + "/" + f, dest + "/" + f);
+      for (const QString& f : QDir(caseDir).entryList(QDir::Files | QDir::NoSymLinks))
+        if (QFileInfo(caseDir + "/" + f).isFile() && !QFileInfo(caseDir + "/" + f).isSymLink() &&
+            std::filesystem::is_regular_file(std::filesystem::symlink_status((caseDir + "/" + f).toStdString())))
+          QFile::copy(caseDir + "/" + f, dest + "/" + f);
     QFile readme(dest + "/README.txt");
     if (readme.open(QIODevice::WriteOnly)) readme.write(line.toUtf8() + "\n");
   }

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <sstream>
 
 #include "core/corpus/synthetic_generator.h"
 #include "core/corpus/uci_io.h"
@@ -176,8 +177,10 @@ std::vector<Family> families() {
   f.push_back({"big-counts", false, [](Files& x, Rng& r) {
                  std::vector<std::string> header, body;
                  splitDocword(x.docword, header, body);
+                 // Around kMaxDocumentLength (10^7) too: a count, or two in one document, beyond it.
                  static const std::vector<std::string> counts = {"1099511627776", "1099511627777", "4294967296",
-                                                                 "999999999999", "1000000000"};
+                                                                 "999999999999", "1000000000",  "10000000",
+                                                                 "10000001",      "6000000"};
                  const int n = 1 + static_cast<int>(r.below(body.size() / 4 + 1));
                  for (int i = 0; i < n && !body.empty(); ++i) {
                    std::string& line = body[r.below(body.size())];
@@ -196,6 +199,32 @@ std::vector<Family> families() {
                  std::string& t = pickFile(x, r);
                  const int n = 1 + static_cast<int>(r.below(8));
                  for (int i = 0; i < n && !t.empty(); ++i) t[r.below(t.size())] = static_cast<char>(r.below(256));
+               }});
+  // Issue 28: a header-sized vocabulary with few words used (W up to 10^6, no vocab.txt, the
+  // largest id = W): the fit must follow the words used, in memory and in its output.
+  f.push_back({"sparse-huge-vocab", true, [](Files& x, Rng& r) {
+                 std::vector<std::string> header, body;
+                 splitDocword(x.docword, header, body);
+                 if (header.size() < 3) return;
+                 const long long W = r.chance(50) ? 1000000 : 100000 + static_cast<long long>(r.below(900000));
+                 // Word w becomes w * (W / largest): ids stay distinct and in order; the largest is W.
+                 long long largest = 0;
+                 for (const std::string& line : body) {
+                   std::istringstream in(line);
+                   long long doc = 0, word = 0;
+                   if (in >> doc >> word) largest = std::max(largest, word);
+                 }
+                 if (largest < 1 || largest > W) return;
+                 for (std::string& line : body) {
+                   std::istringstream in(line);
+                   long long doc = 0, word = 0, count = 0;
+                   if (!(in >> doc >> word >> count) || word < 1) continue;
+                   const long long id = word == largest ? W : word * (W / largest);
+                   line = std::to_string(doc) + " " + std::to_string(id) + " " + std::to_string(count);
+                 }
+                 header[1] = std::to_string(W);
+                 x.docword = fuzz::joinLines(header) + fuzz::joinLines(body);
+                 x.hasVocab = false;
                }});
   f.push_back({"empty-file", false, [](Files& x, Rng& r) {
                  if (r.chance(50)) x.docword.clear();
@@ -217,7 +246,7 @@ std::string readText(const std::filesystem::path& path) {
 
 // Problems with a successful run's output: the JSON exists, and topics, alpha and the
 // eigenvalues are all finite numbers (Qt writes NaN and infinity as null).
-QStringList successProblems(const QString& jsonPath, const fuzz::Outcome& o, int k) {
+QStringList successProblems(const QString& jsonPath, const fuzz::Outcome& o, int k, bool spectral) {
   QStringList p;
   QFile f(jsonPath);
   if (!f.open(QIODevice::ReadOnly)) return {"no JSON written on success"};
@@ -235,8 +264,14 @@ QStringList successProblems(const QString& jsonPath, const fuzz::Outcome& o, int
   if (topics.size() != k) p << "topics is not k arrays";
   for (const QJsonValue& t : topics)
     if (!allNumbers(t.toArray())) p << "a topic holds a non-finite number";
-  if (!allNumbers(json.value("non_private_diagnostics").toObject().value("eigenvalues").toArray()))
+  if (spectral && !allNumbers(json.value("non_private_diagnostics").toObject().value("eigenvalues").toArray()))
     p << "eigenvalues hold a non-finite number";
+  // The topics speak of every word of the declared vocabulary (compacted fits included).
+  const int vocab = json.value("corpus").toObject().value("vocab").toInt();
+  for (const QJsonValue& t : topics)
+    if (t.toArray().size() != vocab) p << "a topic does not have one entry per word of the vocabulary";
+  if (json.contains("perplexity") && !json.value("perplexity").toObject().value("perplexity").isDouble())
+    p << "perplexity is not a finite number";
   // Stdout: no printed nan/inf, except in the topic lines, which list vocabulary words.
   static const QRegularExpression topicLine("^\\s+\\d+\\s+alpha (\\S+):");
   for (const QString& line : fuzz::nonEmptyLines(o.out)) {
@@ -312,7 +347,7 @@ class TestFuzzCorpus : public QObject {
       const auto read = readUciCorpus(dir.toStdString());
       if (!read.ok()) {
         const std::string& m = read.status().message();
-        if (dplda::hasControlText(m)) problems << "reader message holds a control byte";
+        if (dplda::hasEscapedText(m)) problems << "reader message holds a control byte";
         if (m.find("docword.txt") == std::string::npos && m.find("vocab.txt") == std::string::npos)
           problems << "reader message names no file: " + QString::fromStdString(m).left(200);
       } else if (read->vocabSize() > kMaxVocabularySize || read->docCount() < 1 || !read->lengths.allFinite()) {
@@ -321,13 +356,16 @@ class TestFuzzCorpus : public QObject {
 
       // dplda run, as a user runs it.
       const QString json = dir + "/out.json";
-      const QStringList args{"run", "--corpus", dir, "--topics", "3", "--json", json};
+      // Spectral, spectral with held-out evaluation (which lists each document's tokens), VI.
+      QStringList args{"run", "--corpus", dir, "--topics", "3", "--json", json};
+      if (i % 3 >= 1) args << "--holdout" << "0.2";
+      if (i % 3 == 2) args << "--model" << "vi" << "--iterations" << "3";
       const fuzz::Outcome o = fuzz::runDplda(args);
       slowest = std::max(slowest, o.seconds);
       problems << fuzz::commonProblems(o, "run", {0, 3, 4});
       if (!read.ok() && o.code != 3 && !o.crashed && !o.timedOut)
         problems << QString("the reader refused the corpus but dplda run exited %1").arg(o.code);
-      if (o.code == 0) problems << successProblems(json, o, 3);
+      if (o.code == 0) problems << successProblems(json, o, 3, i % 3 != 2);
       if (preserves && o.code != 0)
         problems << "a mutation that keeps the corpus (" + name + ") was refused: " +
                         QString::fromUtf8(o.err.trimmed().left(300));

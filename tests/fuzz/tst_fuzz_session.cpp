@@ -276,7 +276,7 @@ class TestFuzzSession : public QObject {
       if (!loaded.ok()) {
         outcome = "refused";
         const std::string& m = loaded.status().message();
-        if (dplda::hasControlText(m)) problems << "message holds a control byte: " + QString::fromStdString(dplda::quoteText(m, 200));
+        if (dplda::hasEscapedText(m)) problems << "message holds a control byte: " + QString::fromStdString(dplda::quoteText(m, 200));
         if (m.find("session") == std::string::npos) problems << "message does not name the session";
         if (family.preservesMeaning) problems << "a mutation that keeps the session was refused: " + QString::fromStdString(m);
       } else {
@@ -284,7 +284,7 @@ class TestFuzzSession : public QObject {
         const QMap<QString, QString> invalid = validateSession(s);
         outcome = invalid.isEmpty() ? "accepted" : "accepted-invalid";
         for (const QString& msg : invalid)
-          if (dplda::hasControlText(msg.toStdString())) problems << "validation message holds a control byte";
+          if (dplda::hasEscapedText(msg.toStdString())) problems << "validation message holds a control byte";
         const QString again = dir + "/again.json";
         const Status saved = saveSession(s, again);
         if (!saved.isOk()) problems << "an accepted session cannot be saved: " + QString::fromStdString(saved.message());

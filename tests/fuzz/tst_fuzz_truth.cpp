@@ -215,7 +215,7 @@ class TestFuzzTruth : public QObject {
         if (!valid.isOk()) problems << "parsed an invalid model: " + QString::fromStdString(valid.message());
       } else {
         const std::string& m = parsed.status().message();
-        if (dplda::hasControlText(m)) problems << "parser message holds a control byte";
+        if (dplda::hasEscapedText(m)) problems << "parser message holds a control byte";
         if (m.find("t.json") == std::string::npos) problems << "parser message names no file";
       }
       if (preserves && !parsed.ok())

@@ -3,6 +3,7 @@
 #include <QtTest>
 #include <omp.h>
 
+#include "core/moments/moment_lanes.h"
 #include "core/moments/moments.h"
 #include "core/whitening/whitening.h"
 #include "test_util.h"
@@ -177,6 +178,36 @@ class TestMoments : public QObject {
     QVERIFY(blockOne == blockThree);
     QVERIFY(relativeError(blockOne, m2One * X) < 1e-12);
     QVERIFY(std::equal(tOne.data(), tOne.data() + tOne.size(), tThree.data()));
+  }
+
+  // Issue 28: above kSharedTensorBytes (k >= 320) one R is shared by the threads instead of one per
+  // lane. The sub-tensor of the first m whitened coordinates is the tensor whitened by the first m
+  // columns (T̂ is multilinear in W), which the lane path computes: the two paths must agree, and
+  // the shared path must not depend on the thread count.
+  void sharedTensorPathMatchesLanes() {
+    const int d = 340, k = 330, m = 12;
+    const LdaModel model = randomModel(d, 6, 1.0, 0.3, 8);
+    const Corpus c = sampleCorpus(model, 40, 5, 40, 3);
+    SeededRandom rng(5);
+    Eigen::MatrixXd W(d, k);
+    for (Eigen::Index i = 0; i < W.size(); ++i) W.data()[i] = standardNormal(rng);
+    QVERIFY(static_cast<double>(k) * k * (k + 1) / 2 * sizeof(double) > moments_detail::kSharedTensorBytes);
+    const int before = omp_get_max_threads();
+    omp_set_num_threads(1);
+    const Tensor3 one = whitenedThirdMoment(c, 1.0, W).value();
+    omp_set_num_threads(2);
+    const Tensor3 two = whitenedThirdMoment(c, 1.0, W).value();
+    omp_set_num_threads(before);
+    QVERIFY(std::equal(one.data(), one.data() + one.size(), two.data()));
+    const Tensor3 small = whitenedThirdMoment(c, 1.0, W.leftCols(m)).value();
+    double diff = 0.0, norm = 0.0;
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < m; ++j)
+        for (int l = 0; l < m; ++l) {
+          diff = std::max(diff, std::abs(one(i, j, l) - small(i, j, l)));
+          norm = std::max(norm, std::abs(small(i, j, l)));
+        }
+    QVERIFY2(diff <= 1e-11 * norm, qPrintable(QString("max difference %1 of %2").arg(diff).arg(norm)));
   }
 
   void cancellationStopsTheTensor() {

@@ -488,6 +488,28 @@ class TestMechanisms : public QObject {
     QVERIFY(analyticTiny->achievedDelta <= 1e-5);
   }
 
+  // Issue 23 §3: one check for a release's sensitivity and noise scale, on every path: 0, subnormal,
+  // below 2^-511 (a subnormal square), NaN and infinity are refused with the name and the value.
+  void degenerateNoiseParametersAreRefused() {
+    QVERIFY(validateNoiseParameter("x", kSmallestNoiseParameter).isOk());
+    QVERIFY(validateNoiseParameter("x", 1e300).isOk());
+    QVERIFY(kSmallestNoiseParameter * kSmallestNoiseParameter >= std::numeric_limits<double>::min());
+    for (double bad : {0.0, -1.0, 4.9e-324, 1e-310, std::nextafter(kSmallestNoiseParameter, 0.0), 1e-200, kNaN, kInf}) {
+      const Status st = validateNoiseParameter("the sensitivity of T (C = 1e-108)", bad);
+      QVERIFY2(!st.isOk(), qPrintable(QString::number(bad)));
+      QCOMPARE(st.code(), StatusCode::InvalidArgument);
+      QVERIFY(st.message().find("the sensitivity of T (C = 1e-108) = ") == 0);
+    }
+    // calibrate applies it to the sensitivity and to the scale it computes, for every mechanism.
+    for (Mechanism m : {Mechanism::AnalyticGaussian, Mechanism::ClassicGaussian, Mechanism::Laplace}) {
+      QVERIFY(!calibrate(m, 0.5, 1e-5, 1e-300).ok());
+      QVERIFY(calibrate(m, 0.5, 1e-5, 1e-100).ok());
+    }
+    const auto tinyScale = calibrate(Mechanism::AnalyticGaussian, 1e15, 1e-5, 1e-147);  // σ ≈ Δ/√(2ε) ≈ 2e-155
+    QVERIFY(!tinyScale.ok());
+    QVERIFY(tinyScale.status().message().find("noise scale") != std::string::npos);
+  }
+
   void zcdp() {
     // rho = Delta^2 / (2 sigma^2); two releases add; conversion back to (eps, delta).
     QCOMPARE(zcdpRhoOfGaussian(2.0, 1.0), 0.125);

@@ -2,6 +2,7 @@
 // same draws; tolerances are stated where used (in standard errors, SE). Each distribution test
 // is paired with a power check showing the same test rejects a wrong distribution.
 #include <QtTest>
+#include <omp.h>
 
 #include <algorithm>
 #include <array>
@@ -485,6 +486,33 @@ class TestNoise : public QObject {
     SeededRandom t1(5), t2(5);
     const Tensor3 e1 = sampleProjectedM3Noise(W, 1.0, t1).value(), e2 = sampleProjectedM3Noise(W, 1.0, t2).value();
     QVERIFY(std::equal(e1.data(), e1.data() + e1.size(), e2.data()));
+  }
+
+  void largeSymmetricNoiseIsTheOneByOneDraw() {
+    // Above 256 rows the draws are turned into normals on the OpenMP threads, a block of rows at a
+    // time: the same matrix, bit for bit, as drawing entry by entry in row order (i <= j) and adding
+    // each to (i, j) and (j, i), with 1 or 3 threads, onto a matrix that was not symmetric.
+    const int n = 300;
+    const Eigen::MatrixXd base = Eigen::MatrixXd::Random(n, n);
+    SeededRandom ref(909);
+    Eigen::MatrixXd expected = base;
+    for (int i = 0; i < n; ++i)
+      for (int j = i; j < n; ++j) {
+        const double z = 0.7 * standardNormal(ref);
+        expected(i, j) += z;
+        if (j != i) expected(j, i) += z;
+      }
+    for (int threads : {1, 3}) {
+      const int before = omp_get_max_threads();
+      omp_set_num_threads(threads);
+      SeededRandom rng(909);
+      Eigen::MatrixXd m = base;
+      QVERIFY(addSymmetricMatrixNoise(m, 0.7, rng).isOk());
+      omp_set_num_threads(before);
+      QVERIFY(m == expected);
+      SeededRandom next = ref;  // both have used the same number of draws
+      QCOMPARE(rng.nextU64(), next.nextU64());
+    }
   }
 
   void samplerTailsAreTruncated() {

@@ -9,6 +9,7 @@
 #include "core/eval/metrics.h"
 #include "core/moments/clipped_moments.h"
 #include "core/moments/moments.h"
+#include "core/common/number_text.h"
 #include "core/pipeline/private_run.h"
 #include "test_util.h"
 
@@ -260,6 +261,10 @@ class TestWhitenedRelease : public QObject {
     QCOMPARE(C, 2.0 * std::sqrt(4.0));
     QCOMPARE(r.ledger[1].sensitivity, clippedWhitenedTensorSensitivity(g.docCount, 1.0, C));
     QVERIFY(!r.diagnostics.sigmaKTilde.has_value());  // no Procedure 1
+    // The explanation beside the claim agrees with it (it said "not covered by a proven bound").
+    QVERIFY2(r.statement.explanation.find("not covered") == std::string::npos, r.statement.explanation.c_str());
+    QVERIFY2(r.statement.explanation.find("covered by proven bounds") != std::string::npos,
+             r.statement.explanation.c_str());
     QVERIFY(std::isfinite(r.diagnostics.nonPrivate.clipped.y));
     const TopicErrors e = compareTopics(sc.truth.topics, sc.truth.alpha, r.output->topics, r.output->alpha);
     qInfo("whitened release at epsilon 1: l2 %.4f, clipped y %.3f p %.3f t %.3f", e.l2Mean,
@@ -296,6 +301,97 @@ class TestWhitenedRelease : public QObject {
     // σ / Δ is the calibrated multiplier, the same as for the M2 row (basic composition, equal shares).
     QVERIFY(std::abs(r.ledger[1].sigma / r.ledger[1].sensitivity - r.ledger[0].sigma / r.ledger[0].sensitivity) <
             1e-9 * r.ledger[0].sigma / r.ledger[0].sensitivity);
+  }
+
+  // Issue 23 §3: --clip-whitened 1e-108 made Δ_T = 0 (C³ underflows), which basic composition
+  // refused and the Gaussian-DP path turned into σ = 0 under the claim "proven". One check on every
+  // accountant; the message names the bound and its value. Bounds whose Δ is still a normal number
+  // with a normal square run.
+  void degenerateClipIsRefusedOnEveryAccountant() {
+    SpectralPipeline p;
+    p.setCorpus(std::make_shared<const Corpus>(smallLda(20, 3, 400, 11)));
+    SpectralOptions so;
+    so.topicCount = 3;
+    p.setOptions(so);
+    PrivacyOptions o;
+    o.edges = (1u << 2) | (1u << 5) | (1u << 6);
+    o.whitened.enabled = true;
+    for (Accountant a : {Accountant::Basic, Accountant::GaussianDp}) {
+      o.accountant = a;
+      for (double c : {1e-108, 1e-103, 1e-60}) {  // Δ_T = 0, subnormal, normal with a subnormal square
+        o.whitened.whitenedClip = c;
+        SeededRandom noise(1);
+        const auto r = runPrivate(p, o, noise);
+        QVERIFY2(!r.ok(), qPrintable(QString("C = %1 under %2 was not refused").arg(c).arg(accountantName(a))));
+        QCOMPARE(r.status().code(), StatusCode::InvalidArgument);
+        const std::string m = r.status().message();
+        QVERIFY2(m.find("C = " + shortNumber(c)) != std::string::npos, m.c_str());
+        QVERIFY2(m.find("sensitivity of T") != std::string::npos, m.c_str());
+      }
+      for (double c : {1e-40, 1.0}) {  // small but not degenerate: released, every σ finite and > 0
+        o.whitened.whitenedClip = c;
+        SeededRandom noise(1);
+        const PrivateRunResult r = runPrivate(p, o, noise).value();
+        QCOMPARE(r.statement.claim, PrivacyClaim::Proven);
+        for (const LedgerEntry& e : r.ledger) {
+          QVERIFY2(std::isfinite(e.sigma) && e.sigma >= kSmallestNoiseParameter, e.release.c_str());
+          QVERIFY(std::isfinite(e.sensitivity) && e.sensitivity >= kSmallestNoiseParameter);
+        }
+      }
+      // The M2 release's bounds go through the same check.
+      o.whitened.whitenedClip = 0.0;
+      o.whitened.m2Clip = {1e-200, 1e-200};
+      SeededRandom noise(1);
+      const auto r = runPrivate(p, o, noise);
+      QVERIFY(!r.ok());
+      QVERIFY2(r.status().message().find("C1 = 1e-200") != std::string::npos, r.status().message().c_str());
+      o.whitened.m2Clip = {kDefaultClipM1, kDefaultClipM2};
+    }
+  }
+
+  // Every ledger formula is written from the numbers of its value: parse the numbers the formula
+  // names and recompute the value (whitened/raw named C1 = 0.5, C2 = 0.3 while computing with 1, 1).
+  void ledgerFormulasNameTheNumbersOfTheirValues() {
+    SpectralPipeline p;
+    p.setCorpus(std::make_shared<const Corpus>(smallLda(20, 3, 5000, 11)));
+    SpectralOptions so;
+    so.topicCount = 3;
+    so.alpha0 = 2.0;
+    p.setOptions(so);
+    auto named = [](const std::string& formula, const std::string& name) {
+      const std::string key = " " + name + " = ";
+      const std::size_t at = formula.find(key);
+      if (at == std::string::npos) return std::nan("");
+      return std::stod(formula.substr(at + key.size()));
+    };
+    for (bool raw : {false, true}) {
+      PrivacyOptions o;
+      o.edges = (1u << 2) | (1u << 5) | (1u << 6);
+      o.whitened.enabled = true;
+      o.whitened.clipToRowBound = raw;
+      o.whitened.m2Clip = {0.5, 0.3};
+      SeededRandom noise(4);
+      const PrivateRunResult r = runPrivate(p, o, noise).value();
+      QVERIFY2(r.released, r.status.message().c_str());
+      const std::string& f2 = r.ledger[0].sensitivityFormula;
+      const double c1 = named(f2, "C1"), c2 = named(f2, "C2"), a = named(f2, "a"), n = named(f2, "N");
+      qInfo("%s: %s", raw ? "raw" : "clipped", f2.c_str());
+      QCOMPARE(c1, raw ? 1.0 : 0.5);
+      QCOMPARE(c2, raw ? 1.0 : 0.3);
+      QCOMPARE(n, 5000.0);
+      QVERIFY(std::abs(a - 2.0 / 3.0) < 1e-4);
+      // The formulas print 4 significant digits (shortNumber): the value agrees to that.
+      const double value2 = (2 * c2 + 4 * a * c1 * c1) / n;
+      QVERIFY2(std::abs(value2 / r.ledger[0].sensitivity - 1) < 1e-3, f2.c_str());
+      const std::string& ft = r.ledger[1].sensitivityFormula;
+      qInfo("%s: %s", raw ? "raw" : "clipped", ft.c_str());
+      const double c = named(ft, raw ? "rho_W" : "C"), b = named(ft, "b"), cc = named(ft, "c");
+      QVERIFY(std::abs(b + 2.0 / 4.0) < 1e-4);                 // b = −α0/(α0 + 2)
+      QVERIFY(std::abs(cc - 2.0 * 4.0 / (3.0 * 4.0)) < 1e-4);  // c = 2α0²/((α0 + 1)(α0 + 2))
+      const double valueT = (2 + 12 * std::abs(b) + 6 * cc) * c * c * c / named(ft, "N");
+      QVERIFY2(std::abs(valueT / r.ledger[1].sensitivity - 1) < 1e-3, ft.c_str());
+      if (!raw) QVERIFY(std::abs(c / whitenedClipBound(o.whitened, 3, 2.0) - 1) < 1e-3);
+    }
   }
 
   void refusesWhatItCannotProve() {

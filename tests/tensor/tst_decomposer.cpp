@@ -1,6 +1,7 @@
 // Tensor operations and decomposers: contractions against brute force, exact recovery of an
 // orthogonally decomposable tensor, robustness to small noise, validation.
 #include <QtTest>
+#include <omp.h>
 
 #include <algorithm>
 #include <numeric>
@@ -93,6 +94,27 @@ class TestDecomposer : public QObject {
     const Tensor3 S = T.symmetrized();
     QVERIFY(S.isSymmetric(1e-14));
     QVERIFY(!T.isSymmetric(1e-6));
+  }
+
+  // Issue 28: the contraction of many columns at large k held k² doubles per column in each of two
+  // halves (27 GB at k = 800). Chunks of at most 64 MiB give the same columns, whatever the
+  // thread count.
+  void chunkedContractionMatchesColumns() {
+    const int k = 64, n = 5000;  // k² n / 2 doubles = 80 MiB: three chunks of at most 2048 columns
+    SeededRandom rng(2);
+    Tensor3 T(k);
+    for (std::size_t i = 0; i < T.size(); ++i) T.data()[i] = standardNormal(rng);
+    Eigen::MatrixXd U(k, n);
+    for (Eigen::Index i = 0; i < U.size(); ++i) U.data()[i] = standardNormal(rng);
+    const int before = omp_get_max_threads();
+    omp_set_num_threads(1);
+    const Eigen::MatrixXd one = T.contractTwiceColumns(U);
+    omp_set_num_threads(3);
+    const Eigen::MatrixXd three = T.contractTwiceColumns(U);
+    omp_set_num_threads(before);
+    QVERIFY(one == three);
+    for (const Eigen::Index s : {Eigen::Index{0}, Eigen::Index{2047}, Eigen::Index{2048}, Eigen::Index{n - 1}})
+      QVERIFY(relativeError(one.col(s), T.contractTwice(U.col(s))) < 1e-13);
   }
 
   void recoversOrthogonalTensor_data() {

@@ -84,6 +84,22 @@ class TestPackedTensor : public QObject {
     QVERIFY(relativeError(got, T.contractTwiceColumns(U)) < 1e-12);
   }
 
+  // Issue 28: many columns at large k go in blocks of at most 64 MiB of pair products; each entry
+  // is the same chain of multiply-adds, so the blocks change no bit.
+  void manyColumnsGoInBlocks() {
+    const int k = 64, n = 9000;  // 2080 pairs: blocks of 4032 columns
+    const Tensor3 T = randomTensor(k, 7);
+    const Eigen::MatrixXd U = randomMatrix(k, n, 8);
+    const PackedTensor3 packed(T);
+    const Eigen::MatrixXd got = packed.contractTwiceColumns(U);
+    Eigen::MatrixXd pieces(k, n);
+    for (Eigen::Index c0 = 0; c0 < n; c0 += 1000) {
+      const Eigen::Index w = std::min<Eigen::Index>(1000, n - c0);
+      pieces.middleCols(c0, w) = packed.contractTwiceColumns(U.middleCols(c0, w));
+    }
+    QVERIFY(got == pieces);
+  }
+
   void emptyBatch() {
     const Tensor3 T = randomTensor(5, 1);
     const Eigen::MatrixXd got = PackedTensor3(T).contractTwiceColumns(Eigen::MatrixXd(5, 0));

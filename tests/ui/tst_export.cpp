@@ -1,6 +1,8 @@
 // Exports as a reader sees them: PDF text at its real size (rendered by poppler's pdftotext and
 // pdftoppm, as a paper's build would), the legend beside or below the data and never over it,
 // standard SVG font families, the page-size choice, tables as CSV and remembered folders.
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSettings>
@@ -145,36 +147,78 @@ class TstExport : public QObject {
     QVERIFY2(dark < image.width() * image.height() / 10, qPrintable(QString("%1 dark pixels").arg(dark)));
   }
 
-  void legendIsOutsideTheDataInExports() {
+  void legendIsNeverOverTheDataInExports() {
     QTemporaryDir dir;
     ErrorVsEpsilonPlot plot;
     fillErrorPlot(plot);
     QString error;
-    // A wide page: the legend goes beside the data area.
+    // A wide page with an empty corner: the legend sits there, over no line, band or marker.
+    const QRect screen = plot.viewport();
     plot.setExportSize(QSize(720, 360));
     QVERIFY2(plot.exportSvg(dir.filePath("wide.svg"), &error), qPrintable(error));
     QRect data = plot.lastExportAxisRect(), legend = plot.lastExportLegendRect();
-    QVERIFY(!legend.isEmpty());
+    QVERIFY(!legend.isEmpty() && QRect(0, 0, 720, 360).contains(legend));
+    plot.beginPageLayout(QSize(720, 360));
+    QCOMPARE(plot.axisRect()->rect(), data);  // the export's layout, inspected
+    QCOMPARE(plot.legend->outerRect(), legend);
+    QCOMPARE(plot.dataPixelsUnder(legend), 0);
+    plot.endPageLayout();
+    // A flat line across the whole plot at every height leaves no free corner: the legend
+    // goes beside the data on a wide page and below it on a tall one, within the page.
+    for (double y : {0.02, 0.06, 0.1, 0.2, 0.3, 0.5, 0.8})
+      QVERIFY(plot.setCurve(QString("flat %1").arg(y), QString("flat %1").arg(y), {0.1, 10}, {y, y}, {}, {}, 4));
+    QVERIFY2(plot.exportSvg(dir.filePath("wide.svg"), &error), qPrintable(error));
+    data = plot.lastExportAxisRect();
+    legend = plot.lastExportLegendRect();
     QVERIFY2(!data.intersects(legend), "the legend covers the data area");
     QVERIFY(legend.left() > data.right());
     QVERIFY(QRect(0, 0, 720, 360).contains(legend));
-    // A tall page: below the data, within the page.
-    plot.setExportSize(QSize(336, 320));
-    QVERIFY2(plot.exportPng(dir.filePath("tall.png"), 672, 640, 192, &error), qPrintable(error));
+    plot.setExportSize(QSize(336, 420));
+    QVERIFY2(plot.exportPng(dir.filePath("tall.png"), 672, 840, 192, &error), qPrintable(error));
     data = plot.lastExportAxisRect();
     legend = plot.lastExportLegendRect();
     QVERIFY2(!data.intersects(legend), "the legend covers the data area");
     QVERIFY(legend.top() > data.bottom());
-    QVERIFY2(QRect(0, 0, 336, 320).contains(legend),
+    QVERIFY2(QRect(0, 0, 336, 420).contains(legend),
              qPrintable(QString("legend %1,%2 %3×%4").arg(legend.x()).arg(legend.y()).arg(legend.width()).arg(legend.height())));
-    // The on-screen layout is back: the legend inside the axis rect again.
-    plot.resize(600, 400);
-    plot.replot();
-    QVERIFY(plot.axisRect()->rect().contains(plot.legend->outerRect()));
-    // Off: inside, as on screen.
+    QVERIFY(data.height() >= 210);
+    // The on-screen layout is back.
+    QCOMPARE(plot.viewport(), screen);
+    // Off: inside, as the user asked, in the least crowded corner.
     plot.setExportLegendOutside(false);
     QVERIFY2(plot.exportSvg(dir.filePath("inside.svg"), &error), qPrintable(error));
     QVERIFY(plot.lastExportAxisRect().contains(plot.lastExportLegendRect()));
+  }
+
+  void csvStartsWithItsHeader() {
+    // Issue 24: the CSV's first line was a "# {json}" comment that spreadsheets read as data.
+    QTemporaryDir dir;
+    ErrorVsEpsilonPlot plot;
+    fillErrorPlot(plot);
+    plot.setMetadata(QJsonObject{{"seed", "7"}});
+    QString error;
+    const QString csv = dir.filePath("data.csv");
+    QVERIFY2(plot.exportCsv(csv, &error), qPrintable(error));
+    QFile f(csv);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.first(), QString("series_key,series_label,epsilon,median,lower,upper"));
+    QCOMPARE(lines.size(), 1 + 3 * 5);
+    QFile side(csv + ".json");
+    QVERIFY(side.open(QIODevice::ReadOnly));
+    QCOMPARE(QJsonDocument::fromJson(side.readAll()).object().value("metadata").toObject().value("seed").toString(),
+             QString("7"));
+  }
+
+  void exportFileNamesReadWell() {
+    QCOMPARE(exportFileStem("Error vs total ε (this session)"), QString("error-vs-total-epsilon-this-session"));
+    QCOMPARE(exportFileStem("How far are the private topics from the true ones? — α₀ = 0.1"),
+             QString("how-far-are-the-private-topics-from-the-true-ones-alpha0-0.1"));
+    QCOMPARE(exportFileStem("σₖ(M̂₂) and its lower bound σ̃ₖ"), QString("sigmak-m2-and-its-lower-bound-sigmak"));
+    QCOMPARE(exportFileStem("  "), QString("plot"));
+    const QString longTitle = QString("word ").repeated(30);
+    QVERIFY(exportFileStem(longTitle).size() <= 60);
+    QVERIFY(!exportFileStem(longTitle).endsWith('-'));
   }
 
   void svgNamesStandardFontFamilies() {

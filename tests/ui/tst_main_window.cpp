@@ -591,6 +591,8 @@ class TstMainWindow : public QObject {
     SessionState s = smallSession();
     s.source = SessionState::Source::Text;
     s.corpusPath = f.fileName();
+    s.vocabularyFile = test::writeWordList(f.fileName(), f.fileName() + ".vocab");
+    QVERIFY(!s.vocabularyFile.isEmpty());
     s.generator.vocabSize = 30;
     s.generator.topicCount = 2;
     s.generator.alpha0 = 1.0;
@@ -694,9 +696,12 @@ class TstMainWindow : public QObject {
     const QString path = writeRankDeficientCorpus(dir);
     QVERIFY(!path.isEmpty());
     // What core says about this corpus: the exact pipeline fails…
+    const QString list = test::writeWordList(path, dir.filePath("vocab-list.txt"));
+    QVERIFY(!list.isEmpty());
     TextImportParams params;
     params.input = path.toStdString();
-    params.vocabSize = 6;
+    params.vocabularyRule = VocabularyRule::PublicFile;
+    params.vocabularyFile = list.toStdString();
     auto imported = importText(params);
     QVERIFY(imported.ok());
     auto corpus = std::make_shared<const Corpus>(std::move(imported).value());
@@ -734,6 +739,7 @@ class TstMainWindow : public QObject {
     SessionState s;
     s.source = SessionState::Source::Text;
     s.corpusPath = path;
+    s.vocabularyFile = list;
     s.generator.vocabSize = 6;
     s.generator.topicCount = 5;
     s.generator.alpha0 = 1.0;

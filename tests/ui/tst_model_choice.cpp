@@ -301,6 +301,8 @@ class TstModelChoice : public QObject {
     SessionState s = test::smallSession(Preset::None);
     s.source = SessionState::Source::Text;
     s.corpusPath = path;
+    s.vocabularyFile = test::writeWordList(path, dir.filePath("vocab-list.txt"));
+    QVERIFY(!s.vocabularyFile.isEmpty());
     s.generator.vocabSize = 30;
     s.generator.topicCount = 2;
     s.trials = 1;

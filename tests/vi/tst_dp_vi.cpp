@@ -247,6 +247,14 @@ class TestDpVi : public QObject {
     o = {};
     o.noiseMultiplier = -1;
     check(o, "noise multiplier");
+    // Issue 28 §6: C = 1e-300 ran with the claim "proven" and rho = -nan (2C squared underflows).
+    o = {};
+    o.clip = 1e-300;
+    check(o, "--clip = 1e-300");
+    QVERIFY(!calibrateDpVi(1.0, 1e-5, 10, 1e-160, 30).ok());
+    const auto small = calibrateDpVi(1.0, 1e-5, 10, 1e-100, 30);  // small, not degenerate
+    QVERIFY(small.ok());
+    QVERIFY(std::isfinite(small->rho) && small->rho > 0);
   }
 };
 

@@ -1,5 +1,8 @@
 #include "ui/common/palette.h"
 
+#include <QHash>
+#include <QString>
+#include <algorithm>
 #include <array>
 
 namespace dplda {
@@ -45,6 +48,41 @@ QCPScatterStyle::ScatterShape seriesShape(int i) {
 QCPScatterStyle seriesScatter(int i, double size) {
   QPen pen(seriesColor(i), 1.5);
   return QCPScatterStyle(seriesShape(i), pen, QBrush(Qt::white), size);
+}
+
+int seriesStyleIndex(int colour, int line, int shape) {
+  for (int i = 0; i < kSeriesColorCount * kSeriesLineStyleCount * kSeriesShapeCount; ++i)
+    if (i % kSeriesColorCount == colour && i % kSeriesLineStyleCount == line && i % kSeriesShapeCount == shape) return i;
+  return 0;
+}
+
+int configurationStyle(const QString& label, int order) {
+  // Indices into the cycles of seriesColor, seriesLineStyle and seriesShape.
+  enum Colour { Blue, Orange, Green, Vermillion, Purple, SkyBlue, Black, Yellow };
+  enum Line { Solid, Dash, Dot, DashDot, DashDotDot };
+  enum Shape { Circle, Square, Triangle, Diamond, Cross, Plus, InvertedTriangle };
+  if (label == "vi") return seriesStyleIndex(Yellow, Solid, Circle);
+  if (label == "dp-vi") return seriesStyleIndex(Yellow, Dash, Square);
+  static const QHash<QString, int> colours = {{"none", Black},     {"1", Blue},          {"2", Orange},
+                                              {"3", Green},        {"4", Vermillion},    {"whitened", Purple},
+                                              {"input", SkyBlue}};
+  struct Variant {
+    Line line;
+    Shape shape;
+  };
+  static const QHash<QString, Variant> variants = {{"", {Solid, Circle}},           {"gdp", {Dash, Square}},
+                                                   {"clip", {Dot, Triangle}},       {"clip/gdp", {DashDot, Diamond}},
+                                                   {"raw", {DashDotDot, InvertedTriangle}}, {"tpm", {Dash, Plus}}};
+  const int slash = label.indexOf(QLatin1Char('/'));
+  const QString base = slash < 0 ? label : label.left(slash);
+  const QString variant = slash < 0 ? QString() : label.mid(slash + 1);
+  if (colours.contains(base) && variants.contains(variant)) {
+    const Variant v = variants.value(variant);
+    return seriesStyleIndex(colours.value(base), v.line, v.shape);
+  }
+  // Custom edge sets: sky blue or yellow with crosses and plusses, which no named one uses.
+  const int i = std::max(0, order);
+  return seriesStyleIndex(i % 2 ? Yellow : SkyBlue, (1 + i / 2) % kSeriesLineStyleCount, (i / 2) % 2 ? Plus : Cross);
 }
 
 QColor privateColor() { return okabe_ito::kBluishGreen; }

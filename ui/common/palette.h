@@ -40,6 +40,19 @@ QCPScatterStyle::ScatterShape seriesShape(int i);
 // A marker in series i's colour, filled white so overlapping markers stay readable.
 QCPScatterStyle seriesScatter(int i, double size = 7.0);
 
+// The style index whose colour, line style and marker are colours[colour], lines[line] and
+// shapes[shape] of the cycles above (8, 5 and 7 are coprime: every triple has one index < 280).
+int seriesStyleIndex(int colour, int line, int shape);
+
+// The one style of an experiment configuration wherever it is drawn (the app's sweeps, pinned
+// sweeps, every preset's figures on the command line), from its label: the colour names the
+// configuration (1 blue, 2 orange, 3 bluish green, 4 vermillion, the whitened release reddish
+// purple, input sky blue, the variational baselines yellow), line and marker the variant (plain:
+// solid, circle; /gdp: dash, square; /clip: dot, triangle; /clip/gdp: dash-dot, diamond; /raw:
+// dash-dot-dot, inverted triangle; /tpm: dash, plus). Black dashed stays the non-private
+// baseline's; "none" is black solid. Unknown labels get styles after the table's, by `order`.
+int configurationStyle(const QString& label, int order = 0);
+
 // Semantic colours: the same meaning everywhere in the app.
 QColor privateColor();   // bluish green: the configuration is private / up to date
 QColor leakColor();      // vermillion: not private, leaking path, failures

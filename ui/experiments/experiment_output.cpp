@@ -8,6 +8,7 @@
 #include "core/experiments/seed004_report.h"
 #include "core/experiments/table_text.h"
 #include "ui/experiments/experiment_figure.h"
+#include "ui/common/palette.h"
 #include "ui/experiments/seed004_figures.h"
 #include "ui/plots/diagnostics_plot.h"
 #include "ui/plots/error_epsilon_plot.h"
@@ -20,15 +21,9 @@ namespace {
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
-// One colour, line and marker per configuration wherever it is drawn (the session's sweep, every
-// preset, pinned sweeps): the non-private baseline and configurations 1-4 keep their number,
-// "input" is 5, custom edge sets come after.
-int configurationStyle(const SweepSpec& spec, int g) {
-  const std::string& label = spec.configurations[g].label;
-  static const char* const kFixed[] = {"none", "1", "2", "3", "4", "input"};
-  for (int i = 0; i < 6; ++i)
-    if (label == kFixed[i]) return i;
-  return 6 + g;
+// One colour, line and marker per configuration wherever it is drawn (palette.h's table).
+int styleOf(const SweepSpec& spec, int g) {
+  return dplda::configurationStyle(QString::fromStdString(spec.configurations[g].label), g);
 }
 
 std::string fileSafe(const std::string& label) {
@@ -43,16 +38,21 @@ ExperimentFigure figure(QString key, QString title, QString heading, std::functi
   return makeFigure<P>(std::move(key), std::move(title), std::move(heading), std::move(fill), errorCurves);
 }
 
-// Error / utility loss / release rate against ε, one set per case.
-void errorSweepFigures(const std::shared_ptr<const SweepResult>& result, const QString& title,
-                       std::vector<ExperimentFigure>& out) {
+// A case label as a reader writes it: "alpha0=0.1" reads "α₀ = 0.1".
+QString caseText(const std::string& label) {
+  return q(label).replace(QStringLiteral("alpha0"), QStringLiteral("α₀")).replace(QStringLiteral("="), QStringLiteral(" = "));
+}
+
+// Error / utility loss / release rate against ε, one set per case. Titles ask the question the
+// plot answers; the paper's reference is the report's title and the side file's caption.
+void errorSweepFigures(const std::shared_ptr<const SweepResult>& result, std::vector<ExperimentFigure>& out) {
   const SweepResult& r = *result;
   const SweepSpec& s = r.spec;
   for (int c = 0; c < static_cast<int>(r.cases.size()); ++c) {
     const SweepCaseInfo& info = r.cases[c];
     const QString suffix = r.cases.size() > 1 ? "_" + q(fileSafe(info.label)) : QString();
-    const QString caseTitle = r.cases.size() > 1 ? title + " — " + q(info.label) : title;
-    auto errorFigure = [&](const QString& base, const QString& yLabel, double baseline,
+    const QString caseTitle = r.cases.size() > 1 ? " — " + caseText(info.label) : QString();
+    auto errorFigure = [&](const QString& base, const QString& title, const QString& yLabel, double baseline,
                            QuantileSummary SweepSummaryRow::*field, double guess = std::nan("")) {
       auto fill = [result, c, yLabel, baseline, field, base, guess](ErrorVsEpsilonPlot& plot, QString* error) {
         const SweepResult& r = *result;
@@ -65,6 +65,7 @@ void errorSweepFigures(const std::shared_ptr<const SweepResult>& result, const Q
         for (int g = 0; g < static_cast<int>(s.configurations.size()); ++g) {
           const SweepConfiguration& cfg = s.configurations[g];
           if (cfg.edges == 0 && cfg.model == SweepModel::Spectral) continue;  // the baseline line
+          if (!configurationShown(s, g)) continue;  // release-only: no non-private curve
           QVector<double> eps, med, low, up;
           bool any = false, pending = false;
           for (int e = 0; e < static_cast<int>(s.epsilons.size()); ++e) {
@@ -88,12 +89,12 @@ void errorSweepFigures(const std::shared_ptr<const SweepResult>& result, const Q
           const std::string name = cfg.model == SweepModel::Vi     ? "VI (non-private)"
                                    : cfg.model == SweepModel::DpVi ? "DP-VI"
                                                                    : "config " + cfg.label;
-          if (!plot.setCurve(q(cfg.label), q(name), eps, med, low, up, configurationStyle(s, g),
+          if (!plot.setCurve(q(cfg.label), q(name), eps, med, low, up, styleOf(s, g),
                              error))
             return false;
         }
         if (std::isfinite(baseline)) plot.setBaseline(QObject::tr("non-private spectral"), baseline);
-        plot.setGuess(QObject::tr("random guess (uniform topics)"), guess);
+        plot.setGuess(QObject::tr("random guess"), guess);  // uniform topics; the short name keeps the legend narrow
         // A log axis when the private errors dwarf the baseline, so both stay readable.
         plot.setLogError(hi > 0 && std::isfinite(lo) && hi / lo > 50);
         QString note = QObject::tr("median over released trials, band %1–%2% quantiles; %3 bounds")
@@ -103,23 +104,31 @@ void errorSweepFigures(const std::shared_ptr<const SweepResult>& result, const Q
         plot.setFootnote(note);
         return true;
       };
-      out.push_back(figure<ErrorVsEpsilonPlot>(base + suffix, caseTitle,
+      out.push_back(figure<ErrorVsEpsilonPlot>(base + suffix, title + caseTitle,
                                                base + suffix + ": " + yLabel + QObject::tr(" vs total ε"),
                                                std::function<bool(ErrorVsEpsilonPlot&, QString*)>(fill), true));
     };
+    // Release-only: no line of the non-private fit, no utility loss, no held-out perplexity.
+    const bool exact = !s.releaseOnly;
+    const double none = std::numeric_limits<double>::quiet_NaN();
     if (info.hasTruth) {
-      errorFigure("error_l2", QObject::tr("mean ℓ₂ error per topic (vs truth)"), info.baselineErrorL2,
+      errorFigure("error_l2", QObject::tr("How far are the private topics from the true ones?"),
+                  QObject::tr("mean ℓ₂ error per topic (vs truth)"), exact ? info.baselineErrorL2 : none,
                   &SweepSummaryRow::errorL2, info.guessErrorL2);
-      errorFigure("error_l1", QObject::tr("mean ℓ₁ error per topic (vs truth)"), info.baselineErrorL1,
+      errorFigure("error_l1", QObject::tr("How far are the private topics from the true ones (ℓ₁)?"),
+                  QObject::tr("mean ℓ₁ error per topic (vs truth)"), exact ? info.baselineErrorL1 : none,
                   &SweepSummaryRow::errorL1);
     }
-    errorFigure("utility_loss_l2", QObject::tr("utility loss (mean ℓ₂ to the non-private output)"),
-                std::numeric_limits<double>::quiet_NaN(), &SweepSummaryRow::lossL2);
+    if (exact)
+      errorFigure("utility_loss_l2", QObject::tr("How far is each private output from the non-private one?"),
+                  QObject::tr("utility loss (mean ℓ₂ to the non-private output)"), none, &SweepSummaryRow::lossL2);
     if (info.hasTruth)
-      errorFigure("error_frobenius", QObject::tr("error ‖μ − μ̃‖_F (vs truth, Definition 21)"),
-                  info.baselineErrorFrobenius, &SweepSummaryRow::errorFrobenius);
-    if (s.holdout > 0.0)
-      errorFigure("perplexity", QObject::tr("held-out perplexity (document completion)"), info.baselinePerplexity,
+      errorFigure("error_frobenius", QObject::tr("How far is the private μ̃ from the true μ?"),
+                  QObject::tr("error ‖μ − μ̃‖_F (vs truth, Definition 21)"), exact ? info.baselineErrorFrobenius : none,
+                  &SweepSummaryRow::errorFrobenius);
+    if (s.holdout > 0.0 && exact)
+      errorFigure("perplexity", QObject::tr("How well do the private topics predict held-out words?"),
+                  QObject::tr("held-out perplexity (document completion)"), info.baselinePerplexity,
                   &SweepSummaryRow::perplexity, static_cast<double>(info.vocabSize));  // uniform topics give d
 
     bool anyPrivate = false;
@@ -140,13 +149,14 @@ void errorSweepFigures(const std::shared_ptr<const SweepResult>& result, const Q
           ys.append(r.summaryRow(c, g, e).releaseRate);
         }
         if (!plot.setSeries(q(s.configurations[g].label), q("config " + s.configurations[g].label), xs, ys,
-                            configurationStyle(s, g), error))
+                            styleOf(s, g), error))
           return false;
       }
       plot.setProportionY(true);
       return true;
     };
-    out.push_back(figure<SeriesPlot>("release_rate" + suffix, caseTitle + QObject::tr(": release rate"),
+    out.push_back(figure<SeriesPlot>("release_rate" + suffix,
+                                     QObject::tr("How often does each configuration release its topics?") + caseTitle,
                                      "release_rate" + suffix + QObject::tr(": released runs / trials vs total ε"),
                                      std::function<bool(SeriesPlot&, QString*)>(rate)));
   }
@@ -170,14 +180,15 @@ void diagnosticsFigures(const std::shared_ptr<const SweepResult>& result, std::v
       }
       if (kind == 2) {
         plot.setAxisLabels(QObject::tr("k (number of topics)"), QObject::tr("release rate (released / trials)"));
-      } else {
-        plot.setLogY(true);
+      } else if (!s.releaseOnly) {  // the exact σ_k and γ_s are not released
         if (!plot.setSeries(kind == 0 ? "sigma_k" : "gamma_s",
-                            kind == 0 ? QObject::tr("σ_k(M̂₂), non-private") : QObject::tr("γ_s(T̂), non-private"),
-                            ks, base, 0, error))
+                            kind == 0 ? QObject::tr("σₖ(M̂₂), non-private") : QObject::tr("γₛ(T̂), non-private"),
+                            ks, base, configurationStyle(QStringLiteral("none")), error))
           return false;
       }
+      if (kind != 2) plot.setLogY(true);
       for (int g = 0; g < static_cast<int>(s.configurations.size()); ++g) {
+        if (!configurationShown(s, g)) continue;
         QVector<double> ys;
         bool any = false;
         for (int c = 0; c < static_cast<int>(r.cases.size()); ++c) {
@@ -189,11 +200,11 @@ void diagnosticsFigures(const std::shared_ptr<const SweepResult>& result, std::v
         if (!any && kind == 1) continue;  // γ̃_s is released only by configurations 3 and 4
         const QString key = q(s.configurations[g].label);
         const QString cfg = q("config " + s.configurations[g].label);
-        const QString label = kind == 0   ? QObject::tr("σ̃_k (median), %1").arg(cfg)
-                              : kind == 1 ? QObject::tr("γ̃_s (median), %1").arg(cfg)
+        const QString label = kind == 0   ? QObject::tr("σ̃ₖ (median), %1").arg(cfg)
+                              : kind == 1 ? QObject::tr("γ̃ₛ (median), %1").arg(cfg)
                                           : cfg;
         const QString prefix = kind == 0 ? "sigma_tilde_" : kind == 1 ? "gamma_tilde_" : "";
-        if (!plot.setSeries(prefix + key, label, ks, ys, configurationStyle(s, g), error)) return false;
+        if (!plot.setSeries(prefix + key, label, ks, ys, styleOf(s, g), error)) return false;
       }
       if (kind == 2) plot.setProportionY(true);
       return true;
@@ -208,14 +219,15 @@ void diagnosticsFigures(const std::shared_ptr<const SweepResult>& result, std::v
     };
     auto rate = [fill](SeriesPlot& p, QString* err) { return fill(p, 2, err); };
     out.push_back(figure<SigmaGammaPlot>(
-        "sigma_k" + suffix, QObject::tr("σ_k(M̂₂) and its Procedure-1 lower bound σ̃_k (%1)").arg(epsText),
-        QObject::tr("σ_k(M̂₂) and its Procedure-1 lower bound σ̃_k (%1)").arg(epsText),
+        "sigma_k" + suffix, QObject::tr("How close does the private lower bound σ̃ₖ come to σₖ? (%1)").arg(epsText),
+        QObject::tr("σₖ(M̂₂) and its Procedure-1 lower bound σ̃ₖ (%1)").arg(epsText),
         std::function<bool(SigmaGammaPlot&, QString*)>(sigma)));
     out.push_back(figure<SigmaGammaPlot>(
-        "gamma_s" + suffix, QObject::tr("γ_s(T̂) and its Procedure-1 lower bound γ̃_s (%1)").arg(epsText),
-        QObject::tr("γ_s(T̂) and its Procedure-1 lower bound γ̃_s (%1)").arg(epsText),
+        "gamma_s" + suffix, QObject::tr("How close does the private lower bound γ̃ₛ come to γₛ? (%1)").arg(epsText),
+        QObject::tr("γₛ(T̂) and its Procedure-1 lower bound γ̃ₛ (%1)").arg(epsText),
         std::function<bool(SigmaGammaPlot&, QString*)>(gamma)));
-    out.push_back(figure<SeriesPlot>("release_rate" + suffix, QObject::tr("release rate vs k (%1)").arg(epsText),
+    out.push_back(figure<SeriesPlot>("release_rate" + suffix,
+                                     QObject::tr("How often does each configuration release as k grows? (%1)").arg(epsText),
                                      QObject::tr("release rate vs k (%1)").arg(epsText),
                                      std::function<bool(SeriesPlot&, QString*)>(rate)));
   }
@@ -247,25 +259,28 @@ void tpmFigures(const std::shared_ptr<const TpmNoiseResult>& result, std::vector
         }
         return true;
       };
-      const QString title = QString::fromUtf8(tpmNoiseModelTitle(s.models[m].model)) +
-                            QObject::tr(": failure probability vs ") + QString::fromUtf8(noiseScalingLabel(scaling));
+      const QString model = QString::fromUtf8(tpmNoiseModelTitle(s.models[m].model));
+      const QString title = QObject::tr("How often does the tensor power method fail under %1?").arg(model);
+      const QString heading = model + QObject::tr(": failure probability vs ") + QString::fromUtf8(noiseScalingLabel(scaling));
       out.push_back(figure<FailureProbabilityPlot>(
-          QString("tpm_%1_%2").arg(tpmNoiseModelName(s.models[m].model), noiseScalingKey(scaling)), title, title,
+          QString("tpm_%1_%2").arg(tpmNoiseModelName(s.models[m].model), noiseScalingKey(scaling)), title, heading,
           std::function<bool(FailureProbabilityPlot&, QString*)>(fill)));
     }
   }
 }
 
-Status writeText(const std::filesystem::path& path, const std::string& text) {
-  QFile f(QString::fromStdString(path.string()));
-  if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
-      f.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size())) {
-    return ioError("cannot write " + path.string() + ": " + f.errorString().toStdString());
-  }
-  return Status::ok();
+// The folder was checked as a whole (checkOutputFolder): each file replaces its predecessor.
+Status writeText(const std::filesystem::path& path, const std::string& text, const OutputRules& rules) {
+  OutputRules replacing = rules;
+  replacing.replace = true;
+  return writeFileAtomically(path.string(), text, replacing);
 }
 
 }  // namespace
+
+std::vector<std::string> experimentFolderEntries() {
+  return {"results.csv", "summary.csv", "timings.csv", "report.md", "figures"};
+}
 
 std::vector<ExperimentFigure> experimentFigures(const ExperimentRun& run) {
   std::vector<ExperimentFigure> out;
@@ -279,7 +294,7 @@ std::vector<ExperimentFigure> experimentFigures(const ExperimentRun& run) {
     if (run.preset.kind == ExperimentKind::Diagnostics)
       diagnosticsFigures(run.sweep, out);
     else
-      errorSweepFigures(run.sweep, q(run.preset.title), out);
+      errorSweepFigures(run.sweep, out);
   }
   return out;
 }
@@ -323,26 +338,30 @@ QJsonObject experimentMetadata(const ExperimentRun& run) {
 
 Result<std::filesystem::path> writeExperimentFolder(const ExperimentRun& run, const std::filesystem::path& dir,
                                                     const std::vector<ExportFormat>& formats,
-                                                    ReportContext context, std::vector<std::string>* warnings) {
+                                                    ReportContext context, std::vector<std::string>* warnings,
+                                                    QSize page, const OutputRules& rules) {
   if (!run.finished || (!run.sweep && !run.tpm && !run.online && !run.dp)) {
     return invalidArgument("the experiment has not finished: there is nothing complete to write");
   }
+  DPLDA_RETURN_IF_ERROR(checkOutputFolder(dir.string(), experimentFolderEntries(), rules));
   std::error_code ec;
   std::filesystem::create_directories(dir / "figures", ec);
   if (ec) return ioError("cannot create the output folder " + (dir / "figures").string() + ": " + ec.message());
   if (run.tpm) {
-    DPLDA_RETURN_IF_ERROR(writeText(dir / "results.csv", tpmNoiseResultsCsv(*run.tpm)));
-    DPLDA_RETURN_IF_ERROR(writeText(dir / "summary.csv", tpmNoiseSummaryCsv(*run.tpm)));
+    DPLDA_RETURN_IF_ERROR(writeText(dir / "results.csv", tpmNoiseResultsCsv(*run.tpm), rules));
+    DPLDA_RETURN_IF_ERROR(writeText(dir / "summary.csv", tpmNoiseSummaryCsv(*run.tpm), rules));
   } else if (run.online) {
-    DPLDA_RETURN_IF_ERROR(writeText(dir / "results.csv", onlineTpmResultsCsv(*run.online)));
-    DPLDA_RETURN_IF_ERROR(writeText(dir / "summary.csv", onlineTpmSummaryCsv(*run.online)));
+    DPLDA_RETURN_IF_ERROR(writeText(dir / "results.csv", onlineTpmResultsCsv(*run.online), rules));
+    DPLDA_RETURN_IF_ERROR(writeText(dir / "summary.csv", onlineTpmSummaryCsv(*run.online), rules));
   } else if (run.dp) {
-    DPLDA_RETURN_IF_ERROR(writeText(dir / "results.csv", dpTpmResultsCsv(*run.dp)));
-    DPLDA_RETURN_IF_ERROR(writeText(dir / "summary.csv", dpTpmSummaryCsv(*run.dp)));
+    DPLDA_RETURN_IF_ERROR(writeText(dir / "results.csv", dpTpmResultsCsv(*run.dp), rules));
+    DPLDA_RETURN_IF_ERROR(writeText(dir / "summary.csv", dpTpmSummaryCsv(*run.dp), rules));
   } else {
-    DPLDA_RETURN_IF_ERROR(writeText(dir / "results.csv", sweepResultsCsv(*run.sweep)));
-    DPLDA_RETURN_IF_ERROR(writeText(dir / "summary.csv", sweepSummaryCsv(*run.sweep)));
-    DPLDA_RETURN_IF_ERROR(writeText(dir / "timings.csv", sweepTimingsCsv(*run.sweep)));
+    DPLDA_RETURN_IF_ERROR(writeText(dir / "results.csv", sweepResultsCsv(*run.sweep), rules));
+    DPLDA_RETURN_IF_ERROR(writeText(dir / "summary.csv", sweepSummaryCsv(*run.sweep), rules));
+    // Timings depend on the data: not part of a release-only sweep.
+    if (!run.sweep->spec.releaseOnly)
+      DPLDA_RETURN_IF_ERROR(writeText(dir / "timings.csv", sweepTimingsCsv(*run.sweep), rules));
   }
   if (!formats.empty()) {
     const QJsonObject metadata = experimentMetadata(run);
@@ -353,16 +372,19 @@ Result<std::filesystem::path> writeExperimentFolder(const ExperimentRun& run, co
       QString error;
       if (!f.fill(*plot, &error)) return numericalFailure("figure " + f.key.toStdString() + ": " + error.toStdString());
       plot->setTitle(f.title);
-      plot->setMetadata(metadata);
-      plot->setExportSize(QSize(720, 480));
+      QJsonObject withCaption = metadata;  // the caption names the paper's figure the plot answers to
+      withCaption.insert("caption", q(run.preset.title) + " — " + f.heading);
+      plot->setMetadata(withCaption);
+      const bool defaultPage = page.isEmpty();
+      plot->setExportSize(defaultPage ? QSize(720, 480) : page);
       plot->setExportLegendOutside(true);  // the same figures whatever the app's settings
       ReportFigure fig;
       fig.title = f.heading.toStdString();
       for (ExportFormat format : all) {
         const std::string rel = "figures/" + f.key.toStdString() + "." + exportFormatSuffix(format);
         const QString path = QString::fromStdString((dir / rel).string());
-        const bool ok = format == ExportFormat::Png ? plot->exportPng(path, 1440, 960, 192, &error)
-                                                    : plot->exportTo(path, format, &error);
+        const bool ok = format == ExportFormat::Png && defaultPage ? plot->exportPng(path, 1440, 960, 192, &error)
+                                                                   : plot->exportTo(path, format, &error);
         if (ok) {
           fig.files.push_back(rel);
         } else {
@@ -378,7 +400,7 @@ Result<std::filesystem::path> writeExperimentFolder(const ExperimentRun& run, co
                              : run.online ? onlineTpmReportMarkdown(*run.online, context)
                              : run.dp     ? dpTpmReportMarkdown(*run.dp, context)
                                           : sweepReportMarkdown(*run.sweep, context);
-  DPLDA_RETURN_IF_ERROR(writeText(dir / "report.md", report));
+  DPLDA_RETURN_IF_ERROR(writeText(dir / "report.md", report, rules));
   return dir / "report.md";
 }
 

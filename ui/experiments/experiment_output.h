@@ -3,6 +3,7 @@
 // its figures (each able to make its plot and to fill it from a result that may still be
 // running) and its output folder (tables, figures in each format with their data, report.md).
 #include <QJsonObject>
+#include <QSize>
 #include <QString>
 #include <filesystem>
 #include <functional>
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/common/safe_file.h"
 #include "core/common/status.h"
 #include "core/experiments/dp_tpm.h"
 #include "core/experiments/online_tpm.h"
@@ -54,10 +56,18 @@ QJsonObject experimentMetadata(const ExperimentRun& run);
 // for each format plus the figure's data as CSV, and DIR/report.md. `context` supplies the title,
 // command line and seed note; its figures and notes are filled in here. Figures need a
 // QApplication. Returns the report's path; a figure that cannot be written is a note in the
-// report (and in `warnings`), a table or report that cannot be written is an error.
+// report (and in `warnings`), a table or report that cannot be written is an error. `page` is
+// the figures' size in 1/96 in (PlotWidget::pageSizeFromText); empty: 7.5 × 5 in, PNG at 192 dpi.
+// Every file is written atomically; `rules` (core/common/safe_file.h) name the inputs never
+// written over and whether an earlier experiment in DIR may be replaced (checked before anything
+// is written).
 Result<std::filesystem::path> writeExperimentFolder(const ExperimentRun& run, const std::filesystem::path& dir,
                                                     const std::vector<ExportFormat>& formats,
                                                     ReportContext context,
-                                                    std::vector<std::string>* warnings = nullptr);
+                                                    std::vector<std::string>* warnings = nullptr,
+                                                    QSize page = QSize(), const OutputRules& rules = {});
+
+// What writeExperimentFolder writes into DIR (files and the figures folder).
+std::vector<std::string> experimentFolderEntries();
 
 }  // namespace dplda

@@ -136,13 +136,18 @@ bool fillRecovery(const DpTpmResult& r, SeriesPlot& plot, QString* error) {
 }  // namespace
 
 void onlineTpmFigures(const std::shared_ptr<const OnlineTpmResult>& result, std::vector<ExperimentFigure>& out) {
-  const QString titles[3] = {QObject::tr("online tensor power method: distance to the batch eigenvectors vs n"),
-                             QObject::tr("online tensor power method: topic error vs n"),
-                             QObject::tr("online tensor power method: distance to the batch eigenvectors vs passes")};
+  // Titles ask the question the plot answers; headings (the report's captions) name the paper.
+  const QString titles[3] = {QObject::tr("How close does the online method come to the batch eigenvectors?"),
+                             QObject::tr("How close are the online method's topics to the truth?"),
+                             QObject::tr("How many passes over the corpus does the online method need?")};
+  const QString headings[3] = {
+      QObject::tr("Seed 004, Algorithm 2 (online tensor power method): distance to the batch eigenvectors vs documents per step n"),
+      QObject::tr("Seed 004, Algorithm 2 (online tensor power method): topic error vs documents per step n"),
+      QObject::tr("Seed 004, Algorithm 2 (online tensor power method): distance to the batch eigenvectors vs passes")};
   const char* keys[3] = {"online_error_vs_n", "online_topic_error_vs_n", "online_error_vs_passes"};
   for (int kind = 0; kind < 3; ++kind) {
     auto fill = [result, kind](BandPlot& p, QString* e) { return fillOnline(*result, kind, p, e); };
-    out.push_back(makeFigure<BandPlot>(keys[kind], titles[kind], titles[kind],
+    out.push_back(makeFigure<BandPlot>(keys[kind], titles[kind], headings[kind],
                                        std::function<bool(BandPlot&, QString*)>(fill)));
   }
 }
@@ -152,23 +157,28 @@ void dpTpmFigures(const std::shared_ptr<const DpTpmResult>& result, std::vector<
   for (const DpTpmCase& dc : result->spec.cases)
     if (std::find(groups.begin(), groups.end(), dc.group) == groups.end()) groups.push_back(dc.group);
   for (const std::string& g : groups) {
-    const QString title = QObject::tr("private tensor power method: error vs ε (%1)").arg(q(g));
+    const QString title = QObject::tr("How much ε does the private power method need (by %1)?").arg(q(g));
+    const QString heading = QObject::tr("Seed 004, Algorithm 3 (private tensor power method): error vs ε, by %1").arg(q(g));
     auto fill = [result, g](BandPlot& p, QString* e) { return fillGroup(*result, g, false, p, e); };
-    out.push_back(makeFigure<BandPlot>("dp_tpm_" + q(g), title, title, std::function<bool(BandPlot&, QString*)>(fill)));
+    out.push_back(makeFigure<BandPlot>("dp_tpm_" + q(g), title, heading, std::function<bool(BandPlot&, QString*)>(fill)));
     bool severalAccountants = false;
     for (const DpTpmCase& dc : result->spec.cases)
       severalAccountants = severalAccountants || (dc.group == g && dc.accountants.size() > 1);
     if (severalAccountants) {
-      const QString spentTitle = QObject::tr("private tensor power method: error vs the ε the noise spends (%1)").arg(q(g));
+      const QString spentTitle = QObject::tr("Which accounting buys the most accuracy per ε spent?");
+      const QString spentHeading =
+          QObject::tr("Seed 004, Algorithm 3 (private tensor power method): error vs the ε the noise spends, by %1").arg(q(g));
       auto spent = [result, g](BandPlot& p, QString* e) { return fillGroup(*result, g, true, p, e); };
-      out.push_back(makeFigure<BandPlot>("dp_tpm_" + q(g) + "_spent", spentTitle, spentTitle,
+      out.push_back(makeFigure<BandPlot>("dp_tpm_" + q(g) + "_spent", spentTitle, spentHeading,
                                          std::function<bool(BandPlot&, QString*)>(spent)));
     }
   }
   if (std::find(groups.begin(), groups.end(), "incoherence") != groups.end()) {
-    const QString title = QObject::tr("private tensor power method: ε needed for recovery vs incoherence μ₀");
+    const QString title = QObject::tr("Does the ε needed for recovery grow with the incoherence μ₀?");
+    const QString heading =
+        QObject::tr("Seed 004, Theorem 4.2 (private tensor power method): ε needed to recover v₁ vs incoherence μ₀");
     auto fill = [result](SeriesPlot& p, QString* e) { return fillRecovery(*result, p, e); };
-    out.push_back(makeFigure<SeriesPlot>("dp_tpm_recovery_vs_mu0", title, title,
+    out.push_back(makeFigure<SeriesPlot>("dp_tpm_recovery_vs_mu0", title, heading,
                                          std::function<bool(SeriesPlot&, QString*)>(fill)));
   }
 }

@@ -252,7 +252,7 @@ void GraphCanvas::refresh() {
   const QString text = privacyHeadline(m_statement, m_decision, m_noisy, showsWhitenedRelease(), m_inputs.momentClip);
   m_banner->setText(text);
   QString tip = readablePrivacyText(m_statement.summary);
-  if (m_statement.summary != m_decision.explanation) tip += "\n" + readablePrivacyText(m_decision.explanation);
+  if (m_statement.summary != m_statement.explanation) tip += "\n" + readablePrivacyText(m_statement.explanation);
   m_banner->setToolTip(tip);
   m_banner->setStyleSheet(QStringLiteral("QLabel { background: %1; color: %2; padding: %3px %4px; }")
                               .arg(privacyClaimColor(claim).name(), privacyClaimTextColor(claim).name())

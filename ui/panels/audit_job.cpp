@@ -7,16 +7,30 @@
 #include "core/corpus/synthetic_generator.h"
 #include "core/corpus/text_import.h"
 #include "core/corpus/uci_io.h"
+#include "core/moments/clipped_moments.h"
 #include "core/privacy/mechanisms.h"
+#include "ui/session/session_privacy.h"
 #include "ui/worker/run_worker.h"
 
 namespace dplda {
 
 using namespace privacy_audit;
 
-QString auditPairKey(const AuditRequest& r) {
+PrivacyOptions auditedRunOptions(const AuditRequest& r) {
+  PrivacyOptions o = privacyOptionsOf(r.session);
+  o.epsilon = r.epsilon;
+  o.delta = r.delta;
+  o.noiseMultiplier = r.noiseControl ? kAuditControlNoiseMultiplier : 1.0;
+  o.nonPrivateDiagnostics = false;
+  return o;
+}
+
+QString auditKey(const AuditRequest& r) {
   const SessionState& s = r.session;
-  return corpusKey(s) + QString("|holdout:%1:%2|%3|a0:%4|k:%5|clip:%6:%7:%8:%9")
+  const PrivacyOptions o = auditedRunOptions(r);
+  QStringList weights;
+  for (double w : o.splitWeights) weights << QString::number(w, 'g', 17);
+  return corpusKey(s) + QString("|holdout:%1:%2|%3|a0:%4|k:%5|clip:%6:%7:%8:%9:%10")
                             .arg(s.holdout, 0, 'g', 17)
                             .arg(seedToText(s.holdoutSeed))
                             .arg(auditedReleaseName(r.release))
@@ -25,7 +39,18 @@ QString auditPairKey(const AuditRequest& r) {
                             .arg(s.clipM1, 0, 'g', 17)
                             .arg(s.clipM2, 0, 'g', 17)
                             .arg(s.clipWhitened, 0, 'g', 17)
-                            .arg(s.clipToRowBound ? 1 : 0);
+                            .arg(s.clipToRowBound ? 1 : 0)
+                            .arg(momentClipText(momentClipOf(s)).c_str()) +
+         QString("|run:%1:%2:%3:%4:%5:%6:%7:%8:%9")
+             .arg(edgeSetToString(o.edges).c_str())
+             .arg(o.whitened.enabled ? 1 : 0)
+             .arg(o.epsilon, 0, 'g', 17)
+             .arg(o.delta, 0, 'g', 17)
+             .arg(accountantName(o.accountant))
+             .arg(mechanismName(o.mechanism))
+             .arg(weights.join(','))
+             .arg(o.shareReleases ? 1 : 0)
+             .arg(o.noiseMultiplier, 0, 'g', 17);
 }
 
 Result<Corpus> loadAuditCorpus(const SessionState& s, Feedback* fb) {
@@ -38,11 +63,7 @@ Result<Corpus> loadAuditCorpus(const SessionState& s, Feedback* fb) {
     if (!QFileInfo::exists(s.corpusPath))
       return ioError(QString("corpus: '%1' does not exist").arg(s.corpusPath).toStdString());
     if (s.source == SessionState::Source::Text) {
-      TextImportParams params;
-      params.input = s.corpusPath.toStdString();
-      params.vocabSize = s.generator.vocabSize;
-      params.separator = s.separator.toStdString();
-      auto r = importText(params, nullptr, fb);
+      auto r = importText(textImportParams(s), nullptr, fb);
       if (!r.ok()) return r.status();
       corpus = std::move(r.value());
     } else {
@@ -61,41 +82,30 @@ Result<Corpus> loadAuditCorpus(const SessionState& s, Feedback* fb) {
 
 AuditJobResult runAuditJob(const AuditRequest& r, Feedback* fb) {
   AuditJobResult out;
-  out.pairKey = auditPairKey(r);
+  out.key = auditKey(r);
   out.epsilon = r.epsilon;
   out.delta = r.delta;
-  const SessionState& s = r.session;
-  if (r.cachedPair) {
-    out.pair = *r.cachedPair;
+  if (r.cached) {
+    out.audit = *r.cached;
   } else {
-    auto corpus = loadAuditCorpus(s, fb);
+    auto corpus = loadAuditCorpus(r.session, fb);
     if (!corpus.ok()) {
       out.status = corpus.status();
       return out;
     }
-    AuditPairOptions o;
-    o.alpha0 = s.alpha0();
-    o.topicCount = s.topicCount();
-    o.clipM1 = s.clipToRowBound ? 1.0 : s.clipM1;
-    o.clipM2 = s.clipToRowBound ? 1.0 : s.clipM2;
-    o.whitenedClip = s.clipWhitened;
-    o.clipToRowBound = s.clipToRowBound;
-    auto pair = adversarialPair(corpus.value(), r.release, o, fb);
-    if (!pair.ok()) {
-      out.status = pair.status();
+    auto a = prepareReleaseAudit(corpus.value(), spectralOptions(r.session), auditedRunOptions(r), r.release, fb);
+    if (!a.ok()) {
+      out.status = a.status();
       return out;
     }
-    out.pair = pair.value();
+    out.audit = std::move(a).value();
   }
-  const auto cal = calibrate(Mechanism::AnalyticGaussian, r.epsilon, r.delta, out.pair.sensitivity);
-  if (!cal.ok()) {
-    out.status = cal.status();
-    return out;
-  }
-  out.calibratedSigma = cal.value().scale;
-  out.sigma = r.halfNoise ? out.calibratedSigma / 2 : out.calibratedSigma;
+  out.pair = out.audit.pair;
+  out.sigma = out.audit.row.sigma;
+  out.noiseMultiplier = out.audit.options.noiseMultiplier;
+  const bool worst = r.neighbour == AuditNeighbour::WorstAllowed;
   out.meanD = out.pair.meanD;
-  out.meanDPrime = r.neighbour == AuditNeighbour::WorstAllowed ? out.pair.meanD - out.pair.sensitivity : out.pair.meanDPrime;
+  out.meanDPrime = worst ? out.pair.meanD - out.pair.sensitivity : out.pair.meanDPrime;
   AuditSettings a;
   a.epsilon = r.epsilon;
   a.delta = r.delta;
@@ -105,7 +115,7 @@ AuditJobResult runAuditJob(const AuditRequest& r, Feedback* fb) {
   a.draws = r.draws;
   a.confidence = r.confidence;
   a.seed = r.seed;
-  auto o = runAudit(a, fb);
+  auto o = runAudit(a, releaseSampler(out.audit, worst), fb);
   if (!o.ok()) {
     out.status = o.status();
     return out;

@@ -45,8 +45,10 @@ AuditPanel::AuditPanel(QWidget* parent) : QWidget(parent) {
   m_release->addItem(tr("M̂₂ (Δ₂; e2/e5)"), int(AuditedRelease::SecondMoment));
   m_release->addItem(tr("whitened: clipped M̂₂"), int(AuditedRelease::WhitenedSecondMoment));
   m_release->addItem(tr("whitened: T̂ given W̃"), int(AuditedRelease::WhitenedTensor));
-  m_release->setToolTip(tr("The Gaussian release drawn: the M̂₂ release of configurations 1 and 2, or the two "
-                           "releases of the whitened release (docs/PRIVACY.md §11)."));
+  m_release->setToolTip(tr("The Gaussian release drawn, as the session's run draws it (its ledger row and noise "
+                           "code): the M̂₂ release of the session's configuration (configuration 1's when it has "
+                           "none with a fixed noise scale), or the two releases of the whitened release "
+                           "(docs/PRIVACY.md §11, §14)."));
   m_neighbour = new QComboBox;
   m_neighbour->addItem(tr("worst the bound allows"), int(AuditNeighbour::WorstAllowed));
   m_neighbour->addItem(tr("real adversarial pair"), int(AuditNeighbour::RealPair));
@@ -57,17 +59,19 @@ AuditPanel::AuditPanel(QWidget* parent) : QWidget(parent) {
   m_epsilon->setRange(0.01, 20);
   m_epsilon->setDecimals(3);
   m_epsilon->setValue(1.0);
+  m_epsilon->setToolTip(tr("The run's total ε (the session's; editable here): the run is calibrated with it, and "
+                           "every single release of the run must meet it"));
   m_delta = new QLineEdit("1e-05");
-  m_delta->setToolTip(tr("The claimed δ of this release, in (0, 0.5)"));
+  m_delta->setToolTip(tr("The run's total δ, in (0, 0.5): the claim the release must meet"));
   m_draws = new QSpinBox;
   m_draws->setRange(1000, 5000000);
   m_draws->setSingleStep(100000);
   m_draws->setValue(500000);
   m_draws->setGroupSeparatorShown(true);
   m_draws->setToolTip(tr("Releases drawn on each corpus (seeded: the session's noise seed, or 1)"));
-  m_halfNoise = new QCheckBox(tr("Negative control: half the noise"));
-  m_halfNoise->setToolTip(tr("Draws σ/2 instead of the calibrated σ: the audit must find ε_lb above the claimed ε "
-                             "(with enough draws)."));
+  m_noiseControl = new QCheckBox(tr("Negative control: a quarter of the run's noise"));
+  m_noiseControl->setToolTip(tr("Injects a noise multiplier of 0.25 into the run's own calibration (every σ of the "
+                                "run × 0.25): the audit must find ε_lb above the claimed ε (with enough draws)."));
   m_run = new QPushButton(tr("Run audit"));
   m_cancel = new QPushButton(tr("Cancel (Esc)"));
   m_cancel->setEnabled(false);
@@ -83,7 +87,7 @@ AuditPanel::AuditPanel(QWidget* parent) : QWidget(parent) {
   form->addRow(tr("Claimed ε"), m_epsilon);
   form->addRow(tr("δ"), m_delta);
   form->addRow(tr("Draws"), m_draws);
-  form->addRow(m_halfNoise);
+  form->addRow(m_noiseControl);
   form->addRow(buttons);
   form->addRow(m_progress);
   m_result = new QLabel(tr("Run the audit to draw the release on two neighbouring corpora."));
@@ -175,9 +179,9 @@ void AuditPanel::start() {
   r.epsilon = m_epsilon->value();
   r.delta = delta;
   r.draws = m_draws->value();
-  r.halfNoise = m_halfNoise->isChecked();
+  r.noiseControl = m_noiseControl->isChecked();
   r.seed = m_session.noiseSeed.value_or(1);
-  if (m_pair && m_pairKey == auditPairKey(r)) r.cachedPair = m_pair;
+  if (m_prepared && m_preparedKey == auditKey(r)) r.cached = m_prepared;
   auto feedback = std::make_shared<Feedback>();
   auto progress = std::make_shared<Progress>();
   feedback->setProgressCallback([progress](double f) { progress->fraction.store(f); });
@@ -185,7 +189,7 @@ void AuditPanel::start() {
   ++m_jobId;
   m_watcher.setFuture(QtConcurrent::run([r, feedback] { return runAuditJob(r, feedback.get()); }));
   setRunning(true);
-  m_result->setText(r.cachedPair ? tr("Drawing…") : tr("Building the neighbouring corpora, then drawing…"));
+  m_result->setText(r.cached ? tr("Drawing…") : tr("Building the neighbouring corpora, then drawing…"));
   auto* timer = new QTimer(this);
   timer->setInterval(100);
   const quint64 id = m_jobId;
@@ -216,8 +220,8 @@ void AuditPanel::onFinished() {
   setRunning(false);
   m_last = r;
   if (r.status.isOk()) {
-    m_pair = r.pair;
-    m_pairKey = r.pairKey;
+    m_prepared = r.audit;
+    m_preparedKey = r.key;
     show(r);
   } else {
     m_result->setText(r.status.code() == StatusCode::Cancelled
@@ -235,26 +239,35 @@ SeriesPlot* AuditPanel::currentPlot() const { return qobject_cast<SeriesPlot*>(m
 void AuditPanel::show(const AuditJobResult& r) {
   const AuditOutcome& o = r.outcome;
   const double eps = r.epsilon;
-  const bool half = r.sigma < r.calibratedSigma;
+  const bool control = r.noiseMultiplier < 1.0;
   const bool broken = o.bound.found() && o.bound.epsilon > eps;
   const QString verdict =
       !o.bound.found() ? tr("no threshold gave a bound yet (draw more)")
       : broken ? tr("<span style='color:%1'><b>ε_lb %2 &gt; claimed ε %3: the guarantee is broken</b></span>%4")
                      .arg(leakColor().name(), g(o.bound.epsilon, 3), g(eps, 3),
-                          half ? tr(" — as it must be with half the noise") : tr(" — a calibration error!"))
+                          control ? tr(" — as it must be with a quarter of the noise") : tr(" — a calibration error!"))
                : tr("<b>ε_lb %1 ≤ claimed ε %2: no violation found</b> (a lower bound; not a proof)%3")
                      .arg(g(o.bound.epsilon, 3), g(eps, 3),
-                          half ? tr(" (half the noise: draw more to expose it)") : QString());
+                          control ? tr(" (a quarter of the noise: draw more to expose it)") : QString());
+  const LedgerEntry& row = r.audit.row;
   QString text = verdict;
   text += tr("<br>%1 % confidence (Clopper–Pearson); exact ε of this pair at this σ: %2.")
               .arg(95)
               .arg(g(o.exactEpsilon, 3));
-  text += tr("<br><small>%1 release, N = %2, Δ = %3 (%4), σ = %5%6; D′: document 1 → %7; real gap %8 "
-             "(%9 Δ); %10 draws per corpus, set %11 t = %12 (%13 / %14 draws).</small>")
+  text += tr("<br><small>Drawn as the run draws it: edges %1, %2 accountant, the row “%3” (ε_i %4, δ_i %5%6), "
+             "σ = %7%8.%9</small>")
+              .arg(QString::fromStdString(edgeSetToString(r.audit.options.edges)),
+                   QString::fromLatin1(accountantName(r.audit.options.accountant)),
+                   QString::fromStdString(row.release).toHtmlEscaped(), g(row.epsilon, 3), g(row.delta, 3),
+                   std::isfinite(row.mu) ? tr(", μ_i %1").arg(g(row.mu, 3)) : QString(), g(r.sigma),
+                   control ? tr(" (the run's noise × %1)").arg(r.noiseMultiplier) : QString(),
+                   r.audit.edgeNote.empty() ? QString()
+                                            : tr(" (%1)").arg(QString::fromStdString(r.audit.edgeNote).toHtmlEscaped()));
+  text += tr("<br><small>%1 release, N = %2, Δ = %3 (%4); D′: document 1 → %5; real gap %6 "
+             "(%7 Δ); %8 draws per corpus, set %9 t = %10 (%11 / %12 draws).</small>")
               .arg(QString::fromLatin1(auditedReleaseName(r.pair.release)))
               .arg(r.pair.docCount)
               .arg(g(r.pair.sensitivity), QString::fromStdString(r.pair.sensitivityFormula).toHtmlEscaped(),
-                   g(r.sigma), half ? tr(" (half of %1)").arg(g(r.calibratedSigma)) : QString(),
                    QString::fromStdString(r.pair.replacement).toHtmlEscaped(), g(r.pair.gap()),
                    g(r.pair.gap() / r.pair.sensitivity, 3))
               .arg(o.xD.size())

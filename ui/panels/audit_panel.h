@@ -5,8 +5,10 @@
 // times on both corpora with seeded noise (a cancellable background job; the GUI never waits),
 // and shows the empirical ε lower bound (Clopper–Pearson, threshold test on the projection on
 // the difference of the two noise-free values) against the claimed ε: as a number, the two
-// histograms of the statistic, and the bound against the number of draws. "Negative control:
-// half the noise" draws σ/2 and breaks the guarantee visibly.
+// histograms of the statistic, and the bound against the number of draws. The release is drawn
+// as the session's run draws it (its ledger row: budget split, accountant, calibration; its noise
+// code). "Negative control" injects a noise multiplier of 1/4 into the run's own calibration and
+// breaks the guarantee visibly.
 #include <QFutureWatcher>
 #include <QWidget>
 #include <memory>
@@ -48,7 +50,7 @@ class AuditPanel : public QWidget {
 
   QComboBox* releaseBox() const { return m_release; }
   QComboBox* neighbourBox() const { return m_neighbour; }
-  QCheckBox* halfNoiseBox() const { return m_halfNoise; }
+  QCheckBox* noiseControlBox() const { return m_noiseControl; }
   QSpinBox* drawsBox() const { return m_draws; }
   QDoubleSpinBox* epsilonBox() const { return m_epsilon; }
   QLineEdit* deltaEdit() const { return m_delta; }
@@ -73,7 +75,7 @@ class AuditPanel : public QWidget {
   QDoubleSpinBox* m_epsilon = nullptr;
   QLineEdit* m_delta = nullptr;
   QSpinBox* m_draws = nullptr;
-  QCheckBox* m_halfNoise = nullptr;
+  QCheckBox* m_noiseControl = nullptr;
   QPushButton* m_run = nullptr;
   QPushButton* m_cancel = nullptr;
   QProgressBar* m_progress = nullptr;
@@ -87,8 +89,8 @@ class AuditPanel : public QWidget {
   quint64 m_jobId = 0;
   bool m_running = false;
   std::optional<AuditJobResult> m_last;
-  std::optional<privacy_audit::AuditPair> m_pair;  // cached by m_pairKey
-  QString m_pairKey;
+  std::optional<ReleaseAudit> m_prepared;  // cached by m_preparedKey
+  QString m_preparedKey;
 };
 
 }  // namespace dplda

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/common/safe_file.h"
 #include "core/experiments/table_text.h"
 #include "ui/common/compact_combo.h"
 #include "ui/common/palette.h"
@@ -575,10 +576,11 @@ bool ExperimentView::saveShown(const QString& dir, QString* error) {
     return false;
   }
   if (u->source == kSession && !m_sessionMeta.isEmpty()) {
-    QFile f(QDir(dir).filePath("session.json"));
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
-        f.write(QJsonDocument(m_sessionMeta).toJson()) < 0) {
-      if (error) *error = tr("cannot write %1: %2").arg(f.fileName(), f.errorString());
+    const QByteArray bytes = QJsonDocument(m_sessionMeta).toJson();
+    const Status saved = writeFileAtomically(QDir(dir).filePath("session.json").toStdString(),
+                                             std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    if (!saved.isOk()) {
+      if (error) *error = q(saved.message());
       return false;
     }
   }

@@ -66,7 +66,13 @@ GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
   m_separator->setPlaceholderText(tr("empty: one document per line"));
   addRow(cform, "separator", tr("Separator line"), m_separator,
          tr("Plain-text file: a line equal to this ends a document (\"%\" reads fortune files); empty: one "
-            "document per line. The vocabulary keeps the d most frequent words (d = Vocabulary d below)"));
+            "document per line"));
+  m_vocabularyFile = new QLineEdit;
+  m_vocabularyFile->setPlaceholderText(tr("empty: chosen privately"));
+  addRow(cform, "vocabulary_file", tr("Vocabulary list"), m_vocabularyFile,
+         tr("Plain text: a public word list (one word a line; the coordinates follow its order). Empty: at most "
+            "d words (Vocabulary d below) chosen by private partition selection, epsilon 1, delta 1e-6, charged "
+            "in every private run's ledger (docs/PRIVACY.md §13)"));
   outer->addWidget(corpusBox);
 
   auto* genBox = new QGroupBox(tr("Generator (SPEC §2)"));
@@ -185,6 +191,8 @@ GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
   connect(m_source, &QComboBox::currentIndexChanged, this, [this] { commit("source", tr("change corpus source")); });
   connect(m_path, &QLineEdit::editingFinished, this, [this] { commit("corpus", tr("change corpus folder")); });
   connect(m_separator, &QLineEdit::editingFinished, this, [this] { commit("separator", tr("change separator")); });
+  connect(m_vocabularyFile, &QLineEdit::editingFinished, this,
+          [this] { commit("vocabulary_file", tr("change vocabulary list")); });
   connect(m_browse, &QPushButton::clicked, this, [this] {
     if (m_source->currentData().toString() == "text") browseText();
     else emit loadCorpusRequested();
@@ -290,6 +298,7 @@ void GeneratorPanel::setState(const SessionState& s) {
   m_source->setCurrentIndex(s.source == SessionState::Source::Uci ? 1 : s.source == SessionState::Source::Text ? 2 : 0);
   m_path->setText(s.corpusPath);
   m_separator->setText(s.separator);
+  m_vocabularyFile->setText(s.vocabularyFile);
   m_vocab->setValue(g.vocabSize);
   m_topics->setValue(g.topicCount);
   m_docs->setValue(g.docCount);
@@ -330,6 +339,7 @@ SessionState GeneratorPanel::fromWidgets(QString* seedError, QString* seedKey) c
                                 : SessionState::Source::Synthetic;
   s.corpusPath = m_path->text().trimmed();
   s.separator = m_separator->text();
+  s.vocabularyFile = m_vocabularyFile->text().trimmed();
   g.vocabSize = m_vocab->value();
   g.topicCount = m_topics->value();
   g.docCount = m_docs->value();
@@ -406,6 +416,7 @@ void GeneratorPanel::updateEnabled(const SessionState& s) {
   m_browse->setText(text ? tr("Browse…") : tr("Load…"));
   m_path->setPlaceholderText(text ? tr("text file or folder of text files") : tr("folder with docword.txt"));
   m_separator->setEnabled(text);
+  m_vocabularyFile->setEnabled(text);
 }
 
 void GeneratorPanel::browseText() {

@@ -66,6 +66,7 @@ class GeneratorPanel : public QWidget {
   QComboBox* m_source = nullptr;
   QLineEdit* m_path = nullptr;
   QLineEdit* m_separator = nullptr;
+  QLineEdit* m_vocabularyFile = nullptr;
   QPushButton* m_browse = nullptr;
   QSpinBox* m_vocab = nullptr;
   QSpinBox* m_topics = nullptr;

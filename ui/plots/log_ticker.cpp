@@ -1,16 +1,31 @@
 #include "ui/plots/log_ticker.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace dplda {
 
 namespace {
-// Mantissas per decade, chosen by how many decades the axis spans (fewer decades, more labels).
-QVector<double> mantissasForSpan(double decades) {
-  if (decades <= 0.8) return {1, 1.5, 2, 3, 4, 5, 6, 8};
-  if (decades <= 2.5) return {1, 2, 5};
-  if (decades <= 4.0) return {1, 3};
-  return {};
+// Mantissas per decade, densest first; the span picks where to start (fewer decades, more labels).
+const QVector<QVector<double>> kMantissaSets = {{1, 1.5, 2, 3, 4, 5, 6, 8}, {1, 2, 5}, {1, 3}};
+int firstMantissaSet(double decades) {
+  if (decades <= 0.8) return 0;
+  if (decades <= 2.5) return 1;
+  if (decades <= 4.0) return 2;
+  return 3;  // decades only
+}
+
+QVector<double> mantissaTicks(const QVector<double>& mantissas, const QCPRange& range) {
+  QVector<double> ticks;
+  const int first = static_cast<int>(std::floor(std::log10(range.lower))) - 1;
+  const int last = static_cast<int>(std::ceil(std::log10(range.upper))) + 1;
+  for (int e = first; e <= last; ++e) {
+    for (double m : mantissas) {
+      // Round to the decimal value so labels read "0.2" and not "0.20000000000000001".
+      ticks.append(QString::number(m * std::pow(10.0, e), 'g', 12).toDouble());
+    }
+  }
+  return ticks;
 }
 }  // namespace
 
@@ -24,20 +39,17 @@ QVector<double> NiceLogTicker::createTickVector(double tickStep, const QCPRange&
   if (!(range.lower > 0) || !(range.upper > range.lower) || !std::isfinite(range.upper))
     return QCPAxisTickerLog::createTickVector(tickStep, range);
   const double decades = std::log10(range.upper / range.lower);
-  const QVector<double> mantissas = mantissasForSpan(decades);
-  if (mantissas.isEmpty()) return QCPAxisTickerLog::createTickVector(tickStep, range);
-  m_useMantissas = true;
-  QVector<double> ticks;
-  const int first = static_cast<int>(std::floor(std::log10(range.lower))) - 1;
-  const int last = static_cast<int>(std::ceil(std::log10(range.upper))) + 1;
-  for (int e = first; e <= last; ++e) {
-    for (double m : mantissas) {
-      // Round to the decimal value so labels read "0.2" and not "0.20000000000000001".
-      const double v = QString::number(m * std::pow(10.0, e), 'g', 12).toDouble();
-      ticks.append(v);
+  // The densest set whose ticks inside the range are no more than the tick count asks for
+  // (the count follows the room on the axis; PlotWidget sets it).
+  for (int set = firstMantissaSet(decades); set < kMantissaSets.size(); ++set) {
+    const QVector<double> ticks = mantissaTicks(kMantissaSets[set], range);
+    const auto inside = std::count_if(ticks.begin(), ticks.end(), [&](double t) { return range.contains(t); });
+    if (inside <= tickCount() + 1) {
+      m_useMantissas = true;
+      return ticks;  // the base class trims ticks outside the range
     }
   }
-  return ticks;  // the base class trims ticks outside the range
+  return QCPAxisTickerLog::createTickVector(tickStep, range);
 }
 
 QVector<double> NiceLogTicker::createSubTickVector(int subTickCount, const QVector<double>& ticks) {

@@ -12,6 +12,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QImageWriter>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QMenu>
 #include <QMessageBox>
@@ -72,7 +73,7 @@ struct SizeChoice {
 };
 const SizeChoice kSizeChoices[] = {
     {"window", QT_TRANSLATE_NOOP("PlotWidget", "Window size"), QSize()},
-    {"column", QT_TRANSLATE_NOOP("PlotWidget", "Paper, one column (3.5 × 2.6 in)"), QSize(336, 250)},
+    {"column", QT_TRANSLATE_NOOP("PlotWidget", "Paper, one column (3.5 × 2.8 in)"), QSize(336, 269)},
     {"wide", QT_TRANSLATE_NOOP("PlotWidget", "Paper, two columns (7 × 3.5 in)"), QSize(672, 336)},
     {"classic", QT_TRANSLATE_NOOP("PlotWidget", "3:2 (7.5 × 5 in)"), QSize(720, 480)},
     {"slide", QT_TRANSLATE_NOOP("PlotWidget", "Slide 16:9 (10 × 5.6 in)"), QSize(960, 540)},
@@ -124,6 +125,39 @@ const char* exportFormatSuffix(ExportFormat format) {
   return "dat";
 }
 
+QString exportFileStem(const QString& title) {
+  // Greek and script letters by name, so that the name reads the same in every file manager.
+  static const QHash<QChar, QString> spelled = {{u'ε', "epsilon"}, {u'δ', "delta"}, {u'σ', "sigma"},
+                                                {u'γ', "gamma"},   {u'μ', "mu"},    {u'α', "alpha"},
+                                                {u'ℓ', "l"},       {u'Δ', "delta"}, {u'λ', "lambda"}};
+  QStringList words;
+  QString word;
+  for (const QChar c : title.normalized(QString::NormalizationForm_KD)) {
+    if (spelled.contains(c.toLower())) {
+      word += spelled.value(c.toLower());
+    } else if (c.isLetterOrNumber() && c.unicode() < 128) {
+      word += c.toLower();
+    } else if (c.isLetterOrNumber() || c.category() == QChar::Mark_NonSpacing) {
+      continue;  // accents and other scripts' marks: the base letter is already in
+    } else if (c == QLatin1Char('.') && !word.isEmpty() && word.back().isDigit()) {
+      word += c;  // decimals: "0.5" stays one word
+    } else if (!word.isEmpty()) {
+      words << word;
+      word.clear();
+    }
+  }
+  if (!word.isEmpty()) words << word;
+  for (QString& w : words)
+    while (w.endsWith(QLatin1Char('.'))) w.chop(1);
+  words.removeAll(QString());
+  QString stem;
+  for (const QString& w : words) {  // whole words up to 60 characters
+    if (!stem.isEmpty() && stem.size() + 1 + w.size() > 60) break;
+    stem += (stem.isEmpty() ? QString() : QStringLiteral("-")) + w;
+  }
+  return stem.isEmpty() ? QStringLiteral("plot") : stem;
+}
+
 // ---- page size ---------------------------------------------------------------------------------
 
 QStringList PlotWidget::exportSizeKeys() {
@@ -144,6 +178,21 @@ QSize PlotWidget::exportSizeOf(const QString& key) {
   return QSize();
 }
 
+QSize PlotWidget::pageSizeFromText(const QString& text, QString* error) {
+  const QString t = text.trimmed().toLower();
+  if (t == QLatin1String("column")) return exportSizeOf(QStringLiteral("column"));
+  if (t == QLatin1String("two-column") || t == QLatin1String("wide")) return exportSizeOf(QStringLiteral("wide"));
+  static const QRegularExpression inches(QStringLiteral("^(\\d+(?:\\.\\d*)?)\\s*[x×]\\s*(\\d+(?:\\.\\d*)?)(?:\\s*in)?$"));
+  const QRegularExpressionMatch m = inches.match(t);
+  const double w = m.hasMatch() ? m.captured(1).toDouble() : 0.0, h = m.hasMatch() ? m.captured(2).toDouble() : 0.0;
+  if (!m.hasMatch() || w < 1 || w > 40 || h < 1 || h > 40) {
+    setError(error, tr("a figure size is column, two-column or WxH in inches with each side in [1, 40] "
+                       "(e.g. 3.5x2.8), got '%1'").arg(text));
+    return QSize();
+  }
+  return QSize(qRound(w * 96), qRound(h * 96));
+}
+
 QString PlotWidget::exportSizeChoice() {
   const QString key = QSettings().value(QLatin1String(kSizeSetting), QStringLiteral("window")).toString();
   return exportSizeKeys().contains(key) ? key : QStringLiteral("window");
@@ -159,85 +208,6 @@ QSize PlotWidget::exportSize() const {
   if (chosen.isValid()) return chosen;
   if (isVisible() && width() >= 100 && height() >= 80) return size();
   return QSize(720, 480);
-}
-
-// ---- layout for export -------------------------------------------------------------------------
-
-bool PlotWidget::placeLegendOutside() {
-  QCPLayoutInset* inset = axisRect()->insetLayout();
-  legend->setVisible(m_legendWanted && legend->itemCount() > 0);
-  if (!legend->visible() || inset->elementCount() == 0 || inset->elementAt(0) != legend) return false;
-  const QRect page = viewport();
-  // Beside the data on wide pages; below it, in rows of entries, on the others.
-  const bool beside = page.width() >= 1.4 * page.height();
-  constexpr int kGap = 8;
-  inset->setInsetPlacement(0, QCPLayoutInset::ipFree);
-  inset->setInsetRect(0, QRectF(0, 0, 0, 0));
-  if (!beside) {
-    int widest = 1;
-    for (int i = 0; i < legend->itemCount(); ++i)
-      if (QCPAbstractLegendItem* item = legend->item(i)) widest = std::max(widest, item->minimumOuterSizeHint().width());
-    const int columns = std::clamp(static_cast<int>(page.width() * 0.9 / (widest + legend->columnSpacing())), 1,
-                                   legend->itemCount());
-    legend->setWrap(columns);
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
-  }
-  QCustomPlot::updateLayout();  // pass 1: the margins the axes need by themselves
-  const QMargins need = axisRect()->margins();
-  const QSize box = legend->minimumOuterSizeHint();
-  QMargins room = axisRect()->minimumMargins();
-  if (beside) room.setRight(std::max(room.right(), need.right() + kGap + box.width()));
-  else room.setBottom(std::max(room.bottom(), need.bottom() + kGap + box.height()));
-  axisRect()->setMinimumMargins(room);
-  QCustomPlot::updateLayout();  // pass 2: the data area leaves room for the legend
-  const QRect data = axisRect()->rect();
-  if (data.width() <= 0 || data.height() <= 0) return false;
-  const double w = double(box.width()) / data.width(), h = double(box.height()) / data.height();
-  // Below: centred on the page (it may be wider than the data area), never past its edges.
-  const int left = std::clamp((page.width() - box.width()) / 2, 0, std::max(0, page.width() - box.width()));
-  const double x = beside ? 1.0 + double(need.right() + kGap) / data.width() : double(left - data.left()) / data.width();
-  const double y = beside ? 0.0 : 1.0 + double(need.bottom() + kGap) / data.height();
-  inset->setInsetRect(0, QRectF(x, y, w, h));
-  QCustomPlot::updateLayout();  // pass 3: the legend in its place
-  return true;
-}
-
-void PlotWidget::paintForExport(QCPPainter* painter, const QSize& logical) {
-  putLegendInside();  // the page is laid out from the plot's own layout, not the screen's
-  QCPLayoutInset* inset = axisRect()->insetLayout();
-  const bool ownsLegend = inset->elementCount() > 0 && inset->elementAt(0) == legend;
-  const QMargins margins = axisRect()->minimumMargins();
-  const auto placement = ownsLegend ? inset->insetPlacement(0) : QCPLayoutInset::ipBorderAligned;
-  const QRectF insetRect = ownsLegend ? inset->insetRect(0) : QRectF();
-  const auto fillOrder = legend->fillOrder();
-  const int wrap = legend->wrap();
-  m_exporting = true;
-  const double shownScale = m_fontScale;  // presentation sizes stay on screen
-  if (shownScale != 1.0) {
-    m_fontScale = 1.0;
-    applyFonts();
-  }
-  const QRect oldViewport = viewport();
-  setViewport(QRect(QPoint(0, 0), logical));
-  const bool outside = m_exportLegendOutside && placeLegendOutside();
-  // toPainter lays out again (updateLayout keeps the placement while m_exporting) and draws.
-  toPainter(painter, logical.width(), logical.height());
-  m_lastExportAxisRect = axisRect()->rect();
-  m_lastExportLegendRect = legend->visible() ? legend->outerRect() : QRect();
-  if (outside) {
-    axisRect()->setMinimumMargins(margins);
-    inset->setInsetPlacement(0, placement);
-    inset->setInsetRect(0, insetRect);
-    legend->setWrap(wrap);
-    legend->setFillOrder(fillOrder, true);
-  }
-  m_exporting = false;
-  if (shownScale != 1.0) {
-    m_fontScale = shownScale;
-    applyFonts();
-  }
-  setViewport(oldViewport);
-  replot();  // back to the on-screen layout
 }
 
 // ---- context menu -------------------------------------------------------------------------------
@@ -292,11 +262,21 @@ QJsonObject PlotWidget::exportInfo(const QString& path, ExportFormat format) con
   info.insert(QStringLiteral("format"), QString::fromLatin1(exportFormatSuffix(format)));
   info.insert(QStringLiteral("exported"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
   info.insert(QStringLiteral("stale"), m_stale);
+  // The plot's note for a caption (a journal page may leave it out of the figure).
+  if (!m_footnoteText.isEmpty()) info.insert(QStringLiteral("note"), m_footnoteText);
   info.insert(QStringLiteral("metadata"), m_metadata);
   info.insert(QStringLiteral("legend"), !legend->visible() ? QStringLiteral("none")
-                                        : m_exportLegendOutside ? QStringLiteral("outside the data")
+                                        : m_exportLegendOutside ? QStringLiteral("off the data (a free corner or outside)")
                                                                 : QStringLiteral("inside the data"));
   return info;
+}
+
+QJsonObject PlotWidget::pageLayoutInfo() const {
+  // Where the page put the data and the legend (1/96 in), for checking a figure without opening it.
+  auto rect = [](const QRect& r) { return QJsonArray{r.x(), r.y(), r.width(), r.height()}; };
+  QJsonObject layout{{"data_area", rect(m_lastExportAxisRect)}, {"text_scale", m_lastExportFontScale}};
+  if (!m_lastExportLegendRect.isEmpty()) layout.insert("legend", rect(m_lastExportLegendRect));
+  return layout;
 }
 
 bool PlotWidget::checkExportable(const QString& path, QString* error) const {
@@ -375,6 +355,7 @@ bool PlotWidget::exportPng(const QString& path, int widthPx, int heightPx, doubl
     setError(error, tr("cannot write PNG '%1': %2").arg(fileLabel(path), reason));
     return false;
   }
+  info.insert(QStringLiteral("layout"), pageLayoutInfo());
   if (!writeSideFile(path, info, error)) return false;
   emit exported(path);
   return true;
@@ -406,7 +387,7 @@ bool PlotWidget::exportPdf(const QString& path, QString* error) {
                                      QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
     writer.addFileAttachment(QStringLiteral("metadata.json"), QJsonDocument(info).toJson(QJsonDocument::Indented),
                              QStringLiteral("application/json"));
-    writer.addFileAttachment(QStringLiteral("data.csv"), csvText(info).toUtf8(), QStringLiteral("text/csv"));
+    writer.addFileAttachment(QStringLiteral("data.csv"), csvText().toUtf8(), QStringLiteral("text/csv"));
     QCPPainter painter;
     if (!painter.begin(&writer)) {
       setError(error, tr("cannot start the PDF painter for '%1'").arg(fileLabel(path)));
@@ -422,6 +403,7 @@ bool PlotWidget::exportPdf(const QString& path, QString* error) {
     setError(error, tr("cannot write PDF '%1': %2").arg(fileLabel(path), file.errorString()));
     return false;
   }
+  info.insert(QStringLiteral("layout"), pageLayoutInfo());
   if (!writeSideFile(path, info, error)) return false;
   emit exported(path);
   return true;
@@ -453,16 +435,17 @@ bool PlotWidget::exportSvg(const QString& path, QString* error) {
     painter.end();
   }
   if (!writeFileAtomically(path, withStandardFontFamilies(buffer.data()), error, tr("SVG"))) return false;
+  info.insert(QStringLiteral("layout"), pageLayoutInfo());
   if (!writeSideFile(path, info, error)) return false;
   emit exported(path);
   return true;
 }
 
-QString PlotWidget::csvText(const QJsonObject& info) const {
+QString PlotWidget::csvText() const {
+  // The header comes first, as spreadsheets and data-frame readers expect; the parameters are
+  // in the "<file>.json" side file (and the PDF's metadata.json attachment).
   const CsvTable table = csvTable();
   QString text;
-  text += QStringLiteral("# ") + QString::fromUtf8(QJsonDocument(info).toJson(QJsonDocument::Compact)) +
-          QLatin1Char('\n');
   QStringList header;
   for (const QString& h : table.header) header.append(csvField(h));
   text += header.join(QLatin1Char(',')) + QLatin1Char('\n');
@@ -477,7 +460,7 @@ QString PlotWidget::csvText(const QJsonObject& info) const {
 bool PlotWidget::exportCsv(const QString& path, QString* error) {
   if (!checkExportable(path, error)) return false;
   const QJsonObject info = exportInfo(path, ExportFormat::Csv);
-  if (!writeFileAtomically(path, csvText(info).toUtf8(), error, tr("CSV"))) return false;
+  if (!writeFileAtomically(path, csvText().toUtf8(), error, tr("CSV"))) return false;
   if (!writeSideFile(path, info, error)) return false;
   emit exported(path);
   return true;
@@ -519,8 +502,7 @@ bool PlotWidget::exportWithDialog(ExportFormat format) {
                                                    {"pdf", tr("PDF document (*.pdf)")},
                                                    {"svg", tr("SVG drawing (*.svg)")},
                                                    {"csv", tr("CSV data (*.csv)")}};
-  QString base = m_title.isEmpty() ? shortClassName(this) : m_title;
-  base.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_-]+")), QStringLiteral("_"));
+  const QString base = exportFileStem(m_title.isEmpty() ? shortClassName(this) : m_title);
   QString path = QFileDialog::getSaveFileName(this, tr("Export plot as %1").arg(suffix.toUpper()),
                                               QDir(lastFolder(QStringLiteral("export"))).filePath(base + QLatin1Char('.') + suffix),
                                               filters.value(suffix));

@@ -28,6 +28,11 @@ QString csvNumber(double v);
 // Quotes a CSV cell when it contains a comma, quote, or line break (RFC 4180).
 QString csvField(const QString& text);
 
+// A file name (without suffix) that reads well, from a plot's title: lower-case words joined by
+// hyphens, Greek letters spelled out ("Error vs total ε (this session)" gives
+// "error-vs-total-epsilon-this-session"), at most 60 characters; "plot" for an empty title.
+QString exportFileStem(const QString& title);
+
 enum class ExportFormat { Png, Pdf, Svg, Csv };
 const char* exportFormatSuffix(ExportFormat format);  // "png", "pdf", "svg", "csv"
 
@@ -62,17 +67,38 @@ class PlotWidget : public QCustomPlot {
   static QStringList exportSizeKeys();               // "window", "column", "wide", "slide", ...
   static QString exportSizeLabel(const QString& key);  // for menus: "One column (3.5 × 2.6 in)"
   static QSize exportSizeOf(const QString& key);     // logical size; invalid for "window"
+  // A page size given as text (the command line's --figure-size): "column" (one journal column,
+  // 3.5 in wide), "two-column" (7 in) or "WxH" in inches (each side 1 to 40). Invalid with a
+  // message naming the text otherwise.
+  static QSize pageSizeFromText(const QString& text, QString* error);
   static QString exportSizeChoice();
   static void setExportSizeChoice(const QString& key);
 
-  // Exports put the legend beside (wide pages) or below (tall ones) the data area, never over
-  // the data; off keeps the on-screen placement inside the axis rect. Default on.
+  // Exports keep the legend off the data: in a corner of the data area that no line, marker,
+  // band or bar crosses, else beside (wide pages) or below (tall ones) the data area. Off keeps
+  // the on-screen placement. Default on.
   void setExportLegendOutside(bool outside) { m_exportLegendOutside = outside; }
   bool exportLegendOutside() const { return m_exportLegendOutside; }
   // Where the last export drew the data area and the legend (empty when no legend was drawn),
   // in the export's logical units; also written to the side file.
   QRect lastExportAxisRect() const { return m_lastExportAxisRect; }
   QRect lastExportLegendRect() const { return m_lastExportLegendRect; }
+
+  // The page every export draws, one code path for the app and the command line: the plot laid
+  // out at `logical` size (1/96 in per unit) with the page's text sizes (pageFontScale), tick
+  // counts that fit the room, the legend off the data and, on a page too short for it, the
+  // footnote left to the caption (the side file keeps it). Until endPageLayout() restores the
+  // screen, the widget's geometry (axis rect, ticks, legend) is the page's.
+  void beginPageLayout(const QSize& logical);
+  void endPageLayout();
+  // Text scale of a page: journal sizes (one or two columns, narrower than 7.5 in) print the
+  // smallest text at 7 pt, larger pages at the screen's sizes.
+  static double pageFontScale(const QSize& logical);
+  // Sampled pixels under `rect` (the current layout's pixels) that lie on drawn data: lines,
+  // markers, bands, bars and annotations such as the session's ε. 0: the rect covers no data.
+  int dataPixelsUnder(const QRectF& rect, bool stopAtFirst = false) const;
+  // Where the tick labels of `axis` are drawn in the current layout (not rotated labels).
+  static QVector<QRectF> tickLabelRects(const QCPAxis* axis);
 
   // Exports. Each returns false with a message naming the file and the reason (unwritable
   // path, empty plot, invalid size), and on success also writes "<path>.json".
@@ -121,8 +147,9 @@ class PlotWidget : public QCustomPlot {
   void resetView();
   void setLegendShown(bool shown);
   bool isLegendShown() const;
-  // The legend sits inside the axis rect. By default (Qt::Alignment{}) it moves, at every
-  // layout, to the corner where it covers the fewest data points; a fixed corner disables that.
+  // The legend never covers data. By default (Qt::Alignment{}) it moves, at every layout, to a
+  // corner of the data area that no data crosses; without one (or when it would fill more than
+  // half the data area) it goes beside or below the data. A fixed corner is kept while it is free.
   void setLegendCorner(Qt::Alignment corner);
   Qt::Alignment legendCorner() const;  // the corner in use
 
@@ -147,20 +174,22 @@ class PlotWidget : public QCustomPlot {
 
  private:
   QJsonObject exportInfo(const QString& path, ExportFormat format) const;
-  // Draws the plot at `logical` size onto an active painter, with the legend outside the data
-  // when asked; restores the on-screen layout afterwards.
+  QJsonObject pageLayoutInfo() const;  // the last export's data area, legend and text scale
+  // Draws the plot at `logical` size onto an active painter (begin/endPageLayout around it).
   void paintForExport(QCPPainter* painter, const QSize& logical);
-  bool placeLegendOutside();  // lays the export page out with the legend outside the data; false: no legend
+  void placeLegend();        // in a free corner of the data, else outside it (updateLayout)
+  bool placeLegendOutside();  // beside or below the data; false: no legend to place
+  void fitTicksToRoom();      // tick counts from the pixels the axes have
   bool checkExportable(const QString& path, QString* error) const;
   bool writeSideFile(const QString& path, const QJsonObject& info, QString* error) const;
-  QString csvText(const QJsonObject& info) const;
+  QString csvText() const;
   void onLegendClick(QCPLegend* legend, QCPAbstractLegendItem* item);
   void setPlottableShown(QCPAbstractPlottable* plottable, bool shown);
   void updateOverlays();
   QFont plotFont(double points, bool bold = false) const;  // the widget's font at points × scale
   void applyFonts();
-  Qt::Alignment leastCrowdedCorner();
-  void putLegendInside();  // undoes updateLayout's legend-outside layout of a short plot
+  Qt::Alignment leastCrowdedCorner(bool* free);
+  void putLegendInside();  // undoes placeLegendOutside
   void keepMinimumDataHeight();  // setMinimumDataHeight's minimum, from the layout just made
 
   QString m_title;
@@ -179,12 +208,19 @@ class PlotWidget : public QCustomPlot {
   QSize m_exportSize;
   bool m_exportLegendOutside = true;
   int m_minDataHeight = 0;
-  bool m_exporting = false;  // updateLayout places the legend outside while set
-  bool m_legendOutside = false;  // on screen: the plot is too short for the legend over the data
+  bool m_exporting = false;  // between beginPageLayout and endPageLayout
+  struct ScreenState {        // what beginPageLayout changes, for endPageLayout
+    QRect viewport;
+    double fontScale = 1.0;
+    QString footnote;
+    QSize iconSize;
+  } m_screen;
+  bool m_legendOutside = false;  // no free corner: the legend is beside or below the data
   QMargins m_marginsInside;      // the layout before the legend went outside
   int m_legendWrapInside = 0;
   QCPLayoutGrid::FillOrder m_legendOrderInside = QCPLayoutGrid::foRowsFirst;
   QRect m_lastExportAxisRect, m_lastExportLegendRect;
+  double m_lastExportFontScale = 1.0;
   QMultiHash<QCPAbstractPlottable*, QPointer<QCPAbstractPlottable>> m_companions;
 };
 

@@ -160,19 +160,18 @@ void SeriesPlot::fitAxesToData() {
     ys += s.ys;
   }
   xAxis->setRange(paddedRange(xs, m_logX, 0.05));
-  if (m_proportionY) yAxis->setRange(-0.05, 1.45);  // the band above 1.05 holds the legend
+  if (m_proportionY) yAxis->setRange(-0.04, 1.04);  // markers at 0 and 1 drawn whole
   else yAxis->setRange(paddedRange(ys, m_logY, 0.08));
 }
 
 void SeriesPlot::setProportionY(bool on) {
   m_proportionY = on;
   if (on) {
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (int i = 0; i <= 5; ++i) ticker->addTick(i * 0.2, QString::number(i * 0.2, 'g', 2));
-    yAxis->setTicker(ticker);
-  } else {
-    yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    yAxis->setScaleType(QCPAxis::stLinear);
+    m_logY = false;
   }
+  yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());  // a linear axis: ticks 0..1 only
+  refreshGraphs();
   fitAxesToData();
   requestReplot();
 }

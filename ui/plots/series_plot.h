@@ -28,8 +28,8 @@ class SeriesPlot : public PlotWidget {
   // (not out of the CSV) and counted in a note in the plot's corner.
   void setLogX(bool log);
   void setLogY(bool log);
-  // y is a proportion (e.g. a release rate): ticks 0 to 1 only, with headroom above 1 so the
-  // legend never covers points at 0 or 1 (off: the y range follows the data).
+  // y is a proportion (e.g. a release rate): the axis runs from 0 to 1 (with room for markers at
+  // either end), the legend stays off the data as always (off: the y range follows the data).
   void setProportionY(bool on);
   bool isLogX() const { return m_logX; }
   bool isLogY() const { return m_logY; }

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/common/safe_file.h"
 #include "core/common/text_escape.h"
 #include "core/moments/clipped_moments.h"
 #include "core/experiments/sweep.h"
@@ -180,6 +181,7 @@ bool operator==(const SessionState& a, const SessionState& b) {
   const GeneratorParams& g = a.generator;
   const GeneratorParams& h = b.generator;
   return a.source == b.source && a.corpusPath == b.corpusPath && a.separator == b.separator &&
+         a.vocabularyFile == b.vocabularyFile &&
          a.splitWeights == b.splitWeights && g.vocabSize == h.vocabSize &&
          g.topicCount == h.topicCount && g.docCount == h.docCount && g.alpha0 == h.alpha0 && g.prior == h.prior &&
          g.beta == h.beta && g.meanLength == h.meanLength && g.fixedLength == h.fixedLength && g.seed == h.seed &&
@@ -378,7 +380,8 @@ QJsonObject sessionToJson(const SessionState& s) {
                                         : s.source == SessionState::Source::Text ? "text"
                                                                                  : "synthetic"},
                              {"path", s.corpusPath},
-                             {"separator", s.separator}}},
+                             {"separator", s.separator},
+                             {"vocabulary_file", s.vocabularyFile}}},
       {"generator", QJsonObject{{"vocab", g.vocabSize},
                                 {"topics", g.topicCount},
                                 {"docs", g.docCount},
@@ -450,6 +453,7 @@ Result<SessionState> sessionFromJson(const QJsonObject& json) {
     return bad("session: corpus.source must be synthetic, uci or text, got " + q(source));
   DPLDA_RETURN_IF_ERROR(readString(corpus, "path", "corpus", s.corpusPath));
   DPLDA_RETURN_IF_ERROR(readString(corpus, "separator", "corpus", s.separator));
+  DPLDA_RETURN_IF_ERROR(readString(corpus, "vocabulary_file", "corpus", s.vocabularyFile));
 
   GeneratorParams& g = s.generator;
   // The ranges every part of the tool accepts (core/corpus/corpus.h, core/privacy/mechanisms.h);
@@ -595,11 +599,14 @@ Status saveSession(const SessionState& s, const QString& path) {
 Result<SessionState> loadSession(const QString& path) {
   const QString shown = shownPath(path);
   if (QFileInfo(path).isDir()) return ioError(QString("session '%1' is a folder, not a file").arg(shown).toStdString());
+  // A FIFO would block the open until a writer came, a device never ends (issue 28).
+  if (const Status regular = requireRegularFile(path.toStdString()); !regular.isOk())
+    return ioError("cannot open session: " + regular.message());
   QFile f(path);
   if (!f.open(QIODevice::ReadOnly)) {
     return ioError(QString("cannot open session '%1': %2").arg(shown, f.errorString()).toStdString());
   }
-  // Read at most one byte past the limit: a FIFO or device has no size to check first.
+  // Read at most one byte past the limit: the file may grow while it is read.
   const QByteArray bytes = f.read(kMaxSessionBytes + 1);
   if (bytes.size() > kMaxSessionBytes) {
     return Status(StatusCode::ResourceLimit, QString("session '%1' is larger than %2 MiB; a session is a few kilobytes")
@@ -614,6 +621,18 @@ Result<SessionState> loadSession(const QString& path) {
   auto r = sessionFromJson(doc.object());
   if (!r.ok()) return Status(r.status().code(), QString("%1 ('%2')").arg(QString::fromStdString(r.status().message()), shown).toStdString());
   return r;
+}
+
+TextImportParams textImportParams(const SessionState& s) {
+  TextImportParams p;
+  p.input = s.corpusPath.toStdString();
+  p.vocabSize = s.generator.vocabSize;
+  p.separator = s.separator.toStdString();
+  if (!s.vocabularyFile.isEmpty()) {
+    p.vocabularyRule = VocabularyRule::PublicFile;
+    p.vocabularyFile = s.vocabularyFile.toStdString();
+  }
+  return p;
 }
 
 }  // namespace dplda

@@ -13,6 +13,7 @@
 #include "core/common/status.h"
 #include "core/corpus/holdout.h"
 #include "core/corpus/synthetic_generator.h"
+#include "core/corpus/text_import.h"
 #include "core/graph/computation_graph.h"
 #include "core/pipeline/private_run.h"
 #include "core/privacy/budget.h"
@@ -27,6 +28,9 @@ struct SessionState {
   Source source = Source::Synthetic;
   QString corpusPath;        // UCI folder (or docword file), or a text file / folder of text files
   QString separator;         // Text: a line equal to it ends a document; empty = one document per line
+  // Text: a public vocabulary list (one word a line, order kept); empty = the private selection
+  // (docs/PRIVACY.md §13) with d = generator.vocabSize words at most.
+  QString vocabularyFile;
   GeneratorParams generator; // d, k, N, α0, prior, β, length, seed; k and α0 also drive the fit
   QString decomposer = "fast";
   std::uint64_t initSeed = 1;  // the decomposer's starts; VI's λ start and visiting order too
@@ -140,6 +144,9 @@ QString splitToText(const std::vector<double>& weights);
 Result<std::vector<double>> parseSplitText(const QString& text);
 
 QString seedToText(std::uint64_t seed);
+// The text import of a Text session: its path, separator, d and vocabulary (a public list, or the
+// private selection with its defaults; docs/PRIVACY.md §13).
+TextImportParams textImportParams(const SessionState& s);
 // Decimal digits only, fits in 64 bits; message names `what` and the text.
 Result<std::uint64_t> parseSeed(const QString& text, const QString& what);
 

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "core/common/random.h"
+#include "core/common/text_escape.h"
 #include "core/corpus/synthetic_generator.h"
 #include "core/corpus/text_import.h"
 #include "core/corpus/corpus_cache.h"
@@ -23,8 +24,9 @@ namespace dplda {
 QString corpusKey(const SessionState& s) {
   if (s.source == SessionState::Source::Uci) return "uci:" + QFileInfo(s.corpusPath).absoluteFilePath();
   if (s.source == SessionState::Source::Text) {
-    // The import depends on the path, the separator and d (the vocabulary cap).
+    // The import depends on the path, the separator, d (the vocabulary cap) and the vocabulary list.
     return QString("text:%1:%2:%3").arg(s.generator.vocabSize).arg(s.separator.size()).arg(s.separator) + ":" +
+           QString::number(s.vocabularyFile.size()) + ":" + s.vocabularyFile + ":" +
            QFileInfo(s.corpusPath).absoluteFilePath();
   }
   const GeneratorParams& g = s.generator;
@@ -35,8 +37,6 @@ QString corpusKey(const SessionState& s) {
       .arg(g.fixedLength ? 1 : 0).arg(seedToText(g.seed));
 }
 
-namespace {
-
 SpectralOptions spectralOptions(const SessionState& s) {
   SpectralOptions o;
   o.topicCount = s.topicCount();
@@ -46,8 +46,6 @@ SpectralOptions spectralOptions(const SessionState& s) {
   o.clip = momentClipOf(s);  // every stage on the clipped documents (docs/PRIVACY.md §12)
   return o;
 }
-
-}  // namespace
 
 
 Status RunWorker::prepareCorpus(const SessionState& s, Feedback* fb, RunOutcome& out) {
@@ -68,18 +66,15 @@ Status RunWorker::prepareCorpus(const SessionState& s, Feedback* fb, RunOutcome&
       if (!QFileInfo::exists(s.corpusPath)) {
         return ioError(QString("corpus: '%1' does not exist").arg(s.corpusPath).toStdString());
       }
-      TextImportParams params;
-      params.input = s.corpusPath.toStdString();
-      params.vocabSize = s.generator.vocabSize;
-      params.separator = s.separator.toStdString();
       TextImportReport report;
-      auto r = importText(params, &report, fb);
+      auto r = importText(textImportParams(s), &report, fb);
       if (!r.ok()) return r.status();
       m_corpus = std::make_shared<Corpus>(std::move(r.value()));
-      m_truthNote = QString("plain text (%1 documents read, %2 kept, %3 distinct words, d = %4): no truth; errors "
-                            "are measured against the non-private output")
-                        .arg(report.documentsRead).arg(report.documentsKept).arg(report.distinctWords)
-                        .arg(m_corpus->vocabSize());
+      m_truthNote = QString("plain text (%1 documents, %2 of them empty after the vocabulary, %3 distinct words, "
+                            "d = %4, vocabulary %5): no truth; errors are measured against the non-private output")
+                        .arg(report.documentsRead).arg(report.emptyDocuments).arg(report.distinctWords)
+                        .arg(m_corpus->vocabSize())
+                        .arg(vocabularyOriginName(m_corpus->provenance.vocabulary));
     } else {
       emit progress(out.id, 0.0, "reading corpus");
       const QFileInfo info(s.corpusPath);
@@ -115,7 +110,9 @@ Status RunWorker::prepareCorpus(const SessionState& s, Feedback* fb, RunOutcome&
   out.truth = m_truth;
   out.truthNote = m_truthNote;
   out.words.clear();
-  for (int i = 0; i < m_corpus->vocabSize(); ++i) out.words << QString::fromStdString(m_corpus->wordName(i));
+  // Shown in topic lists: format characters (U+061C, zero-width joiners, ...) written visibly.
+  for (int i = 0; i < m_corpus->vocabSize(); ++i)
+    out.words << QString::fromStdString(escapeControls(m_corpus->wordName(i)));
   return Status::ok();
 }
 

@@ -91,6 +91,8 @@ struct ExperimentUpdate {
 // A key naming the session's corpus (source, path or generator parameters and seed): equal
 // keys give the same corpus.
 QString corpusKey(const SessionState& s);
+// The session's spectral pipeline options (k, α0, decomposer, seed, moment clipping), as a run sets them.
+SpectralOptions spectralOptions(const SessionState& s);
 
 // Lives on the worker thread. Keeps the last corpus and pipeline so that a change of ε, edges
 // or mechanism recomputes only the private part.

@@ -1,0 +1,98 @@
+#include "core/pipeline/memory_estimate.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/common/memory_budget.h"
+#include "core/moments/moment_lanes.h"
+#include "core/tensor/decomposer.h"
+#include "core/whitening/whitening.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace dplda {
+
+namespace {
+
+int threadCount() {
+#ifdef _OPENMP
+  return std::max(1, omp_get_max_threads());
+#else
+  return 1;
+#endif
+}
+
+// The eigen step's rule (whitening.cpp): the full dense decomposition up to kDenseEigenLimit.
+bool denseEigen(int d, int k) { return d <= kDenseEigenLimit || k + 2 >= d; }
+
+std::string size3(int k) { return std::to_string(k) + " x " + std::to_string(k) + " x " + std::to_string(k); }
+
+}  // namespace
+
+SpectralMemory estimateSpectralMemory(int vocabSize, int topicCount, const SpectralOptions& o) {
+  const double d = vocabSize, k = topicCount, kp = std::ceil(k / 8.0) * 8.0, np = k * (k + 1.0) / 2.0;
+  const double cube = k * k * k;  // doubles of one T̂
+  const double threads = threadCount();
+  const bool online = o.decomposer == "online";
+  // For the whole run: W, W⁺, the topics (d x k each), T̂ kept by the pipeline and in the model
+  // it returns (an online fit never forms T̂).
+  const double lasting = 3.0 * d * k + (online ? 0.0 : 2.0 * cube);
+  // The eigen step: M̂2 dense at small d, else the block eigensolver's d x O(k) bases.
+  const double eigen = denseEigen(vocabSize, topicCount) ? 3.0 * d * d : d * (8.0 * k + 40.0);
+  // The whitened tensor pass (moments.cpp): per lane the d x kp scatter rows and R (k x np) unless
+  // R is shared; the rows-by-pairs block K; W padded; then T̂ assembled beside R.
+  const bool sharedR = k * np * sizeof(double) > moments_detail::kSharedTensorBytes;
+  const double lanes = sharedR ? 1.0 : moments_detail::kLanes;
+  const double blockRows = std::min(1024.0, std::clamp(8388608.0 / np, 64.0, 4096.0));
+  double tensorPass = lanes * (d * kp + 2.0 * d + blockRows * (np + 3.0 * kp)) + (sharedR ? 1.0 : lanes) * k * np +
+                      d * kp + cube;
+  if (o.clip.enabled) {  // clipped_moments.cpp: four k³ tensors per lane, one lane above the shared limit
+    const double clippedLanes = 4.0 * cube * sizeof(double) > moments_detail::kSharedTensorBytes ? 1.0 : 4.0;
+    tensorPass = std::max(tensorPass, clippedLanes * 4.0 * cube + cube);
+  }
+  if (online) tensorPass = moments_detail::kLanes * (d * k + 2.0 * d) + d * k;
+  // The decomposer: a deflated working copy of T̂ and its contractions, at most 64 MiB of
+  // products per thread (tensor3.cpp), over L = 2⌈k ln k⌉ starts.
+  const double starts = o.power.restarts > 0 ? o.power.restarts : defaultPowerRestarts(topicCount);
+  const double decompose =
+      online ? 0.0 : cube + threads * std::min(8388608.0, k * k * starts / 2.0) + 4.0 * k * starts;
+  SpectralMemory m;
+  m.bytes = sizeof(double) * (lasting + std::max({eigen, tensorPass, decompose}));
+  const double cubeBytes = cube * sizeof(double);
+  if (!online && cubeBytes * 4.0 >= m.bytes) {
+    m.largest = "the " + size3(topicCount) + " whitened tensor (" + memoryText(cubeBytes) +
+                " each: the one the pipeline keeps, the model's, the decomposer's deflated copy and the pass that "
+                "forms it)";
+  } else if (eigen >= tensorPass && eigen >= decompose) {
+    m.largest = denseEigen(vocabSize, topicCount)
+                    ? "the dense " + std::to_string(vocabSize) + " x " + std::to_string(vocabSize) + " second moment"
+                    : "the eigensolver's " + std::to_string(vocabSize) + " x O(k) bases";
+  } else {
+    m.largest = "the moment pass over " + std::to_string(vocabSize) + " words (" +
+                std::to_string(static_cast<int>(lanes)) + " lanes of " + std::to_string(vocabSize) + " x " +
+                std::to_string(topicCount) + " accumulators)";
+  }
+  return m;
+}
+
+Status checkSpectralMemory(const SpectralOptions& o, const Corpus& corpus) {
+  const int d = corpus.vocabSize(), k = o.topicCount;
+  const SpectralMemory m = estimateSpectralMemory(d, k, o);
+  const double available = availableMemoryBytes();
+  if (m.bytes <= available) return Status::ok();
+  // The largest k that fits (the estimate grows with k).
+  int lo = 0, hi = k;
+  while (hi - lo > 1) {
+    const int mid = lo + (hi - lo) / 2;
+    (estimateSpectralMemory(d, mid, o).bytes <= available ? lo : hi) = mid;
+  }
+  return Status(StatusCode::ResourceLimit,
+                "--topics " + std::to_string(k) + " needs about " + memoryText(m.bytes) + " (estimated) for " +
+                    m.largest + "; this process can allocate " + memoryText(available) +
+                    (lo >= 1 ? ": at most --topics " + std::to_string(lo) + " fits"
+                             : ": not even one topic fits over " + std::to_string(d) + " words"));
+}
+
+}  // namespace dplda
