@@ -1,5 +1,8 @@
 #include "ui/common/privacy_text.h"
 
+#include <QRegularExpression>
+#include <utility>
+
 #include "core/moments/clipped_moments.h"
 #include "core/privacy/budget.h"
 #include "ui/common/palette.h"
@@ -15,14 +18,30 @@ QString edgeList(EdgeSet edges) {
 }  // namespace
 
 QString readablePrivacyText(const std::string& text) {
+  // The core writes plain ASCII (terminals, logs, tests); the app shows the mathematics. Longer
+  // names first, so "sigma_k_tilde" is not read as "sigma_k" followed by "_tilde".
+  static const std::pair<const char*, const char*> kSymbols[] = {
+      {"sigma_k_tilde", "σ̃ₖ"}, {"sigma_k~", "σ̃ₖ"},   {"gap_tilde", "g̃"},        {"gap~", "g̃"},
+      {"sigma_k+1", "σₖ₊₁"},   {"sigma_k", "σₖ"},     {"sigma_1", "σ₁"},             {"gamma_s", "γ_s"},
+      {"Delta_W+", "Δ_W⁺"},    {"Delta2", "Δ₂"},      {"Delta3", "Δ₃"},              {"Delta1", "Δ₁"},
+      {"Delta_", "Δ_"},        {"alpha0", "α₀"},      {"epsilon", "ε"},              {"delta", "δ"},
+      {"sqrt(", "√("},         {" -> ", " → "},       {">=", "≥"},                   {"<=", "≤"},
+      {"!=", "≠"},             {"W+", "W⁺"}};
   QString t = QString::fromStdString(text);
-  t.replace(QStringLiteral("epsilon"), QStringLiteral("ε"));
-  t.replace(QStringLiteral("delta"), QStringLiteral("δ"));
-  t.replace(QStringLiteral("gamma_s"), QStringLiteral("γ_s"));
-  t.replace(QStringLiteral("sigma_k"), QStringLiteral("σ_k"));
-  t.replace(QStringLiteral(">="), QStringLiteral("≥"));
-  t.replace(QStringLiteral("<="), QStringLiteral("≤"));
-  return t;
+  for (const auto& [ascii, shown] : kSymbols) t.replace(QString::fromLatin1(ascii), QString::fromUtf8(shown));
+  // 1.8e+04 → 1.8×10⁴ (the core's %.4g numbers).
+  static const QRegularExpression exponent(QStringLiteral("(\\d(?:\\.\\d+)?)e([+-])0*(\\d+)"));
+  static const QString superscripts = QString::fromUtf8("⁰¹²³⁴⁵⁶⁷⁸⁹");
+  QString out;
+  qsizetype last = 0;
+  for (auto it = exponent.globalMatch(t); it.hasNext();) {
+    const auto m = it.next();
+    QString power = m.captured(2) == QLatin1String("-") ? QString::fromUtf8("⁻") : QString();
+    for (QChar c : m.captured(3)) power += superscripts[c.digitValue()];
+    out += t.mid(last, m.capturedStart() - last) + m.captured(1) + QString::fromUtf8("×10") + power;
+    last = m.capturedEnd();
+  }
+  return out + t.mid(last);
 }
 
 bool isWhitenedStatement(const PrivacyStatement& st) {

@@ -6,6 +6,7 @@
 #include "core/privacy/budget.h"
 #include "core/privacy/sensitivity.h"
 #include "ui/common/palette.h"
+#include "ui/common/privacy_text.h"
 #include "ui/panels/bound_math.h"
 #include "ui/session/session_privacy.h"
 #include "ui/worker/run_worker.h"
@@ -15,7 +16,8 @@ namespace dplda {
 namespace {
 QString g(double v) { return std::isfinite(v) ? QString::number(v, 'g', 4) : QString("—"); }
 QString nn(Node n) { return QString::fromLatin1(nodeName(n)); }
-QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+// Core text with its mathematics shown (σ̃ₖ, Δ₂, ≥), escaped for rich text.
+QString esc(const std::string& s) { return readablePrivacyText(s).toHtmlEscaped(); }
 
 QString preconditionsHtml(const std::vector<Precondition>& pre) {
   if (pre.empty()) return QObject::tr("<p>Preconditions: none.</p>");

@@ -80,7 +80,7 @@ QVector<UniquePrecondition> uniquePreconditions(const std::vector<Precondition>&
     const QString key = keyOf(c);
     if (index.contains(key)) continue;
     index.insert(key, out.size());
-    out.push_back({QString::fromStdString(c.name), QString::fromStdString(c.detail), c.holds, {}});
+    out.push_back({readablePrivacyText(c.name), readablePrivacyText(c.detail), c.holds, {}});
   }
   for (const LedgerEntry& e : ledger)
     for (const Precondition& c : e.preconditions) {
@@ -519,14 +519,14 @@ void ResultsPanel::showOutcome(const RunOutcome& o) {
     QStringList pre;
     bool allHold = true;
     for (const Precondition& p : e.preconditions) {
-      pre << QString("%1 %2").arg(p.holds ? "✔" : "✘", QString::fromStdString(p.name));
+      pre << QString("%1 %2").arg(p.holds ? "✔" : "✘", readablePrivacyText(p.name));
       allHold = allHold && p.holds;
     }
-    setCell(m_ledger, r, 0, QString::fromStdString(e.release));
+    setCell(m_ledger, r, 0, readablePrivacyText(e.release));
     setCell(m_ledger, r, 1, QString::fromStdString(e.node));
     setCell(m_ledger, r, 2, QString::fromStdString(e.mechanism));
     setCell(m_ledger, r, 3, g(e.sensitivity));
-    m_ledger->item(r, 3)->setToolTip(QString::fromStdString(e.sensitivityFormula));
+    m_ledger->item(r, 3)->setToolTip(readablePrivacyText(e.sensitivityFormula));
     setCell(m_ledger, r, 4, g(e.epsilon));
     setCell(m_ledger, r, 5, g(e.delta));
     setCell(m_ledger, r, 6, g(e.sigma));
