@@ -67,6 +67,9 @@ Commands:
                  [--clip-m1 C1] [--clip-m2 C2] [--clip-m3 C3] [--clip-whitened C]
                  [--model spectral|vi|dp-vi] [--holdout F] [--holdout-seed S] [--write-split DIR [--force]]
                  [--score-model FILE] [--holdout-epsilon E] [--holdout-clip B] [--vi online|batch] [--iterations P] [--tau0 T] [--kappa K] [--clip C]
+      --decomposer online: seed 004's online power method on the documents: R steps
+      (--online-iterations R, default 30) of n documents each (--batch-size n) per topic; the second
+      half of the steps is averaged, and the default n makes it read the corpus once per topic.
       --model vi: variational LDA; dp-vi: DP-VI (clip C, zCDP over all iterations; PRIVACY.md §10).
       --holdout F: fit on a seeded public split, report held-out perplexity (document completion):
       an exact statistic of the held-out documents, left out with --release-only (which also refuses

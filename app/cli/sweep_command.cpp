@@ -294,10 +294,9 @@ int sweepCommand(const std::vector<std::string>& args) {
   if (a.has("truth")) inputs.push_back(a.text("truth"));
   const OutputRules rules = outputRules(a, inputs);
   require(checkOutputFolder(out.string(), experimentFolderEntries(), rules));
-  std::error_code ec;
-  std::filesystem::create_directories(out / "figures", ec);
-  if (ec)
-    throw InputError("cannot create the output folder " + (out / "figures").string() + ": " + ec.message());
+  std::error_code ec;  // the folder itself now (an unwritable place fails before the run); its
+  std::filesystem::create_directories(out, ec);  // figures folder with the report, checked again then
+  if (ec) throw InputError("cannot create the output folder " + out.string() + ": " + ec.message());
 
   ReportContext context;
   context.title = preset.title;

@@ -235,10 +235,10 @@ Status validateOnlinePowerOptions(const OnlinePowerOptions& o, int docCount, int
   return Status::ok();
 }
 
-int resolvedBatchSize(const OnlinePowerOptions& o, int docCount, int k) {
+int resolvedBatchSize(const OnlinePowerOptions& o, int docCount) {
   if (o.batchSize > 0) return o.batchSize;
-  const long long steps = static_cast<long long>(o.iterations) * (o.components > 0 ? o.components : k);
-  const long long n = (docCount + steps - 1) / std::max<long long>(steps, 1);
+  const long long tailSteps = o.iterations - o.iterations / 2;  // the averaged steps (≥ 1)
+  const long long n = (docCount + tailSteps - 1) / tailSteps;
   return static_cast<int>(std::clamp<long long>(n, 3, docCount));
 }
 
@@ -257,7 +257,7 @@ Result<OnlineDecomposition> onlineRobustPowerMethod(const Corpus& corpus, double
   const int L = o.restarts > 0 ? o.restarts
                                : std::max(10, 2 * static_cast<int>(std::ceil(r * std::log(std::max(r, 1)))));
   const int R = o.iterations;
-  const int n = resolvedBatchSize(o, N, k);
+  const int n = resolvedBatchSize(o, N);
 
   // The stream: one fixed seeded permutation, repeated; batches are n consecutive positions.
   DocumentRange batch;
@@ -272,8 +272,13 @@ Result<OnlineDecomposition> onlineRobustPowerMethod(const Corpus& corpus, double
   for (int comp = 0; comp < r; ++comp) {
     Eigen::MatrixXd U(k, L);
     for (int s = 0; s < L; ++s) U.col(s) = randomUnitVector(k, init);
-    Eigen::MatrixXd previous = U;
-    Eigen::RowVectorXd lamTilde(L);
+    // Polyak–Ruppert averaging: the second half of the steps (the tail) is averaged, in two
+    // halves. Each step's T̂_B(I, u, u) is noisy as a batch of n documents; once u has settled the
+    // tail's mean is T̂ of all the tail's documents at u, with nR/2 documents' noise instead of n's.
+    // The final component and its λ come from the mean (docs/TENSOR_METHODS.md §1.4).
+    const int tailStart = R / 2, tailMiddle = tailStart + (R - tailStart) / 2;
+    Eigen::MatrixXd early = Eigen::MatrixXd::Zero(k, L), late = Eigen::MatrixXd::Zero(k, L);
+    Eigen::RowVectorXd lamSum = Eigen::RowVectorXd::Zero(L);
     for (int t = 0; t < R; ++t) {
       if (isCanceled(feedback)) return cancelled();
       Eigen::MatrixXd G = contractor.contract(batch, U);  // data association: T̂_B(I, u, u)
@@ -285,17 +290,26 @@ Result<OnlineDecomposition> onlineRobustPowerMethod(const Corpus& corpus, double
         const Eigen::RowVectorXd xi = V.col(j).transpose() * U;
         G.noalias() -= V.col(j) * (lambda[j] * xi.array().square()).matrix();
       }
-      lamTilde = U.cwiseProduct(G).colwise().sum();  // (T̂_B − D)(u_t, u_t, u_t)
-      previous = U;
+      if (t >= tailStart) {
+        lamSum += U.cwiseProduct(G).colwise().sum();  // (T̂_B − D)(u_t, u_t, u_t)
+        (t < tailMiddle ? early : late) += G;
+        G = early + late;  // the next step starts from the tail's mean, not from one batch
+      }
       normaliseColumns(G, U);
       U = std::move(G);
       reportProgress(feedback, (comp * R + t + 1.0) / (static_cast<double>(r) * R));
     }
+    const Eigen::RowVectorXd lamTilde = lamSum / static_cast<double>(R - tailStart);
     Eigen::Index best = 0;
     lamTilde.maxCoeff(&best);
     double lam = lamTilde[best];
-    Eigen::VectorXd v = U.col(best);
-    const double change = (U.col(best) - previous.col(best)).norm();
+    const Eigen::VectorXd mean = early.col(best) + late.col(best);
+    Eigen::VectorXd v = mean.norm() > 0.0 ? Eigen::VectorXd(mean.normalized()) : Eigen::VectorXd(U.col(best));
+    // Settled: the two halves of the tail point the same way (with one step in the tail, as printed,
+    // there is no second half and the last step is the whole tail: not settled unless R = 1).
+    const double change = tailMiddle > tailStart && late.col(best).norm() > 0.0 && early.col(best).norm() > 0.0
+                              ? (early.col(best).normalized() - late.col(best).normalized()).norm()
+                              : (R == 1 ? 0.0 : 1.0);
     out.lastStepChange = std::max(out.lastStepChange, change);
     if (!(change < o.tolerance)) ++unconverged;
     if (lam < 0.0) {  // flip to make λ positive; the deflation term λ v⊗v⊗v is unchanged

@@ -90,22 +90,27 @@ struct OnlinePowerOptions {
   int components = 0;     // r: components to extract, 0 = k (all)
   int restarts = 0;       // L; 0 = the batch method's default max(10, 2⌈r ln r⌉)
   int iterations = 30;    // R power steps per component (fixed, as printed: no early stop)
-  int batchSize = 0;      // n documents per step; 0 = ⌈N / (R r)⌉ (at least 3): one pass in total
+  // n documents per step; 0 = ⌈N / (R − ⌊R/2⌋)⌉ (at least 3): the averaged tail of each component
+  // reads the corpus once, which gives the batch method's accuracy (2 passes per component;
+  // docs/TENSOR_METHODS.md §1.3). ⌈N / (R r)⌉ reads the corpus once in all, as printed.
+  int batchSize = 0;
   bool shuffle = true;    // visit the corpus in a seeded permuted order (DocumentOrder; false: corpus order)
   std::uint64_t orderSeed = 1;
-  // Only for the report: the chosen start "converged" when its last step moved less than this.
-  double tolerance = 1e-6;
+  // Only for the report: the chosen start "settled" when the means of the two halves of its
+  // averaged tail point the same way to within this distance. A noisy step never moves less
+  // than 1e-6; halves that follow different components are ~1.4 apart, sampling noise is ≪ 0.25.
+  double tolerance = 0.25;
 };
 Status validateOnlinePowerOptions(const OnlinePowerOptions& options, int docCount, int k);
 // The n that options.batchSize = 0 resolves to (or the explicit value).
-int resolvedBatchSize(const OnlinePowerOptions& options, int docCount, int k);
+int resolvedBatchSize(const OnlinePowerOptions& options, int docCount);
 
 struct OnlineDecomposition {
   TensorEigenpairs pairs;      // λ > 0, descending; iterations = R r; converged per options.tolerance
   long long samplesUsed = 0;   // n R r documents read
   double passes = 0.0;         // samplesUsed / N
   int batchSize = 0, restarts = 0, iterations = 0, components = 0;
-  double lastStepChange = 0.0;  // max over components of ‖u_R − u_{R−1}‖ for the chosen start
+  double lastStepChange = 0.0;  // max over components of the distance between the tail halves' directions
   std::uint64_t orderA = 1, orderB = 0;  // the chunk permutation used (DocumentOrder)
 };
 

@@ -111,7 +111,13 @@ class TestSeed004Experiments : public QObject {
           r.points[0].tensorMedian, r.points[1].tensorMedian, ratio,
           finiteBatchFactor(300, 6000) / finiteBatchFactor(3000, 6000));
     QVERIFY(ratio > 2.0);
-    QVERIFY(r.points[1].topicMedian > r.batchTopicErrorL2);  // the batch method is the better estimate
+    // The batch method is the better estimate while the averaged tail (8 steps) reads less than the
+    // corpus (n = 300: 2 400 of 6 000 documents); at n = 3 000 the tail reads it four times and the
+    // online result is the batch result up to the power method's convergence (docs/TENSOR_METHODS.md §1.3).
+    QVERIFY(r.points[0].topicMedian > r.batchTopicErrorL2);
+    qInfo("topic error: n = 300: %.4g, n = 3000: %.4g, batch %.4g", r.points[0].topicMedian, r.points[1].topicMedian,
+          r.batchTopicErrorL2);
+    QVERIFY(std::abs(r.points[1].topicMedian - r.batchTopicErrorL2) < 0.01 * r.batchTopicErrorL2);
     QVERIFY(std::isfinite(r.finiteScale) && r.finiteScale > 0);
     const OnlineTpmResult one = runOnlineTpm(smallOnline(1)).value();
     QCOMPARE(onlineTpmResultsCsv(one), onlineTpmResultsCsv(r));
