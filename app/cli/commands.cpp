@@ -88,6 +88,20 @@ Commands:
       --clip-m1/--clip-m2/--clip-m3 with configurations 1-4: each document's M1, M2, M3 terms
       scaled down to these norms before the moments are formed (a bound not given is 1: nothing
       clipped); the sensitivities follow from the bounds (PRIVACY.md §12). Sound bounds, Gaussian.
+      --save-model FILE writes the model file (docs/MODEL_FORMAT.md): vocabulary, topics, alpha, the
+      privacy statement and ledger, the parameters; --score-model reads it (or a truth.json).
+      Coherence (NPMI, UMass; top --coherence-top-words N words, default 10) is computed on the
+      training documents - a non-private diagnostic, left out with --release-only - or on a public
+      corpus with the model's vocabulary (--coherence-reference DIR): post-processing.
+  dplda infer --model FILE (--corpus DIR | --input TEXT [--separator LINE] [--min-token-length M]
+                 [--keep-stopwords] [--keep-case] [--numbers]) [--csv FILE] [--json FILE]
+                 [--tolerance T] [--max-iterations M] [--perplexity [--perplexity-seed S]] [--release-only]
+      Each document's topic proportions under a saved model (the variational E-step with its topics
+      and alpha), as CSV and JSON. Text is tokenized against the model's vocabulary (other words are
+      dropped and counted); a corpus must have the model's vocabulary. Documents outside the training
+      set: post-processing of the release. The training documents (recognised by their folder or
+      fingerprint) are NOT private, which every output says; --release-only refuses them.
+      --perplexity scores the model on these documents (document completion).
   dplda sweep --preset figure2|figure2-vi|figure2-small-corpus|figure2-alpha|figure3|figure4|tpm-noise|online-tpm|dp-tpm|dp-tpm-lda|sound-utility --out DIR [--force]
                  [--trials T] [--formats png,pdf,svg|none] [--figure-size column|two-column|WxH]
                  [--bounds sound|printed] [--threads N] [--seed S]
