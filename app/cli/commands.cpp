@@ -107,7 +107,7 @@ Commands:
                  [--bounds sound|printed] [--threads N] [--seed S]
   dplda sweep --corpus DIR --topics K[,K2..] --out DIR [--force] [--truth FILE] [--alpha0 A[,A2..]]
                  [--configs none,1,2,3,4,vi,dp-vi|e5+e6,...] [--epsilons LO:HI:COUNT|E1,E2,..] [--delta D]
-                 [--holdout FRACTION] [--clip C] [--iterations T]
+                 [--holdout FRACTION] [--coherence-top-words N] [--clip C] [--iterations T]
                  [--trials T] [--mechanism M] [--bounds sound|printed] [--decomposer D] [--separate-releases] [--no-cache]
                  [--max-length L] [--formats ...] [--figure-size ...] [--threads N] [--seed S] [--release-only]
       Repeated private runs over a grid of epsilons (log-spaced) and configurations, with seeded
@@ -117,6 +117,8 @@ Commands:
       or WxH in inches; PNGs are then 300 dpi (default 7.5 x 5 in at 192 dpi).
       vi and dp-vi are the variational baselines (full-batch VB, T iterations; DP-VI clips each
       document's statistics to norm C). --holdout scores every model by held-out perplexity.
+      --coherence-top-words N: every model's NPMI/UMass coherence on the training documents (a
+      non-private diagnostic; a figure against epsilon), left out with --release-only.
       --release-only (also with a preset): the outputs hold released values only: no exact sigma_k,
       gamma_s, utility loss, held-out perplexity, timings or non-private configuration (none, vi).
       figure3 runs on --corpus DIR or builds the Debian package descriptions into out/corpora/debian.
