@@ -84,7 +84,7 @@ class TestCoherence : public QObject {
     std::vector<Eigen::Triplet<double, int>> t{{0, 0, 1.0}, {0, 1, 2.0}, {1, 0, 1.0}, {1, 1, 1.0}, {1, 2, 1.0}};
     c.counts.resize(2, 5);
     c.counts.setFromTriplets(t.begin(), t.end());
-    c.lengths = Eigen::Vector2d(3, 3);
+    c.lengths = Eigen::VectorXd::Constant(2, 3.0);
     const CoherenceResult r = topicCoherence(topicsOf({{0.6, 0.4, 0, 0, 0}}), c, 2).value();
     QCOMPARE(r.topics[0].npmi, 1.0);
     QVERIFY(std::abs(r.topics[0].umass - std::log(1.5)) < 1e-15);  // log((2+1)/2)

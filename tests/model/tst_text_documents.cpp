@@ -37,12 +37,12 @@ class TestTextDocuments : public QObject {
     QVERIFY(r->ids == std::vector<std::string>({"1", "3", "4", "5"}));
     QCOMPARE(r->corpus.docCount(), 4);
     QCOMPARE(r->corpus.vocabSize(), 4);
-    QCOMPARE(count(*r, 0, 0), 2.0);
-    QCOMPARE(count(*r, 0, 1), 1.0);
-    QCOMPARE(count(*r, 1, 1), 1.0);
-    QCOMPARE(count(*r, 1, 2), 1.0);
+    QCOMPARE(count(r.value(), 0, 0), 2.0);
+    QCOMPARE(count(r.value(), 0, 1), 1.0);
+    QCOMPARE(count(r.value(), 1, 1), 1.0);
+    QCOMPARE(count(r.value(), 1, 2), 1.0);
     QCOMPARE(r->corpus.lengths[2], 0.0);
-    QCOMPARE(count(*r, 3, 3), 1.0);
+    QCOMPARE(count(r.value(), 3, 3), 1.0);
     QCOMPARE(r->tokens, 10LL);  // apple river apple | stone river apples zebra | zebra quartz | music
     QCOMPARE(r->tokensOutOfVocabulary, 4LL);
     QCOMPARE(r->distinctOutOfVocabulary, 3);  // apples, zebra, quartz
@@ -58,7 +58,7 @@ class TestTextDocuments : public QObject {
     auto r = readTextDocuments(f.toStdString(), kVocabulary, p);
     QVERIFY2(r.ok(), r.status().message().c_str());
     QVERIFY(r->ids == std::vector<std::string>({"1", "5"}));
-    QCOMPARE(count(*r, 1, 2), 2.0);
+    QCOMPARE(count(r.value(), 1, 2), 2.0);
   }
 
   void folderFilesAreDocumentsNamedByFile() {
@@ -73,7 +73,7 @@ class TestTextDocuments : public QObject {
     QVERIFY2(r.ok(), r.status().message().c_str());
     QVERIFY(r->ids == std::vector<std::string>({"a.txt", "b.txt"}));
     QVERIFY(r->skippedFiles == std::vector<std::string>({"c.bin"}));
-    QCOMPARE(count(*r, 1, 3), 2.0);
+    QCOMPARE(count(r.value(), 1, 3), 2.0);
   }
 
   void badInputIsNamed() {

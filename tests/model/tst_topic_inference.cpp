@@ -82,7 +82,8 @@ class TestTopicInference : public QObject {
     std::vector<Eigen::Triplet<double, int>> t{{0, 3, 4.0}, {0, 7, 1.0}};
     c.counts.resize(2, 40);
     c.counts.setFromTriplets(t.begin(), t.end());
-    c.lengths = Eigen::Vector2d(5.0, 0.0);
+    c.lengths = Eigen::VectorXd::Zero(2);
+    c.lengths[0] = 5.0;
     const DocumentTopics r = inferTopics(f.model, c).value();
     QVERIFY((r.proportions.col(1) - f.model.alpha / f.model.alpha0()).norm() < 1e-15);
     QCOMPARE(r.iterations[1], 0);
