@@ -144,6 +144,36 @@ class TestCliModel : public QObject {
     QVERIFY(!QFile::exists(path("o.csv")));
   }
 
+  void badInferInputIsNamed() {
+    const QString csv = path("bad.csv");
+    Outcome r = cli({"infer", "--model", m_private, "--csv", csv});
+    QCOMPARE(r.code, 2);
+    QVERIFY(r.err.contains("give either --corpus DIR or --input"));
+    r = cli({"infer", "--model", m_private, "--corpus", m_d, "--numbers", "--csv", csv});
+    QCOMPARE(r.code, 2);
+    QVERIFY(r.err.contains("--numbers tokenizes text"));
+    r = cli({"infer", "--model", m_private, "--corpus", m_d});
+    QCOMPARE(r.code, 2);
+    r = cli({"infer", "--model", m_d + "/truth.json", "--corpus", m_d, "--csv", csv});  // a truth file is no model
+    QCOMPARE(r.code, 3);
+    QVERIFY2(r.err.contains("not a dplda model file"), qPrintable(r.err));
+    QFile bin(path("binary.txt"));
+    QVERIFY(bin.open(QIODevice::WriteOnly));
+    bin.write(QByteArray("w1 w2\nw3 \xff\xfe w4\n", 15));
+    bin.close();
+    r = cli({"infer", "--model", m_private, "--input", path("binary.txt"), "--csv", csv});
+    QCOMPARE(r.code, 3);
+    QVERIFY2(r.err.contains("binary.txt line 2: invalid UTF-8"), qPrintable(r.err));
+    // The output is never written over an input: the model stays as it was.
+    const QByteArray before = [&] { QFile f(m_private); return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray(); }();
+    r = cli({"infer", "--model", m_private, "--corpus", m_d, "--csv", m_private});
+    QCOMPARE(r.code, 3);
+    QFile after(m_private);
+    QVERIFY(after.open(QIODevice::ReadOnly));
+    QCOMPARE(after.readAll(), before);
+    QVERIFY(!QFile::exists(csv));
+  }
+
   void textInputUsesTheModelsVocabulary() {
     const QString text = path("docs.txt");
     QFile f(text);
