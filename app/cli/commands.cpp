@@ -91,12 +91,26 @@ Commands:
       --clip-m1/--clip-m2/--clip-m3 with configurations 1-4: each document's M1, M2, M3 terms
       scaled down to these norms before the moments are formed (a bound not given is 1: nothing
       clipped); the sensitivities follow from the bounds (PRIVACY.md §12). Sound bounds, Gaussian.
+      --save-model FILE writes the model file (docs/MODEL_FORMAT.md): vocabulary, topics, alpha, the
+      privacy statement and ledger, the parameters; --score-model reads it (or a truth.json).
+      Coherence (NPMI, UMass; top --coherence-top-words N words, default 10) is computed on the
+      training documents - a non-private diagnostic, left out with --release-only - or on a public
+      corpus with the model's vocabulary (--coherence-reference DIR): post-processing.
+  dplda infer --model FILE (--corpus DIR | --input TEXT [--separator LINE] [--min-token-length M]
+                 [--keep-stopwords] [--keep-case] [--numbers]) [--csv FILE] [--json FILE]
+                 [--tolerance T] [--max-iterations M] [--perplexity [--perplexity-seed S]] [--release-only]
+      Each document's topic proportions under a saved model (the variational E-step with its topics
+      and alpha), as CSV and JSON. Text is tokenized against the model's vocabulary (other words are
+      dropped and counted); a corpus must have the model's vocabulary. Documents outside the training
+      set: post-processing of the release. The training documents (recognised by their folder or
+      fingerprint) are NOT private, which every output says; --release-only refuses them.
+      --perplexity scores the model on these documents (document completion).
   dplda sweep --preset figure2|figure2-vi|figure2-small-corpus|figure2-alpha|figure3|figure4|tpm-noise|online-tpm|dp-tpm|dp-tpm-lda|sound-utility --out DIR [--force]
                  [--trials T] [--formats png,pdf,svg|none] [--figure-size column|two-column|WxH]
                  [--bounds sound|printed] [--threads N] [--seed S]
   dplda sweep --corpus DIR --topics K[,K2..] --out DIR [--force] [--truth FILE] [--alpha0 A[,A2..]]
                  [--configs none,1,2,3,4,vi,dp-vi|e5+e6,...] [--epsilons LO:HI:COUNT|E1,E2,..] [--delta D]
-                 [--holdout FRACTION] [--clip C] [--iterations T]
+                 [--holdout FRACTION] [--coherence-top-words N] [--clip C] [--iterations T]
                  [--trials T] [--mechanism M] [--bounds sound|printed] [--decomposer D] [--separate-releases] [--no-cache]
                  [--max-length L] [--formats ...] [--figure-size ...] [--threads N] [--seed S] [--release-only]
       Repeated private runs over a grid of epsilons (log-spaced) and configurations, with seeded
@@ -106,6 +120,8 @@ Commands:
       or WxH in inches; PNGs are then 300 dpi (default 7.5 x 5 in at 192 dpi).
       vi and dp-vi are the variational baselines (full-batch VB, T iterations; DP-VI clips each
       document's statistics to norm C). --holdout scores every model by held-out perplexity.
+      --coherence-top-words N: every model's NPMI/UMass coherence on the training documents (a
+      non-private diagnostic; a figure against epsilon), left out with --release-only.
       --release-only (also with a preset): the outputs hold released values only: no exact sigma_k,
       gamma_s, utility loss, held-out perplexity, timings or non-private configuration (none, vi).
       figure3 runs on --corpus DIR or builds the Debian package descriptions into out/corpora/debian.

@@ -34,6 +34,7 @@ int runReportingErrors(const std::string& command, const std::function<int()>& b
 int generateCommand(const std::vector<std::string>& args);
 int importTextCommand(const std::vector<std::string>& args);
 int runCommand(const std::vector<std::string>& args);
+int inferCommand(const std::vector<std::string>& args);  // app/cli/infer_command.cpp
 // In the dplda-sweep program (app/cli/sweep_main.cpp), which `dplda sweep` runs: the one command
 // that draws plots with the app's widgets, and so the only one that loads Qt Widgets.
 int sweepCommand(const std::vector<std::string>& args);

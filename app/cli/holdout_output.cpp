@@ -5,10 +5,10 @@
 #include <cmath>
 
 #include "app/cli/commands.h"
+#include "app/cli/model_output.h"
 #include "app/cli/output_paths.h"
 #include "core/common/number_text.h"
 #include "core/common/text_escape.h"
-#include "core/corpus/truth_io.h"
 #include "core/corpus/uci_io.h"
 #include "core/eval/perplexity.h"
 #include "core/vi/vi_parameters.h"
@@ -198,11 +198,7 @@ void reportHeldOut(const Arguments& a, const HeldOutSettings& settings, const Ho
   if (model) score(*model, "perplexity", "model");
   if (truth) score(*truth, "truth_perplexity", "truth");
   if (a.has("score-model")) {
-    const LdaModel other = take(readTruthJson(a.text("score-model"), TruthShape{split.test.vocabSize(), 0}));
-    if (other.vocabSize() != split.test.vocabSize()) {
-      throw InputError("--score-model has topics over " + std::to_string(other.vocabSize()) +
-                       " words but the corpus vocabulary has " + std::to_string(split.test.vocabSize()));
-    }
+    const LdaModel other = readScoredModel(a.text("score-model"), split.test);  // a model file or a truth.json
     score(other, "score_model_perplexity", "--score-model " + escapeText(a.text("score-model")));
   }
   if (model || truth) {

@@ -59,6 +59,7 @@ int main(int argc, char** argv) {
     if (command == "generate") return generateCommand(args);
     if (command == "import-text") return importTextCommand(args);
     if (command == "run") return runCommand(args);
+    if (command == "infer") return inferCommand(args);
     throw UsageError("unknown command " + dplda::quoteText(command) + " (try dplda --help)");
   });
 }

@@ -15,6 +15,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/json_output.h"
 #include "app/cli/holdout_output.h"
+#include "app/cli/model_output.h"
 #include "app/cli/output_paths.h"
 #include "app/cli/vi_command.h"
 #include "core/common/text_escape.h"
@@ -244,7 +245,8 @@ int runCommand(const std::vector<std::string>& args) {
                     {"corpus", "topics", "alpha0", "truth", "decomposer", "seed", "json", "top-words", "config",
                      "edges", "epsilon", "delta", "mechanism", "bounds", "split", "noise-seed", "max-length",
                      "accountant", "e6", "tpm-accountant", "clip-m1", "clip-m2", "clip-m3", "clip-whitened", "batch-size", "online-iterations", "model", "holdout",
-                     "holdout-seed", "write-split", "score-model", "holdout-epsilon", "holdout-clip", "iterations", "vi", "clip", "tau0", "kappa"},
+                     "holdout-seed", "write-split", "score-model", "holdout-epsilon", "holdout-clip", "iterations", "vi", "clip", "tau0", "kappa",
+                     "save-model", "coherence-reference", "coherence-top-words"},
                     {"share-releases", "separate-releases", "release-only", "no-cache", "force"});
   const std::string modelName = a.text("model", "spectral");
   if (modelName == "vi" || modelName == "dp-vi") return runViCommand(a, modelName);
@@ -283,6 +285,7 @@ int runCommand(const std::vector<std::string>& args) {
   else noise = std::make_unique<SecureRandom>();
 
   checkRunOutputs(a);  // before the corpus is read: a refused output is known at once, not after the fit
+  checkModelOutputs(a);
   Corpus full = take(loadUciCorpus(corpusPath, corpusCacheOptionsFromEnvironment(!a.flag("no-cache"))));  // issue 11
   const int fullDocCount = full.docCount();
   // --holdout: the spectral model is fitted on the training part only (N public = its size).
@@ -403,12 +406,12 @@ int runCommand(const std::vector<std::string>& args) {
       for (int i : topIndices(result.topics.col(c), nTop)) out << " " << escapeControls(corpus->wordName(i));
       out << "\n";
     }
-    if (split) {
-      const LdaModel released{result.alpha, result.topics};
-      reportHeldOut(a, heldOut, *split, &released, truth ? &*truth : nullptr, *noise, json, out);
-    }
+    const LdaModel released{result.alpha, result.topics};
+    if (split) reportHeldOut(a, heldOut, *split, &released, truth ? &*truth : nullptr, *noise, json, out);
+    reportModelOutputs(a, {"spectral", teaching, split.has_value(), corpus.get(), &released}, json, out);
   } else {
     out << priv.status.message() << "\n";
+    if (a.has("save-model")) out << "no model saved: nothing was released\n";
     if (split) reportHeldOut(a, heldOut, *split, nullptr, truth ? &*truth : nullptr, *noise, json, out);
   }
 

@@ -134,7 +134,7 @@ int sweepCommand(const std::vector<std::string>& args) {
       args,
       {"preset", "out", "trials", "formats", "bounds", "threads", "seed", "corpus", "truth", "topics",
        "alpha0", "configs", "epsilons", "delta", "mechanism", "decomposer", "max-length", "accountant", "holdout",
-       "clip", "iterations", "figure-size"},
+       "clip", "iterations", "figure-size", "coherence-top-words"},
       {"share-releases", "separate-releases", "no-cache", "release-only", "force"});
   const std::filesystem::path out = a.text("out");
   const std::vector<ExportFormat> formats = parseFormats(a.text("formats", "png,pdf,svg"));
@@ -167,7 +167,7 @@ int sweepCommand(const std::vector<std::string>& args) {
     const bool figure3 = a.text("preset") == "figure3";
     const bool soundUtility = a.text("preset") == "sound-utility";  // a real corpus only when given
     for (const char* custom : {"corpus", "truth", "topics", "alpha0", "configs", "epsilons", "delta",
-                               "mechanism", "decomposer", "max-length", "share-releases", "separate-releases", "accountant", "holdout",
+                               "mechanism", "decomposer", "max-length", "share-releases", "separate-releases", "accountant", "holdout", "coherence-top-words",
                                "clip", "iterations"}) {
       if ((figure3 || soundUtility) && std::string(custom) == "corpus") continue;  // runs on any real corpus
       if (a.has(custom)) throw UsageError(std::string("--") + custom + " cannot be combined with --preset");
@@ -227,6 +227,7 @@ int sweepCommand(const std::vector<std::string>& args) {
     s.holdout = a.number("holdout", 0.0);
     if (!(s.holdout >= 0.0 && s.holdout <= 0.9))
       throw UsageError("--holdout must be a fraction in [0, 0.9], got " + quoteText(a.text("holdout")));
+    s.coherenceTopWords = a.count("coherence-top-words", 2, kMaxVocabularySize, 0);  // 0: not computed
     s.dpViClip = a.number("clip", s.dpViClip);
     if (!(std::isfinite(s.dpViClip) && s.dpViClip > 0.0 && s.dpViClip <= 1e6))
       throw UsageError("--clip (DP-VI's bound C) must be in (0, 1e6], got " + quoteText(a.text("clip")));

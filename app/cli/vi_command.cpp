@@ -10,6 +10,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/holdout_output.h"
+#include "app/cli/model_output.h"
 #include "app/cli/json_output.h"
 #include "app/cli/output_paths.h"
 #include "core/common/memory_budget.h"
@@ -84,6 +85,7 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
   if (k < 1) throw UsageError("--topics must be >= 1, got " + std::to_string(k));
 
   checkRunOutputs(a);  // before the corpus is read: a refused output is known at once, not after the fit
+  checkModelOutputs(a);
   Corpus corpus = take(loadUciCorpus(a.text("corpus"), corpusCacheOptionsFromEnvironment(!a.flag("no-cache"))));
   std::optional<LdaModel> truth;
   if (a.has("truth")) {
@@ -223,6 +225,7 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
     out << "\n";
   }
   if (split) reportHeldOut(a, heldOut, *split, &fit.model, truth ? &*truth : nullptr, *noise, json, out);
+  reportModelOutputs(a, {modelName, teaching, split.has_value(), &train, &fit.model}, json, out);
   if (teaching) {  // data-dependent run statistics: teaching output, left out with --release-only
     json.insert("non_private_diagnostics",
                 QJsonObject{{"note", "statistics of the run, computed from the data: NOT part of any private release"},

@@ -239,6 +239,13 @@ std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
       << ". Evaluation is post-processing of the released model. Lower is better.\n";
     table(o, r, [](const SweepSummaryRow& sr, const SweepCaseInfo&) { return fmt(sr.perplexity.median); });
   }
+  if (s.coherenceTopWords > 0) {
+    o << "\n## Median topic coherence (NPMI)\n\nNPMI of each model's top " << s.coherenceTopWords
+      << " words over document co-occurrence in the training documents, averaged over word pairs and topics "
+         "(core/eval/coherence.h; -1 for a pair never together). A non-private diagnostic: exact statistics of the "
+         "training data, not part of any release (left out with --release-only). Higher is more coherent.\n";
+    table(o, r, [](const SweepSummaryRow& sr, const SweepCaseInfo&) { return fmt(sr.coherenceNpmi.median); });
+  }
   if (anyTruth) {
     o << "\n## Median error in the Frobenius norm (seed 000, Definition 21)\n\n||mu - mu~||_F over the "
          "matched d x k topic matrix.\n";

@@ -137,6 +137,9 @@ void prepareCase(const SweepSpec& spec, const SweepCase& c, PreparedCase& out) {
   out.baselinePerplexity = scorePerplexity(out, spec, LdaModel{m.output.alpha, m.output.topics});
   info.baselinePerplexity = out.baselinePerplexity.perplexity;
   info.baselinePerplexityBound = out.baselinePerplexity.bound;
+  SweepRow coherence;
+  scoreCoherence(out, spec, LdaModel{m.output.alpha, m.output.topics}, coherence);
+  info.baselineCoherenceNpmi = coherence.coherenceNpmi;
   info.sigmaK = m.whitening.sigmaK();
   info.sigmaKPlus1 = m.whitening.sigma.size() > c.topicCount ? m.whitening.sigma[c.topicCount] : 0.0;
   info.gammaS = m.gammaS;
@@ -294,6 +297,10 @@ Status validateSweepSpec(const SweepSpec& s) {
   if (!(s.holdout >= 0.0 && s.holdout <= 0.9)) {
     return invalidArgument("the held-out fraction must be between 0 and 0.9, got " + csvNumberText(s.holdout));
   }
+  if (s.coherenceTopWords < 0 || s.coherenceTopWords == 1 || s.coherenceTopWords > kMaxVocabularySize) {
+    return invalidArgument("the coherence's top words must be 0 (off) or 2.." + std::to_string(kMaxVocabularySize) +
+                           ", got " + std::to_string(s.coherenceTopWords));
+  }
   if (!std::isfinite(s.dpViClip) || s.dpViClip <= 0.0) {
     return invalidArgument("DP-VI's clipping norm C must be a finite number > 0, got " + csvNumberText(s.dpViClip));
   }
@@ -398,7 +405,7 @@ SweepSummaryRow summarizePoint(const SweepSpec& spec, const std::vector<SweepRow
   const std::size_t first = summaryIndex(spec, c, g, e) * T;
   SweepSummaryRow s = pendingPoint(spec, c, g, e);
   s.trials = T;
-  std::vector<double> el2, el1, ea, ef, ll2, ll1, la, lf, px, sk, gs;
+  std::vector<double> el2, el1, ea, ef, ll2, ll1, la, lf, px, sk, gs, cn;
   double ms = 0.0;
   for (int t = 0; t < T; ++t) {
     const SweepRow& r = rows[first + t];
@@ -416,6 +423,7 @@ SweepSummaryRow summarizePoint(const SweepSpec& spec, const std::vector<SweepRow
     ef.push_back(r.errorFrobenius);
     lf.push_back(r.lossFrobenius);
     px.push_back(r.perplexity);
+    cn.push_back(r.coherenceNpmi);
   }
   s.releaseRate = static_cast<double>(s.released) / T;
   const double lo = spec.bandLower, hi = spec.bandUpper;
@@ -430,6 +438,7 @@ SweepSummaryRow summarizePoint(const SweepSpec& spec, const std::vector<SweepRow
   s.errorFrobenius = summarize(ef, lo, hi);
   s.lossFrobenius = summarize(lf, lo, hi);
   s.perplexity = summarize(px, lo, hi);
+  s.coherenceNpmi = summarize(cn, lo, hi);
   s.meanElapsedMs = ms / T;
   return s;
 }

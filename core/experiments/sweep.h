@@ -111,6 +111,10 @@ struct SweepSpec {
   // public split) is kept out of every fit, and every released model is scored on it by
   // document-completion perplexity (post-processing; the held-out documents enter no release).
   double holdout = 0.0;
+  // When > 0: every released model's topic coherence (NPMI and UMass of its top N words,
+  // core/eval/coherence.h) on the case's training documents: a non-private diagnostic (exact
+  // statistics of the data), left out of release-only outputs like the held-out perplexity.
+  int coherenceTopWords = 0;
   // The "vi" and "dp-vi" configurations: method, passes, minibatch size, η (α comes from the
   // case's α0); trial t starts VI from seed deriveSeed(seeds.init, t), DP-VI too, so trial t's
   // DP-VI differs from its VI only by the noise. dpViClip: DP-VI's public Frobenius bound C.
@@ -178,6 +182,7 @@ struct SweepCaseInfo {
   double guessErrorL2 = std::numeric_limits<double>::quiet_NaN();
   double baselinePerplexity = std::numeric_limits<double>::quiet_NaN();  // held-out, non-private spectral
   double baselinePerplexityBound = std::numeric_limits<double>::quiet_NaN();  // its ELBO-based bound
+  double baselineCoherenceNpmi = std::numeric_limits<double>::quiet_NaN();  // the non-private spectral fit's
   int heldOutDocuments = 0;  // 0 without held-out evaluation (docCount counts the training part)
   double sigmaK = 0.0, sigmaKPlus1 = 0.0, gammaS = 0.0;
   double prepareMs = 0.0;  // drawing or copying the corpus plus the non-private pipeline
@@ -206,6 +211,9 @@ struct SweepRow {
   double lossL2 = 0, lossL1 = 0, lossAlpha = 0, lossFrobenius = 0;
   // Held-out document-completion perplexity and the ELBO bound (NaN without held-out evaluation).
   double perplexity = 0, perplexityBound = 0;
+  // Topic coherence on the training documents (NaN unless spec.coherenceTopWords > 0).
+  double coherenceNpmi = std::numeric_limits<double>::quiet_NaN();
+  double coherenceUmass = std::numeric_limits<double>::quiet_NaN();
   double sigmaK = 0, sigmaKTilde = 0, gammaS = 0, gammaSTilde = 0;
   double epsilonSpent = 0, deltaSpent = 0;
   std::vector<NoiseScale> noiseScales;
@@ -233,6 +241,7 @@ struct SweepSummaryRow {
   double releaseRate = 0.0;
   QuantileSummary errorL2, errorL1, errorAlpha, lossL2, lossL1, lossAlpha, sigmaKTilde, gammaSTilde;
   QuantileSummary errorFrobenius, lossFrobenius, perplexity;
+  QuantileSummary coherenceNpmi;
   double meanElapsedMs = 0.0;
 };
 

@@ -5,6 +5,7 @@
 
 #include "core/common/random.h"
 #include "core/corpus/holdout.h"
+#include "core/eval/coherence.h"
 #include "core/eval/metrics.h"
 #include "core/eval/perplexity.h"
 #include "core/vi/dp_vi.h"
@@ -123,9 +124,21 @@ void scoreErrors(const PreparedCase& pc, const LdaModel& released, const LdaMode
 
 }  // namespace
 
+void scoreCoherence(const PreparedCase& pc, const SweepSpec& spec, const LdaModel& model, SweepRow& row) {
+  if (spec.coherenceTopWords <= 0 || model.vocabSize() < 2) return;
+  auto c = topicCoherence(model.topics, *pc.corpus, std::min(spec.coherenceTopWords, model.vocabSize()));
+  if (!c.ok()) {
+    if (row.reason.empty()) row.reason = "coherence not computed: " + c.status().message();
+    return;
+  }
+  row.coherenceNpmi = c.value().meanNpmi;
+  row.coherenceUmass = c.value().meanUmass;
+}
+
 void scoreRelease(const PreparedCase& pc, const SweepSpec& spec, const LdaModel& released,
                   const LdaModel* reference, SweepRow& row, bool isBaseline) {
   scoreErrors(pc, released, reference, row);
+  scoreCoherence(pc, spec, released, row);
   applyScore(isBaseline ? pc.baselinePerplexity : scorePerplexity(pc, spec, released), row);
 }
 
@@ -143,6 +156,7 @@ void runViTrial(const SweepSpec& spec, const SweepCase& c, const PreparedCase& p
       row.released = true;
       // The same fit at every ε: its perplexity was scored once, in fitViTrial.
       scoreErrors(pc, *vi.model, reference, row);
+      scoreCoherence(pc, spec, *vi.model, row);
       applyScore(vi.perplexity, row);
     }
   } else {

@@ -72,6 +72,8 @@ void fitViTrial(const SweepSpec& spec, const SweepCase& c, PreparedCase& pc, int
 // scored once when the case was prepared (the same model, split and seed give the same value).
 void scoreRelease(const PreparedCase& pc, const SweepSpec& spec, const LdaModel& released,
                   const LdaModel* reference, SweepRow& row, bool isBaseline = false);
+// Topic coherence of a model on the case's training documents (NaN unless spec.coherenceTopWords > 0).
+void scoreCoherence(const PreparedCase& pc, const SweepSpec& spec, const LdaModel& model, SweepRow& row);
 // Held-out perplexity of a model on the case's held-out documents.
 PerplexityScore scorePerplexity(const PreparedCase& pc, const SweepSpec& spec, const LdaModel& model);
 // Writes a score into a row: the values, and the problem (if any) as the row's reason.

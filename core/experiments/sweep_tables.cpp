@@ -46,17 +46,21 @@ void writeLine(std::ostringstream& o, const std::vector<std::string>& cells, con
   o << '\n';
 }
 
-// Every column, or under releaseOnly the released ones (releasedColumn).
-std::vector<bool> keptColumns(const std::vector<std::string>& names, bool releaseOnly) {
+// Every column, or under releaseOnly the released ones (releasedColumn); the coherence columns
+// only when the sweep computes it.
+std::vector<bool> keptColumns(const std::vector<std::string>& names, const SweepSpec& spec) {
   std::vector<bool> keep;
-  for (const std::string& n : names) keep.push_back(!releaseOnly || releasedColumn(n));
+  for (const std::string& n : names) {
+    const bool coherence = n.rfind("coherence", 0) == 0;
+    keep.push_back((!spec.releaseOnly || releasedColumn(n)) && (!coherence || spec.coherenceTopWords > 0));
+  }
   return keep;
 }
 
 }  // namespace
 
 bool releasedColumn(const std::string& name) {
-  for (const char* prefix : {"loss_", "perplexity"})
+  for (const char* prefix : {"loss_", "perplexity", "coherence"})
     if (name.rfind(prefix, 0) == 0) return false;
   return name != "sigma_k" && name != "gamma_s";
 }
@@ -66,8 +70,8 @@ std::string sweepResultsCsv(const SweepResult& r) {
       "case", "N", "d", "k", "alpha0", "config", "edges", "epsilon", "delta", "bounds", "trial", "noise_seed",
       "released", "status", "reason", "error_l2", "error_l1", "error_alpha", "error_frobenius", "loss_l2", "loss_l1",
       "loss_alpha", "loss_frobenius", "perplexity", "perplexity_bound", "sigma_k", "sigma_k_tilde", "gamma_s",
-      "gamma_s_tilde", "epsilon_spent", "delta_spent", "noise_scales"};
-  const std::vector<bool> keep = keptColumns(columns, r.spec.releaseOnly);
+      "gamma_s_tilde", "epsilon_spent", "delta_spent", "noise_scales", "coherence_npmi", "coherence_umass"};
+  const std::vector<bool> keep = keptColumns(columns, r.spec);
   std::ostringstream o;
   writeLine(o, columns, keep);
   for (const SweepRow& row : r.rows) {
@@ -88,7 +92,8 @@ std::string sweepResultsCsv(const SweepResult& r) {
           csvOptional(row.errorFrobenius), csvOptional(row.lossL2), csvOptional(row.lossL1), csvOptional(row.lossAlpha),
           csvOptional(row.lossFrobenius), csvOptional(row.perplexity), csvOptional(row.perplexityBound),
           csvOptional(row.sigmaK), csvOptional(row.sigmaKTilde), csvOptional(row.gammaS), csvOptional(row.gammaSTilde),
-          csvNumberText(row.epsilonSpent), csvNumberText(row.deltaSpent), csvCell(scales)}) {
+          csvNumberText(row.epsilonSpent), csvNumberText(row.deltaSpent), csvCell(scales),
+          csvOptional(row.coherenceNpmi), csvOptional(row.coherenceUmass)}) {
       cells.push_back(std::move(cell));
     }
     writeLine(o, cells, keep);
@@ -101,10 +106,11 @@ std::string sweepSummaryCsv(const SweepResult& r) {
   std::vector<std::string> columns = {"case",  "N",       "d",      "k",        "alpha0",      "config",
                                       "edges", "epsilon", "trials", "released", "release_rate"};
   for (const char* q : {"error_l2", "error_l1", "error_alpha", "loss_l2", "loss_l1", "loss_alpha",
-                        "sigma_k_tilde", "gamma_s_tilde", "error_frobenius", "loss_frobenius", "perplexity"}) {
+                        "sigma_k_tilde", "gamma_s_tilde", "error_frobenius", "loss_frobenius", "perplexity",
+                        "coherence_npmi"}) {
     for (const std::string& part : {std::string("_median"), std::string("_").append(lo), std::string("_").append(hi)}) columns.push_back(q + part);
   }
-  const std::vector<bool> keep = keptColumns(columns, r.spec.releaseOnly);
+  const std::vector<bool> keep = keptColumns(columns, r.spec);
   std::ostringstream o;
   writeLine(o, columns, keep);
   for (const SweepSummaryRow& s : r.summary) {
@@ -117,7 +123,7 @@ std::string sweepSummaryCsv(const SweepResult& r) {
     }
     for (const QuantileSummary* q : {&s.errorL2, &s.errorL1, &s.errorAlpha, &s.lossL2, &s.lossL1,
                                      &s.lossAlpha, &s.sigmaKTilde, &s.gammaSTilde, &s.errorFrobenius,
-                                     &s.lossFrobenius, &s.perplexity}) {
+                                     &s.lossFrobenius, &s.perplexity, &s.coherenceNpmi}) {
       for (double x : {q->median, q->lower, q->upper}) cells.push_back(csvOptional(x));
     }
     writeLine(o, cells, keep);

@@ -329,7 +329,14 @@ class TstModelChoice : public QObject {
     QCOMPARE(view->secondModel()->currentData().toString(), QString("spectral"));
     QTableWidget* t = view->table();
     QCOMPARE(t->rowCount(), 2);
-    QCOMPARE(t->horizontalHeaderItem(t->columnCount() - 1)->text(), QString("ℓ₂ between"));
+    QCOMPARE(t->horizontalHeaderItem(4)->text(), QString("ℓ₂ between"));
+    // Each model's coherence on the training documents, labelled a non-private diagnostic.
+    QCOMPARE(t->columnCount(), 7);
+    QVERIFY(t->horizontalHeaderItem(5)->text().startsWith("NPMI: VI"));
+    QVERIFY(t->horizontalHeaderItem(6)->text().startsWith("NPMI: spectral non-private"));
+    QVERIFY(t->horizontalHeaderItem(5)->toolTip().contains("non-private diagnostic"));
+    QVERIFY(vi->coherence && spectral->baselineCoherence);
+    QCOMPARE(t->item(0, 5)->text(), QString::number(vi->coherence->topics[0].npmi, 'g', 3));
     const QString words = t->item(0, 2)->text() + " " + t->item(1, 2)->text();
     QVERIFY2(words.contains("apple") || words.contains("engine"), qPrintable(words));
     QVERIFY(t->item(0, 3)->text().startsWith("#"));  // the spectral topic matched to it

@@ -130,6 +130,10 @@ void errorSweepFigures(const std::shared_ptr<const SweepResult>& result, std::ve
       errorFigure("perplexity", QObject::tr("How well do the private topics predict held-out words?"),
                   QObject::tr("held-out perplexity (document completion)"), info.baselinePerplexity,
                   &SweepSummaryRow::perplexity, static_cast<double>(info.vocabSize));  // uniform topics give d
+    if (s.coherenceTopWords > 0 && exact)  // on the training documents: a non-private diagnostic
+      errorFigure("coherence_npmi", QObject::tr("How coherent are the private topics (NPMI, training documents)?"),
+                  QObject::tr("topic coherence NPMI, top %1 words (non-private diagnostic)").arg(s.coherenceTopWords),
+                  info.baselineCoherenceNpmi, &SweepSummaryRow::coherenceNpmi);
 
     bool anyPrivate = false;
     for (const SweepConfiguration& cfg : s.configurations) anyPrivate = anyPrivate || cfg.edges != 0;

@@ -22,6 +22,12 @@ constexpr int kPlotWords = 12;  // bars per topic in the plot
 constexpr int kTableWords = 8;  // top words per cell of the table
 QString g(double v) { return std::isfinite(v) ? QString::number(v, 'g', 3) : QString("—"); }
 
+std::vector<double> npmiOf(const std::optional<CoherenceResult>& c) {
+  std::vector<double> out;
+  if (c) for (const TopicCoherence& t : c->topics) out.push_back(t.npmi);
+  return out;
+}
+
 QVector<QVector<double>> columns(const Eigen::MatrixXd& m) {
   QVector<QVector<double>> out;
   for (Eigen::Index c = 0; c < m.cols(); ++c) out.push_back(QVector<double>(m.col(c).data(), m.col(c).data() + m.rows()));
@@ -109,10 +115,11 @@ QString TopicsView::titleFor(const RunOutcome& o) {
   return truth ? tr("True vs %1 topic").arg(what) : tr("%1 topic — no truth for this corpus").arg(what);
 }
 
-void TopicsView::remember(const QString& key, const QString& label, const LdaModel& model) {
+void TopicsView::remember(const QString& key, const QString& label, const LdaModel& model,
+                          const std::vector<double>& npmi) {
   for (int i = 0; i < m_models.size(); ++i)
     if (m_models[i].key == key) m_models.removeAt(i--);
-  m_models.prepend({key, label, model});
+  m_models.prepend({key, label, model, npmi});
 }
 
 const TopicsView::Model* TopicsView::chosen(const QComboBox* box) const {
@@ -159,6 +166,7 @@ void TopicsView::rebuildTable() {
   // Every row: an anchor topic (true, or the first model's) and each model's matched topic.
   QStringList header;
   QVector<QStringList> rows;
+  QVector<int> topicA, topicB;  // each row's topic of a and of b (-1: none), for the coherence columns
   if (truth) {
     header << tr("true topic") << tr("true top words") << a->label << tr("ℓ₂");
     if (b) header << b->label << tr("ℓ₂");
@@ -169,6 +177,8 @@ void TopicsView::rebuildTable() {
       QStringList r{QString::number(i + 1), topWords(m_truth->topics, i)};
       const int ma = ea.matching.at(i);
       r << tr("#%1: %2").arg(ma + 1).arg(topWords(a->model.topics, ma)) << g(ea.l2PerTopic.at(i));
+      topicA << ma;
+      topicB << (b ? eb.matching.at(i) : -1);
       if (b) {
         const int mb = eb.matching.at(i);
         r << tr("#%1: %2").arg(mb + 1).arg(topWords(b->model.topics, mb)) << g(eb.l2PerTopic.at(i));
@@ -183,6 +193,8 @@ void TopicsView::rebuildTable() {
                                   : TopicErrors{};
     for (int c = 0; c < a->model.topicCount(); ++c) {
       QStringList r{QString::number(c + 1), g(a->model.alpha[c]), topWords(a->model.topics, c)};
+      topicA << c;
+      topicB << (b && matched ? e.matching.at(c) : -1);
       if (b && matched) {
         const int m = e.matching.at(c);
         r << tr("#%1: %2").arg(m + 1).arg(topWords(b->model.topics, m)) << g(e.l2PerTopic.at(c));
@@ -192,8 +204,25 @@ void TopicsView::rebuildTable() {
       rows << r;
     }
   }
+  // Coherence of each model's topic in the row: computed from the training documents.
+  for (const Model* m : {a, b}) {
+    if (!m || m->npmi.empty()) continue;
+    const QVector<int>& topic = m == a ? topicA : topicB;
+    header << tr("NPMI: %1").arg(m->label);
+    for (int r = 0; r < rows.size(); ++r) {
+      const int t = topic.value(r, -1);
+      rows[r] << (t >= 0 && t < static_cast<int>(m->npmi.size()) ? g(m->npmi[t]) : QString("—"));
+    }
+  }
   m_table->setColumnCount(header.size());
   m_table->setHorizontalHeaderLabels(header);
+  for (int c = 0; c < header.size(); ++c) {
+    if (!header[c].startsWith(tr("NPMI: "))) continue;
+    m_table->horizontalHeaderItem(c)->setToolTip(
+        tr("Topic coherence: NPMI of the topic's top 10 words over document co-occurrence in the training "
+           "documents (−1 to 1, higher is more coherent). A non-private diagnostic: exact statistics of the data, "
+           "not part of any release."));
+  }
   m_table->setRowCount(rows.size());
   for (int r = 0; r < rows.size(); ++r)
     for (int c = 0; c < rows[r].size(); ++c) setResultsCell(m_table, r, c, rows[r][c]);
@@ -222,13 +251,16 @@ void TopicsView::showOutcome(const RunOutcome& o) {
     firstKey = priv ? "dp-vi" : "vi";
     QString label = tr("%1 (%2)").arg(modelLabel(o.variational->model), run);
     if (priv) label = tr("DP-VI (%1, ε %2)").arg(run, g(o.variational->ledger->epsilon));
-    remember(firstKey, label, o.variational->fit.model);
+    remember(firstKey, label, o.variational->fit.model, npmiOf(o.coherence));
     est = &o.variational->fit.model.topics;
   } else {
-    if (o.hasNonPrivate) remember("spectral", tr("spectral non-private (%1)").arg(run), LdaModel{o.nonPrivate.alpha, o.nonPrivate.topics});
+    if (o.hasNonPrivate) {
+      remember("spectral", tr("spectral non-private (%1)").arg(run), LdaModel{o.nonPrivate.alpha, o.nonPrivate.topics},
+               npmiOf(o.baselineCoherence));
+    }
     if (released && s.edges) {
       remember("spectral-private", tr("spectral %1 (%2, ε %3)").arg(configurationLabel(s), run, g(s.epsilon)),
-               LdaModel{o.priv->output->alpha, o.priv->output->topics});
+               LdaModel{o.priv->output->alpha, o.priv->output->topics}, npmiOf(o.coherence));
     }
     firstKey = released && s.edges ? "spectral-private" : "spectral";
     est = released ? &o.priv->output->topics : &o.nonPrivate.topics;

@@ -5,7 +5,9 @@
 // session on the same corpus and split: spectral private, spectral non-private (teaching), VI and
 // DP-VI. With a truth the rows are the true topics and each model's matched topic (Hungarian on
 // ℓ₂, as the errors); without one the rows are the first model's topics and the second model's
-// topic matched to each. The table exports as CSV from its context menu (table_export.h).
+// topic matched to each. Each model's per-topic coherence (NPMI of its top 10 words on the training
+// documents, a non-private diagnostic) ends the row when the run computed it. The table exports as
+// CSV from its context menu (table_export.h).
 #include <QString>
 #include <QStringList>
 #include <QVector>
@@ -49,8 +51,9 @@ class TopicsView : public QWidget {
   struct Model {
     QString key, label;
     LdaModel model;
+    std::vector<double> npmi;  // per topic, on the training documents; empty when not computed
   };
-  void remember(const QString& key, const QString& label, const LdaModel& model);
+  void remember(const QString& key, const QString& label, const LdaModel& model, const std::vector<double>& npmi);
   void refreshChoices(const QString& firstKey);
   const Model* chosen(const QComboBox* box) const;
   void rebuildTable();

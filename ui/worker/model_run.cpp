@@ -2,6 +2,7 @@
 #include "ui/worker/model_run.h"
 
 #include <QObject>
+#include <algorithm>
 #include <memory>
 
 #include "core/common/random.h"
@@ -19,6 +20,17 @@ HeldOutScore scoreHeldOut(const LdaModel& model, const Corpus& test, std::uint64
   if (p.ok()) score.result = std::move(p).value();
   else score.failure = QString::fromStdString(p.status().message());
   return score;
+}
+
+void scoreCoherence(const Corpus& train, RunOutcome& out) {
+  auto score = [&](const Eigen::MatrixXd& topics) -> std::optional<CoherenceResult> {
+    const int n = std::min<int>(kDefaultCoherenceTopWords, static_cast<int>(topics.rows()));
+    auto c = topicCoherence(topics, train, n);
+    return c.ok() ? std::optional<CoherenceResult>(std::move(c).value()) : std::nullopt;
+  };
+  if (out.variational) out.coherence = score(out.variational->fit.model.topics);
+  else if (out.priv && out.priv->released && out.priv->output) out.coherence = score(out.priv->output->topics);
+  if (out.hasNonPrivate) out.baselineCoherence = score(out.nonPrivate.topics);
 }
 
 Status runVariationalModel(const SessionState& s, const Corpus& train, const Corpus* test, Feedback* fb,
@@ -56,6 +68,7 @@ Status runVariationalModel(const SessionState& s, const Corpus& train, const Cor
   if (out.truth && out.truth->vocabSize() == m.vocabSize() && out.truth->topicCount() <= m.topicCount())
     out.error = compareTopics(out.truth->topics, out.truth->alpha, m.topics, m.alpha);
   out.variational = std::move(v);
+  scoreCoherence(train, out);
   if (test) {
     stage(QObject::tr("held-out perplexity (evaluation)"));
     const std::uint64_t seed = perplexitySeedFor(s);

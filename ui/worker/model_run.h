@@ -37,6 +37,11 @@ struct HeldOutScore {
 // (deriveSeed(split seed, 1)), so the app and `dplda run --holdout F --holdout-seed S` agree.
 std::uint64_t perplexitySeedFor(const SessionState& s);
 
+// The coherence of the run's models on the training documents (RunOutcome::coherence and
+// baselineCoherence; a non-private diagnostic): the VI fit or the released spectral output, and
+// the non-private spectral model.
+void scoreCoherence(const Corpus& train, RunOutcome& out);
+
 // Document-completion perplexity of `model` on `test` (post-processing of the model).
 HeldOutScore scoreHeldOut(const LdaModel& model, const Corpus& test, std::uint64_t seed, Feedback* fb);
 

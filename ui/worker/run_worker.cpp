@@ -257,6 +257,7 @@ void RunWorker::process(const RunRequest& request, const std::shared_ptr<Feedbac
       return;
     }
   }
+  scoreCoherence(*m_train, *out);  // a non-private diagnostic on the training documents
   finish(Status::ok(), "");
 
   if (request.sweep && !fb->isCanceled()) {

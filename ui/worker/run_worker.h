@@ -13,6 +13,7 @@
 
 #include "core/common/feedback.h"
 #include "core/corpus/corpus.h"
+#include "core/eval/coherence.h"
 #include "core/eval/metrics.h"
 #include "core/pipeline/private_run.h"
 #include "core/pipeline/spectral_pipeline.h"
@@ -66,6 +67,9 @@ struct RunOutcome {
   // (the released spectral output, or the VI / DP-VI fit), of the non-private spectral model
   // (teaching) and of the truth.
   std::optional<HeldOutScore> perplexity, baselinePerplexity, truthPerplexity;
+  // Topic coherence (NPMI, UMass; top 10 words) on the training documents of the run's model and
+  // of the non-private spectral model: non-private diagnostics (exact statistics of the data).
+  std::optional<CoherenceResult> coherence, baselineCoherence;
 };
 
 // An experiment in the results dock: the session's own ε sweep (run after each main run) or a
