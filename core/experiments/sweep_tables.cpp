@@ -66,7 +66,7 @@ std::string sweepResultsCsv(const SweepResult& r) {
       "case", "N", "d", "k", "alpha0", "config", "edges", "epsilon", "delta", "bounds", "trial", "noise_seed",
       "released", "status", "reason", "error_l2", "error_l1", "error_alpha", "error_frobenius", "loss_l2", "loss_l1",
       "loss_alpha", "loss_frobenius", "perplexity", "perplexity_bound", "sigma_k", "sigma_k_tilde", "gamma_s",
-      "gamma_s_tilde", "epsilon_spent", "delta_spent", "noise_scales"};
+      "gamma_s_tilde", "epsilon_spent", "delta_spent", "epsilon_gdp", "epsilon_pld", "noise_scales"};
   const std::vector<bool> keep = keptColumns(columns, r.spec.releaseOnly);
   std::ostringstream o;
   writeLine(o, columns, keep);
@@ -88,7 +88,8 @@ std::string sweepResultsCsv(const SweepResult& r) {
           csvOptional(row.errorFrobenius), csvOptional(row.lossL2), csvOptional(row.lossL1), csvOptional(row.lossAlpha),
           csvOptional(row.lossFrobenius), csvOptional(row.perplexity), csvOptional(row.perplexityBound),
           csvOptional(row.sigmaK), csvOptional(row.sigmaKTilde), csvOptional(row.gammaS), csvOptional(row.gammaSTilde),
-          csvNumberText(row.epsilonSpent), csvNumberText(row.deltaSpent), csvCell(scales)}) {
+          csvNumberText(row.epsilonSpent), csvNumberText(row.deltaSpent), csvOptional(row.epsilonGaussianDp),
+          csvOptional(row.epsilonPld), csvCell(scales)}) {
       cells.push_back(std::move(cell));
     }
     writeLine(o, cells, keep);

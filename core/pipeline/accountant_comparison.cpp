@@ -99,10 +99,13 @@ AccountantComparison compareAccountants(const std::vector<AccountedRelease>& rel
         pld.perExpEpsilonDelta += r.draws * kSamplerUniformFloor;
         break;
       case AccountedRelease::Noise::LowerBound:
-        pld.fixedDelta += r.delta;
-        [[fallthrough]];
       case AccountedRelease::Noise::Laplace:
-        pld.laplaceRatio.push_back(r.ratio);
+        if (r.noise == AccountedRelease::Noise::LowerBound) {
+          pld.fixedDelta += r.delta;
+          pld.laplaceRatio.push_back(r.ratio);
+        } else {
+          pld.pureEpsilon.push_back(r.ratio);
+        }
         pld.perExpEpsilonDelta += r.draws * 2.0 * kSamplerUniformFloor;
         otherEpsilon += r.epsilon;
         otherDelta += r.delta;

@@ -28,9 +28,11 @@ struct AccountantComparison {
 
 // One release as the accountants see it.
 struct AccountedRelease {
+  // LowerBound: Procedure 1's scalar Laplace release (its δ is a failure probability, added);
+  // Laplace: Laplace noise on several values, accounted as pure (Δ1/b)-DP.
   enum class Noise { Gaussian, Laplace, LowerBound, PartitionSelection };
   Noise noise = Noise::Gaussian;
-  double ratio = 0.0;    // Gaussian: √K·Δ/σ for K queries (+∞ without noise); Laplace: Δ1/b
+  double ratio = 0.0;    // Gaussian, PartitionSelection: √K·Δ/σ for K queries (+∞ without noise); Laplace: Δ1/b
   double epsilon = 0.0;  // the ledger's share (basic composition)
   double delta = 0.0;
   double draws = 1.0;    // noise values drawn (the samplers' tails)

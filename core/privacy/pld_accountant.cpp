@@ -130,6 +130,21 @@ Result<PrivacyLossDistribution> PrivacyLossDistribution::laplace(double scale, d
   return pld;
 }
 
+Result<PrivacyLossDistribution> PrivacyLossDistribution::pureDp(double epsilon, double h) {
+  DPLDA_RETURN_IF_ERROR(checkPositive("the pure-DP epsilon", epsilon));
+  DPLDA_RETURN_IF_ERROR(validatePldInterval(h));
+  const double low = 1.0 / (1.0 + std::exp(epsilon));  // e^ε/(1 + e^ε) = 1 − low
+  const long long top = ceilIndex(epsilon, h), bottom = ceilIndex(-epsilon, h);
+  if (epsilon > kPldLossCap) return PrivacyLossDistribution(h, 0, {low}, 1.0 - low);
+  DPLDA_RETURN_IF_ERROR(checkPoints(bottom, top, h));
+  std::vector<double> mass(static_cast<std::size_t>(top - bottom + 1), 0.0);
+  mass.front() += low;
+  mass.back() += 1.0 - low;
+  PrivacyLossDistribution pld(h, bottom, std::move(mass), 0.0);
+  pld.trim();
+  return pld;
+}
+
 void PrivacyLossDistribution::trim() {
   const auto n = static_cast<long long>(m_mass.size());
   // Lower end: losses below −cap, then a tail of mass <= kPldTailMass, move up to the first kept point.
@@ -296,6 +311,13 @@ Result<PldAccount> accountWithPld(const ComposedReleases& r, double delta) {
     }
     DPLDA_RETURN_IF_ERROR(checkPositive("a Laplace release's Delta/b", a));
   }
+  for (double e : r.pureEpsilon) {
+    if (e == kInfinity) {
+      acc.epsilon = kInfinity;
+      return acc;
+    }
+    DPLDA_RETURN_IF_ERROR(checkPositive("a pure-DP release's epsilon", e));
+  }
   if (!std::isfinite(r.fixedDelta) || r.fixedDelta < 0.0 || !std::isfinite(r.perExpEpsilonDelta) ||
       r.perExpEpsilonDelta < 0.0) {
     return invalidArgument("PLD accountant: the added deltas must be finite numbers >= 0");
@@ -310,11 +332,19 @@ Result<PldAccount> accountWithPld(const ComposedReleases& r, double delta) {
                               std::max(mean - kGaussianTailSigmas * mu, -kPldLossCap));
   }
   for (double a : r.laplaceRatio) span += 2.0 * std::min(a, kPldLossCap);
+  for (double e : r.pureEpsilon) span += 2.0 * std::min(e, kPldLossCap);
   const double h = std::max(kPldInterval, span / kAccountPoints);
   acc.interval = h;
   PrivacyLossDistribution pld(h);
   for (double a : r.laplaceRatio) {
     auto l = PrivacyLossDistribution::laplace(1.0, a, h);
+    if (!l.ok()) return l.status();
+    auto c = pld.compose(l.value());
+    if (!c.ok()) return c.status();
+    pld = std::move(c.value());
+  }
+  for (double e : r.pureEpsilon) {
+    auto l = PrivacyLossDistribution::pureDp(e, h);
     if (!l.ok()) return l.status();
     auto c = pld.compose(l.value());
     if (!c.ok()) return c.status();

@@ -44,6 +44,10 @@ class PrivacyLossDistribution {
   // The Laplace mechanism, scale b, l1 sensitivity Δ1 (a = Δ1/b): atoms ½ at a and ½e^{−a} at −a,
   // density ¼e^{−(a−t)/2} on (−a, a).
   static Result<PrivacyLossDistribution> laplace(double scale, double sensitivity, double interval = kPldInterval);
+  // Any pure ε-DP mechanism, by the randomized-response pair that dominates every one (Kairouz, Oh &
+  // Viswanath 2015): atoms e^ε/(1 + e^ε) at ε and 1/(1 + e^ε) at −ε. For Laplace releases of several
+  // values (an l1 sensitivity shared among coordinates), where the one-dimensional pair is not shown here.
+  static Result<PrivacyLossDistribution> pureDp(double epsilon, double interval = kPldInterval);
 
   // The adaptive composition of the two mechanisms (same interval): the convolution, exact for
   // small grids, by FFT with its rounding bound added to the infinite mass for large ones.
@@ -88,11 +92,12 @@ double smallestEpsilonWithin(const std::function<double(double)>& deltaAt, doubl
 
 // ---- a run's composition (docs/PRIVACY.md §16.4) ----
 // What a run releases, as the PLD accountant composes it: the Gaussian releases (each by its
-// μ = Δ/σ; a row of K equal queries by √K·Δ/σ), the Laplace releases (a = Δ1/b), and the δ that
-// is added rather than composed.
+// μ = Δ/σ; a row of K equal queries by √K·Δ/σ), the scalar Laplace releases (a = Δ1/b), other
+// pure-DP releases (by their ε), and the δ that is added rather than composed.
 struct ComposedReleases {
   std::vector<double> gaussianMu;
-  std::vector<double> laplaceRatio;
+  std::vector<double> laplaceRatio;  // scalar Laplace releases (Procedure 1's lower bounds)
+  std::vector<double> pureEpsilon;   // other pure-DP releases (Laplace noise on several values)
   double fixedDelta = 0.0;  // added as is (Procedure 1's failure probabilities)
   // added as (1 + e^ε)·this at the composed ε: the samplers' truncated tails (draws·2^-53, 2^-52 for
   // Laplace) and the vocabulary threshold's event (δ_v / (2(1 + e^{ε_v}))).

@@ -137,6 +137,25 @@ class TestPldAccountant : public QObject {
     }
   }
 
+  // A pure ε-DP release by randomized response: δ(ε') = (e^ε − e^ε')/(1 + e^ε) below ε; it
+  // dominates the Laplace mechanism of the same ε.
+  void pureDpMatchesRandomizedResponse() {
+    for (double a : {0.05, 0.5, 2.0}) {
+      auto rr = PrivacyLossDistribution::pureDp(a);
+      QVERIFY(rr.ok());
+      const PrivacyLossDistribution lap = laplace(1.0, a);
+      for (double f : {0.0, 0.25, 0.5, 0.9, 1.0}) {
+        const double epsilon = f * a;
+        const Real exact = (std::exp(static_cast<Real>(a)) - std::exp(static_cast<Real>(epsilon))) / (1 + std::exp(static_cast<Real>(a)));
+        const double got = rr.value().deltaForEpsilon(epsilon);
+        QVERIFY(got >= exact * (1 - 1e-14L));
+        QVERIFY(got <= exact + kPldInterval);  // the atom at ε moves up by less than h
+        QVERIFY(lap.deltaForEpsilon(epsilon) <= got + 1e-15);
+      }
+    }
+    QVERIFY(!PrivacyLossDistribution::pureDp(0.0).ok());
+  }
+
   // Random mixtures of Gaussians and Laplace mechanisms, composed one by one on the grid, against
   // the grid-free computation.
   void randomMixturesMatchAnIndependentIntegral() {
