@@ -240,7 +240,11 @@ Result<PrivacyLossDistribution> PrivacyLossDistribution::selfCompose(long long t
 double PrivacyLossDistribution::deltaForEpsilon(double epsilon) const {
   if (std::isnan(epsilon)) return std::numeric_limits<double>::quiet_NaN();
   double sum = 0.0;
-  for (std::size_t i = 0; i < m_mass.size(); ++i) {
+  // Only losses above ε count: start just below the first of them.
+  const double below = std::floor(epsilon / m_interval) - static_cast<double>(m_first) - 1.0;
+  const std::size_t start = below <= 0.0 ? 0 : below >= static_cast<double>(m_mass.size()) ? m_mass.size()
+                                                                                          : static_cast<std::size_t>(below);
+  for (std::size_t i = start; i < m_mass.size(); ++i) {
     const double loss = static_cast<double>(m_first + static_cast<long long>(i)) * m_interval;
     if (loss > epsilon) sum += m_mass[i] * -std::expm1(epsilon - loss);
   }
@@ -277,7 +281,7 @@ double smallestEpsilonWithin(const std::function<double(double)>& deltaAt, doubl
   if (std::isnan(lo) || !std::isfinite(lo)) return kInfinity;
   lo = std::max(0.0, lo);
   double hi = lo;
-  for (double step = std::max(1e-9, 1e-9 * lo); deltaAt(hi) > delta; step *= 2.0) {
+  for (double step = std::max(1e-12, 1e-12 * lo); deltaAt(hi) > delta; step *= 2.0) {
     if (step > 1e3) return kInfinity;
     hi = lo + step;
   }
@@ -358,11 +362,23 @@ Result<PldAccount> accountWithPld(const ComposedReleases& r, double delta) {
     pld = std::move(c.value());
   }
   acc.points = pld.size();
-  // The smallest ε with g(ε) = δ_PLD(ε) + fixed + (1 + e^ε)·perExp <= δ. Since 1 + e^ε >= 2, the
-  // PLD's own ε at δ − fixed − 2·perExp is a lower bound; step up from it until g fits, then bisect.
+  // The smallest ε with g(ε) = δ_PLD(ε) + fixed + (1 + e^ε)·perExp <= δ. The iteration
+  // ε ← ε_PLD(δ − fixed − (1 + e^ε)·perExp) from ε = 0 never passes that smallest ε (the room only
+  // shrinks as ε grows) and increases to it; a final check steps up if rounding left it short.
   auto total = [&](double e) { return pld.deltaForEpsilon(e) + r.fixedDelta + (1.0 + std::exp(e)) * r.perExpEpsilonDelta; };
-  const double room = delta - r.fixedDelta - 2.0 * r.perExpEpsilonDelta;
-  acc.epsilon = smallestEpsilonWithin(total, room > 0.0 ? pld.epsilonForDelta(room) : kInfinity, delta);
+  double epsilon = 0.0;
+  for (int it = 0; it < 60; ++it) {
+    const double room = delta - r.fixedDelta - (1.0 + std::exp(epsilon)) * r.perExpEpsilonDelta;
+    const double next = room > 0.0 ? pld.epsilonForDelta(room) : kInfinity;
+    if (!std::isfinite(next)) {
+      epsilon = kInfinity;
+      break;
+    }
+    const bool converged = next <= epsilon + 1e-12 * std::max(1.0, next);
+    epsilon = std::max(epsilon, next);
+    if (converged) break;
+  }
+  acc.epsilon = smallestEpsilonWithin(total, epsilon, delta);
   if (std::isfinite(acc.epsilon)) acc.pldDelta = pld.deltaForEpsilon(acc.epsilon);
   return acc;
 }
