@@ -17,7 +17,7 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 constexpr double kUnitRoundoff = 0x1p-53;
 constexpr double kGaussianTailSigmas = 8.0;          // Φ̄(8) = 6.2e-16 <= kPldTailMass
 constexpr double kDirectConvolutionWork = 4e6;       // n1·n2 below which the convolution is summed directly
-constexpr double kAccountPoints = 65536.0;           // grid points a run's composition aims at
+constexpr double kAccountPoints = 16384.0;           // grid points a run's composition aims at
 
 double normalCdf(double z) { return 0.5 * std::erfc(-z / std::numbers::sqrt2); }
 double normalSurvival(double z) { return 0.5 * std::erfc(z / std::numbers::sqrt2); }
@@ -85,15 +85,19 @@ Result<PrivacyLossDistribution> PrivacyLossDistribution::gaussian(double sigma, 
   // mean from the CDF, right of it from the survival function, so no difference loses the tail.
   auto z = [&](long long i) { return (static_cast<double>(i) * h - mean) / mu; };
   double zPrev = z(first);
-  mass[0] = normalCdf(zPrev);
+  double cdfPrev = normalCdf(zPrev), survivalPrev = normalSurvival(zPrev);  // each boundary evaluated once
+  mass[0] = cdfPrev;
   for (long long i = first + 1; i <= last; ++i) {
     const double zi = z(i);
+    const double cdf = zi <= 0.0 ? normalCdf(zi) : 0.0, survival = zi > 0.0 ? normalSurvival(zi) : 0.0;
     double m;
-    if (zi <= 0.0) m = normalCdf(zi) - normalCdf(zPrev);
-    else if (zPrev >= 0.0) m = normalSurvival(zPrev) - normalSurvival(zi);
-    else m = 1.0 - normalCdf(zPrev) - normalSurvival(zi);
+    if (zi <= 0.0) m = cdf - cdfPrev;
+    else if (zPrev > 0.0) m = survivalPrev - survival;
+    else m = 1.0 - cdfPrev - survival;
     mass[static_cast<std::size_t>(i - first)] = std::max(0.0, m);
     zPrev = zi;
+    cdfPrev = cdf;
+    survivalPrev = survival;
   }
   PrivacyLossDistribution pld(h, first, std::move(mass), normalSurvival(z(last)));
   pld.trim();

@@ -113,7 +113,7 @@ struct PldAccount {
   std::size_t points = 0;     // grid points of the composed distribution
 };
 // The Gaussian releases merge into one Gaussian (exactly); it and the Laplace releases are
-// discretised on one grid, h = max(kPldInterval, span/2^16), and convolved. InvalidArgument for a
+// discretised on one grid, h = max(kPldInterval, span/2^14), and convolved. InvalidArgument for a
 // μ or a not finite or ≤ 0 (μ = +∞, no noise, gives ε = +∞ instead), or δ outside (0, 1).
 Result<PldAccount> accountWithPld(const ComposedReleases& releases, double delta);
 
