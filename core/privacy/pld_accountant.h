@@ -69,10 +69,6 @@ class PrivacyLossDistribution {
 
  private:
   PrivacyLossDistribution(double interval, long long first, std::vector<double> mass, double infinity);
-  // Bucket masses from a CDF of the loss given at the bucket boundaries: bucket i holds
-  // ((i − 1)h, ih], all mass at or below the first boundary goes to the first bucket.
-  static PrivacyLossDistribution fromBoundaries(double interval, long long first, long long last,
-                                                const std::vector<double>& massUpTo, double infinity);
   // Moves tails of total mass ≤ kPldTailMass and losses beyond ±kPldLossCap: the upper ones to
   // the infinite mass, the lower ones up to the new first point (both pessimistic).
   void trim();
