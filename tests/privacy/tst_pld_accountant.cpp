@@ -10,6 +10,7 @@
 #include <functional>
 #include <random>
 
+#include "core/common/random.h"
 #include "core/privacy/pld_accountant.h"
 
 using namespace dplda;
@@ -192,6 +193,35 @@ class TestPldAccountant : public QObject {
         QVERIFY(pld.infinityMass() < 1e-10);
         QVERIFY(got <= upper + pld.infinityMass() + 1e-15L);
       }
+    }
+  }
+
+  // Empirical probe with the project's samplers: a Laplace release and a Gaussian release on
+  // neighbours at the sensitivity (the worst case), their outputs drawn as a run draws them, the
+  // privacy loss of each draw computed from the densities, and δ(ε) = E[(1 − e^{ε−L})₊] estimated
+  // over 400 000 draws: within 5 standard errors below the discretised δ(ε).
+  void samplersDrawWhatThePldAssumes() {
+    const double b = 2.0, delta1 = 0.8, sigma = 1.5, delta2 = 1.0;
+    const PrivacyLossDistribution pld = compose(laplace(b, delta1), gaussian(sigma, delta2));
+    SeededRandom rng(11);
+    const int draws = 400000;
+    const std::array<double, 4> epsilons = {0.0, 0.3, 0.8, 1.5};
+    std::array<double, 4> sum{}, sumSquares{};
+    for (int n = 0; n < draws; ++n) {
+      const double x = laplace(rng, b), y = sigma * standardNormal(rng);  // outputs under D (f(D) = 0)
+      const double loss = (std::abs(x - delta1) - std::abs(x)) / b + (delta2 * delta2 - 2 * y * delta2) / (2 * sigma * sigma);
+      for (std::size_t i = 0; i < epsilons.size(); ++i) {
+        const double v = std::max(0.0, -std::expm1(epsilons[i] - loss));
+        sum[i] += v;
+        sumSquares[i] += v * v;
+      }
+    }
+    for (std::size_t i = 0; i < epsilons.size(); ++i) {
+      const double mean = sum[i] / draws, se = std::sqrt((sumSquares[i] / draws - mean * mean) / draws);
+      const double got = pld.deltaForEpsilon(epsilons[i]);
+      qInfo("eps %g: sampled %.6g +- %.2g, pld %.6g", epsilons[i], mean, se, got);
+      QVERIFY(mean <= got + 5 * se);
+      QVERIFY(mean >= got - 5 * se - 2 * kPldInterval);  // and the PLD is not loose beyond its grid
     }
   }
 
