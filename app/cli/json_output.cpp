@@ -2,6 +2,7 @@
 
 #include <QJsonDocument>
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace dplda::cli {
@@ -64,6 +65,20 @@ QJsonObject timingsToJson(const std::vector<StageTiming>& timings) {
 Status writeJsonFile(const std::string& path, const QJsonObject& object, const OutputRules& rules) {
   const QByteArray bytes = QJsonDocument(object).toJson(QJsonDocument::Indented);
   return writeFileAtomically(path, std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), rules);
+}
+
+QJsonObject accountantComparisonToJson(const AccountantComparison& c) {
+  auto value = [](double x) {
+    return std::isnan(x) ? QJsonValue("not computed") : std::isinf(x) ? QJsonValue("infinite") : QJsonValue(x);
+  };
+  return QJsonObject{{"delta", value(c.delta)},
+                     {QString::fromStdString(c.ledgerAccountant), value(c.ledger)},
+                     {"gaussian_dp", value(c.gaussianDp)},
+                     {"pld", value(c.pld)},
+                     {"pld_interval", value(c.pldInterval)},
+                     {"note", QString::fromStdString(c.note)},
+                     {"explanation", "epsilon spent by the same releases at the same delta under each accountant; "
+                                     "each is a valid upper bound, the smallest the tightest (docs/PRIVACY.md §16)"}};
 }
 
 }  // namespace dplda::cli

@@ -10,6 +10,7 @@
 #include "core/common/safe_file.h"
 #include "core/corpus/corpus.h"
 #include "core/eval/metrics.h"
+#include "core/pipeline/accountant_comparison.h"
 #include "core/pipeline/spectral_pipeline.h"
 
 namespace dplda::cli {
@@ -22,6 +23,9 @@ QJsonObject corpusSummaryJson(const Corpus& corpus, int docs, bool withStatistic
 using dplda::topIndices;  // core/eval/metrics.h, shared with the app's topics table
 QJsonArray topWords(const Corpus& corpus, const Eigen::MatrixXd& topics, int n);
 QJsonObject timingsToJson(const std::vector<StageTiming>& timings);
+// privacy.accountants: ε of the releases under the ledger's accountant, Gaussian-DP and PLD at one δ
+// (docs/PRIVACY.md §16.4); a value not computed is the string "not computed", +∞ is "infinite".
+QJsonObject accountantComparisonToJson(const AccountantComparison& c);
 // Written atomically, never over one of rules.inputs (core/common/safe_file.h).
 Status writeJsonFile(const std::string& path, const QJsonObject& object, const OutputRules& rules);
 

@@ -110,6 +110,7 @@ QJsonObject privacyToJson(const PrivacyOptions& o, const PrivateRunResult& r) {
                      {"delta_as_drawn", o.edges ? r.deltaAsDrawn : 0.0},
                      {"accountant", accountantName(o.accountant)},
                      {"composition", QString::fromStdString(r.composition)},
+                     {"accountants", accountantComparisonToJson(r.accounts)},
                      {"mechanism", mechanismName(o.mechanism)},
                      {"bounds", boundSetName(o.bounds)},
                      {"shared_releases", o.shareReleases},
@@ -375,6 +376,7 @@ int runCommand(const std::vector<std::string>& args) {
       out << "  with the vocabulary selection (basic composition): epsilon " << priv.epsilonSpent << ", delta "
           << priv.deltaSpent << " spent in all\n";
     }
+    out << "  epsilon spent at the same delta: " << accountantComparisonText(priv.accounts) << "\n";
     for (const LedgerEntry& e : priv.ledger) {
       out << "  " << e.release << ": " << e.mechanism << ", sensitivity " << numberText(e.sensitivity) << ", epsilon "
           << e.epsilon << ", delta " << e.delta << ", scale " << numberText(e.sigma) << (e.spent ? "" : " (not spent)")

@@ -169,6 +169,7 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
   QJsonObject privacy;
   if (ledger) {
     const DpViLedger& L = *ledger;
+    const AccountantComparison accounts = compareDpViAccountants(L, train.provenance);
     QJsonArray notes;
     for (const auto& n : L.notes) notes.append(QString::fromStdString(n));
     const QJsonObject entry{{"release", "expected sufficient statistics (k x d) of every iteration"},
@@ -198,12 +199,15 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
                           {"accountant", QString::fromStdString(L.accountant)},
                           {"noise_source", QString::fromStdString(L.noiseSource)},
                           {"ledger", QJsonArray{entry}},
+                          {"accountants", accountantComparisonToJson(accounts)},
                           {"notes", notes}};
     out << "privacy: " << L.claim << ": " << L.summary << "\n";
     out << "  ledger: " << L.releases << " releases of the k x d statistics, C " << L.clip << ", sensitivity "
         << L.sensitivity << ", sigma " << L.sigma << " (multiplier " << L.noiseMultiplier << "), accountant "
         << L.accountant << ", rho " << L.rho << ", spent epsilon " << L.epsilon << ", delta " << L.delta
         << " (noise " << L.noiseSource << ")\n";
+    out << "  epsilon spent at the same delta: "
+        << accountantComparisonText(accounts) << "\n";
   } else {
     privacy = QJsonObject{{"private", false},
                           {"privacy_claim", "not-private"},

@@ -186,8 +186,11 @@ std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
          "not budgets spent release by release.";
   }
   o << "\n\n";
+  o << "The last column is the epsilon the first trial's releases spent at epsilon = " << shortNumber(s.epsilons.front())
+    << " under the ledger's accountant (basic, or zcdp for DP-VI), Gaussian-DP and the PLD accountant, at the "
+       "same delta (docs/PRIVACY.md §16); every one is a valid bound, the smallest the tightest.\n\n";
   o << "| configuration | noisy edges | privacy claim | releases at epsilon = " << shortNumber(s.epsilons.front())
-    << " (epsilon_i each) |\n|---|---|---|---|\n";
+    << " (epsilon_i each) | epsilon spent: ledger / gaussian-dp / pld |\n|---|---|---|---|---|\n";
   for (std::size_t g = 0; g < s.configurations.size(); ++g) {
     if (!configurationShown(s, static_cast<int>(g))) continue;
     const SweepConfiguration& cfg = s.configurations[g];
@@ -212,8 +215,13 @@ std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
               : row0.released ? "proven (zCDP over every iteration, no subsampling amplification; docs/PRIVACY.md)"
                               : "– (" + row0.reason + ")";
     }
+    auto spent = [](double x) { return std::isnan(x) ? std::string("–") : shortNumber(x); };
+    const std::string accounts = row0.epsilonSpent > 0.0 ? spent(row0.epsilonSpent) + " / " +
+                                                               spent(row0.epsilonGaussianDp) + " / " +
+                                                               spent(row0.epsilonPld)
+                                                         : std::string("–");
     o << "| " << cfg.label << " | " << edges << " | " << claim << " | " << (releases.empty() ? std::string("–") : releases)
-      << " |\n";
+      << " | " << accounts << " |\n";
   }
 
   o << "\n## Release rates\n\nReleased runs / trials. A run releases nothing when a local bound cannot be "

@@ -198,6 +198,8 @@ SweepRow runTrial(const SweepSpec& spec, const PreparedCase& pc, SpectralPipelin
   row.reason = res.status.message();
   row.epsilonSpent = res.epsilonSpent;
   row.deltaSpent = res.deltaSpent;
+  row.epsilonGaussianDp = res.accounts.gaussianDp;
+  row.epsilonPld = res.accounts.pld;
   if (res.diagnostics.sigmaKTilde) row.sigmaKTilde = *res.diagnostics.sigmaKTilde;
   if (res.diagnostics.gammaSTilde) row.gammaSTilde = *res.diagnostics.gammaSTilde;
   for (const LedgerEntry& e : res.ledger)

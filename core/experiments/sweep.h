@@ -216,6 +216,9 @@ struct SweepRow {
   double coherenceUmass = std::numeric_limits<double>::quiet_NaN();
   double sigmaK = 0, sigmaKTilde = 0, gammaS = 0, gammaSTilde = 0;
   double epsilonSpent = 0, deltaSpent = 0;
+  // The same releases under Gaussian-DP and the PLD accountant at deltaSpent (docs/PRIVACY.md §16.4).
+  double epsilonGaussianDp = std::numeric_limits<double>::quiet_NaN();
+  double epsilonPld = std::numeric_limits<double>::quiet_NaN();
   std::vector<NoiseScale> noiseScales;
   double elapsedMs = 0.0;  // wall time of the trial (not reproducible; kept out of results.csv)
 };

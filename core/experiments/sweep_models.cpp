@@ -8,6 +8,7 @@
 #include "core/eval/coherence.h"
 #include "core/eval/metrics.h"
 #include "core/eval/perplexity.h"
+#include "core/pipeline/accountant_comparison.h"
 #include "core/vi/dp_vi.h"
 
 namespace dplda {
@@ -185,6 +186,9 @@ void runViTrial(const SweepSpec& spec, const SweepCase& c, const PreparedCase& p
       row.released = true;
       row.epsilonSpent = ledger.epsilon;
       row.deltaSpent = ledger.delta;
+      const AccountantComparison accounts = compareDpViAccountants(ledger, pc.corpus->provenance);
+      row.epsilonGaussianDp = accounts.gaussianDp;
+      row.epsilonPld = accounts.pld;
       row.noiseScales.push_back({"statistics x" + std::to_string(ledger.releases) + " (dp-vi)",
                                  ledger.epsilon, ledger.delta, ledger.sigma, true});
       scoreRelease(pc, spec, fit.value().fit.model, reference, row);

@@ -70,7 +70,8 @@ std::string sweepResultsCsv(const SweepResult& r) {
       "case", "N", "d", "k", "alpha0", "config", "edges", "epsilon", "delta", "bounds", "trial", "noise_seed",
       "released", "status", "reason", "error_l2", "error_l1", "error_alpha", "error_frobenius", "loss_l2", "loss_l1",
       "loss_alpha", "loss_frobenius", "perplexity", "perplexity_bound", "sigma_k", "sigma_k_tilde", "gamma_s",
-      "gamma_s_tilde", "epsilon_spent", "delta_spent", "noise_scales", "coherence_npmi", "coherence_umass"};
+      "gamma_s_tilde", "epsilon_spent", "delta_spent", "epsilon_gdp", "epsilon_pld", "noise_scales", "coherence_npmi",
+      "coherence_umass"};
   const std::vector<bool> keep = keptColumns(columns, r.spec);
   std::ostringstream o;
   writeLine(o, columns, keep);
@@ -92,8 +93,8 @@ std::string sweepResultsCsv(const SweepResult& r) {
           csvOptional(row.errorFrobenius), csvOptional(row.lossL2), csvOptional(row.lossL1), csvOptional(row.lossAlpha),
           csvOptional(row.lossFrobenius), csvOptional(row.perplexity), csvOptional(row.perplexityBound),
           csvOptional(row.sigmaK), csvOptional(row.sigmaKTilde), csvOptional(row.gammaS), csvOptional(row.gammaSTilde),
-          csvNumberText(row.epsilonSpent), csvNumberText(row.deltaSpent), csvCell(scales),
-          csvOptional(row.coherenceNpmi), csvOptional(row.coherenceUmass)}) {
+          csvNumberText(row.epsilonSpent), csvNumberText(row.deltaSpent), csvOptional(row.epsilonGaussianDp),
+          csvOptional(row.epsilonPld), csvCell(scales), csvOptional(row.coherenceNpmi), csvOptional(row.coherenceUmass)}) {
       cells.push_back(std::move(cell));
     }
     writeLine(o, cells, keep);

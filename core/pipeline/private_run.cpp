@@ -269,6 +269,7 @@ Status PrivateRun::calibrateEach(std::size_t first) {
       auto cal = calibrateTpm(m_o.decompositionAccountant, e.epsilon, e.delta, q);
       if (!cal.ok()) return Status(cal.status().code(), "release of " + m_plan[i].name + ": " + cal.status().message());
       e.draws = q.draws;
+      e.queries = q.total();
       DPLDA_RETURN_IF_ERROR(validateRowScale(e, cal.value().multiplier * e.sensitivity));
       e.sigma = cal.value().multiplier * e.sensitivity * m_o.noiseMultiplier;  // per query
       e.samplerLimited = cal.value().samplerLimited;
@@ -502,7 +503,11 @@ Result<PrivateRunResult> runPrivate(SpectralPipeline& pipeline, const PrivacyOpt
     res.eigenpairs = model.value().eigenpairs;
     return res;
   }();
-  if (r.ok() && o.edges != 0) chargeVocabularySelection(r.value(), c.provenance);
+  if (r.ok() && o.edges != 0) {
+    chargeVocabularySelection(r.value(), c.provenance);
+    PrivateRunResult& res = r.value();
+    res.accounts = compareRunAccountants(res.ledger, res.epsilonSpent, res.deltaSpent);
+  }
   if (r.ok() && o.edges != 0 && o.nonPrivateDiagnostics && r.value().status.code() != StatusCode::Cancelled) {
     addNonPrivateDiagnostics(pipeline, r.value(), feedback);
   }

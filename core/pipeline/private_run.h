@@ -15,6 +15,7 @@
 #include "core/common/random.h"
 #include "core/graph/computation_graph.h"
 #include "core/moments/clipped_moments.h"
+#include "core/pipeline/accountant_comparison.h"
 #include "core/pipeline/privacy_statement.h"
 #include "core/pipeline/spectral_pipeline.h"
 #include "core/privacy/budget.h"
@@ -127,6 +128,8 @@ struct PrivateRunResult {
   double deltaAsDrawn = 0.0;
   std::string composition;    // the accountant and what it established  // the requested δ plus the samplers' tail excess (docs/PRIVACY.md §7)
   std::string noiseSource;    // RandomSource::description()
+  // ε of the charged releases under basic, Gaussian-DP and PLD at deltaSpent (docs/PRIVACY.md §16.4).
+  AccountantComparison accounts;
   bool released = false;      // an output was released
   Status status;              // why nothing was released, or a numerical failure downstream of the noise
   std::optional<UnwhitenedTopics> output;  // OUT (topics on the simplex)

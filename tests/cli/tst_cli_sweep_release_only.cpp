@@ -38,7 +38,7 @@ QStringList header(const QString& csv) { return readAll(csv).section('\n', 0, 0)
 const QSet<QString> kReleasedResults = {
     "case", "N", "d", "k", "alpha0", "config", "edges", "epsilon", "delta", "bounds", "trial", "noise_seed",
     "released", "status", "reason", "error_l2", "error_l1", "error_alpha", "error_frobenius", "sigma_k_tilde",
-    "gamma_s_tilde", "epsilon_spent", "delta_spent", "noise_scales"};
+    "gamma_s_tilde", "epsilon_spent", "delta_spent", "epsilon_gdp", "epsilon_pld", "noise_scales"};
 
 QSet<QString> releasedSummary() {
   QSet<QString> s = {"case", "N", "d", "k", "alpha0", "config", "edges", "epsilon", "trials", "released",

@@ -120,6 +120,10 @@ class TstModelChoice : public QObject {
     for (const QString& needle : {QString("zCDP"), QString("clip C = 5"), QString("proven"), QString("T = 4")})
       QVERIFY2(note.contains(needle), qPrintable(note));
     QVERIFY(note.contains(QString("Spent ε %1").arg(L.epsilon, 0, 'g', 4)));
+    // The same releases under Gaussian-DP and PLD (docs/PRIVACY.md §16), both below zCDP's ε.
+    const AccountantComparison& acc = o->variational->accounts;
+    QVERIFY(acc.computed && acc.pld < L.epsilon && acc.gaussianDp < L.epsilon);
+    QVERIFY2(note.contains(QString("PLD ε %1").arg(acc.pld, 0, 'g', 4)), qPrintable(note));
 
     // A finite held-out perplexity, prominent and in Diagnostics with the command line's labels.
     QVERIFY(o->perplexity && o->perplexity->has());

@@ -131,7 +131,9 @@ BudgetBar::BudgetBar(QWidget* parent) : QWidget(parent) {
          "basic: adds up every release's (ε_i, δ_i): Procedure 1's Laplace lower bounds and each node release.\n"
          "Gaussian-DP: composes the analytic Gaussian node releases exactly, μ = √(Σ μ_i²) with μ_i = Δ_i/σ_i, "
          "from their pooled (ε, δ) share (less noise for two or more releases); Procedure 1's Laplace "
-         "releases still add up. Needs the analytic Gaussian; not with the private decomposition."));
+         "releases still add up. Needs the analytic Gaussian; not with the private decomposition.\n"
+         "Whichever calibrates the noise, the ledger's note shows the ε the run spent under basic, Gaussian-DP "
+         "and the PLD accountant (privacy loss distributions, every release composed; docs/PRIVACY.md §16)."));
   label(tr("&Accountant"), m_accountant);
   place(m_accountant);
   m_split = new QLineEdit;

@@ -105,7 +105,18 @@ QString dpViLedgerNote(const RunOutcome& o) {
                           g(L.epsilon), g(L.delta));
   note += QObject::tr(" of (%1, %2), including the samplers' reserve %3. Noise: %4.")
               .arg(g(s.epsilon), g(s.delta), g(L.samplerDelta), QString::fromStdString(L.noiseSource));
+  note += "<br>" + accountantComparisonNote(o.variational->accounts);
   for (const auto& n : L.notes) note += "<br>" + QString::fromStdString(n).toHtmlEscaped();
+  return note;
+}
+
+QString accountantComparisonNote(const AccountantComparison& c) {
+  auto value = [](double x) { return std::isnan(x) ? QObject::tr("not computed") : std::isinf(x) ? QStringLiteral("∞") : g(x); };
+  QString note = QObject::tr("The same releases at δ = %1: %2 ε %3, Gaussian-DP ε %4, <b>PLD ε %5</b> (each a valid "
+                             "bound, the smallest the tightest; docs/PRIVACY.md §16).")
+                     .arg(value(c.delta), c.ledgerAccountant == "zcdp" ? QStringLiteral("zCDP") : QObject::tr("basic"),
+                          value(c.ledger), value(c.gaussianDp), value(c.pld));
+  if (!c.note.empty()) note += " " + QString::fromStdString(c.note).toHtmlEscaped();
   return note;
 }
 

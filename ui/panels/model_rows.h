@@ -6,6 +6,8 @@
 #include <QString>
 #include <QVector>
 
+#include "core/pipeline/accountant_comparison.h"
+
 class QTableWidget;
 
 namespace dplda {
@@ -27,6 +29,9 @@ QVector<DiagnosticRow> heldOutRows(const RunOutcome& o);
 // ε, δ, σ, spent, preconditions) and the note under it (claim, accountant zCDP, T, C, σ, ρ, ε, δ).
 void fillDpViLedger(QTableWidget* table, const RunOutcome& o);
 QString dpViLedgerNote(const RunOutcome& o);
+// "The same releases at δ = …: basic ε …, Gaussian-DP ε …, PLD ε …" (docs/PRIVACY.md §16): the
+// accountant box's choice calibrates the noise; this line shows what each accountant certifies for it.
+QString accountantComparisonNote(const AccountantComparison& c);
 
 // E.g. "Held-out perplexity 25.31 (truth 24.9)" ("" without a split) and its tooltip.
 QString perplexityHeadline(const RunOutcome& o);

@@ -549,6 +549,7 @@ void ResultsPanel::showOutcome(const RunOutcome& o) {
     note += tr("Spent ε %1, δ %2 of (%3, %4) by basic composition. Noise: %5.")
                .arg(g(o.priv->epsilonSpent), g(o.priv->deltaSpent), g(s.epsilon), g(s.delta),
                     QString::fromStdString(o.priv->noiseSource));
+    note += " " + accountantComparisonNote(o.priv->accounts);
     if (!o.priv->released) note += " <b>" + QString::fromStdString(o.priv->status.message()).toHtmlEscaped() + "</b>";
     for (const auto& w : o.priv->warnings) note += "<br>⚠ " + readablePrivacyText(w).toHtmlEscaped();
   }

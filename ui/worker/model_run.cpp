@@ -56,6 +56,7 @@ Status runVariationalModel(const SessionState& s, const Corpus& train, const Cor
     if (!r.ok()) return r.status();
     v.fit = std::move(r.value().fit);
     v.ledger = std::move(r.value().ledger);
+    v.accounts = compareDpViAccountants(*v.ledger, train.provenance);
     v.clippedVisits = r.value().clippedVisits;
   } else {
     DPLDA_RETURN_IF_ERROR(validateViOptions(vi, k, train));

@@ -10,6 +10,7 @@
 #include "core/common/feedback.h"
 #include "core/corpus/corpus.h"
 #include "core/eval/perplexity.h"
+#include "core/pipeline/accountant_comparison.h"
 #include "core/vi/dp_vi.h"
 #include "core/vi/variational_lda.h"
 #include "ui/session/session.h"
@@ -23,6 +24,7 @@ struct VariationalOutcome {
   SessionState::Model model = SessionState::Model::Vi;
   ViFit fit;                        // fit.model is the released (DP-VI) or fitted (VI) model
   std::optional<DpViLedger> ledger; // DP-VI only
+  AccountantComparison accounts;    // DP-VI: its releases under zCDP, Gaussian-DP and PLD (docs/PRIVACY.md §16)
   long long clippedVisits = 0;      // DP-VI: data-dependent, a non-private diagnostic, never released
 };
 
