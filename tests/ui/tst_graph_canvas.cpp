@@ -189,7 +189,7 @@ class TstGraphCanvas : public QObject {
     in.epsilon = 1e9;  // a nominal guarantee
     m_canvas->setStatementInputs(in);
     QVERIFY(m_canvas->cautionText().contains("1/N"));
-    QVERIFY2(m_canvas->cautionText().contains("ε = 1e+09"), qPrintable(m_canvas->cautionText()));
+    QVERIFY2(m_canvas->cautionText().contains(QString::fromUtf8("ε = 1×10⁹")), qPrintable(m_canvas->cautionText()));
     QCOMPARE(m_canvas->cautionText().count("⚠"), 2);
     // N unknown and a sane budget: no caution, the strip goes away.
     m_canvas->setStatementInputs(StatementInputs{});

@@ -665,7 +665,7 @@ class TstMainWindow : public QObject {
 
     commitLine(w.budgetBar()->epsilonEdit(), "1e9");
     QCOMPARE(w.model()->state().epsilon, 1e9);
-    QVERIFY2(w.canvas()->cautionText().contains("ε = 1e+09"), qPrintable(w.canvas()->cautionText()));
+    QVERIFY2(w.canvas()->cautionText().contains(QString::fromUtf8("ε = 1×10⁹")), qPrintable(w.canvas()->cautionText()));
     QVERIFY(w.budgetBar()->indicatorText().contains("1 caution"));
     commitLine(w.budgetBar()->epsilonEdit(), "1");
 
