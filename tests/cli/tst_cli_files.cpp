@@ -161,7 +161,7 @@ class TestCliFiles : public QObject {
     QVERIFY2(r.code == 0, qPrintable(r.err));
     QVERIFY(snapshot(c) != before);
     const QStringList left = QDir(c).entryList(QDir::Files | QDir::Hidden);
-    QCOMPARE(left, QStringList({"docword.txt", "truth.json", "vocab.txt"}));  // no temporary files left
+    QCOMPARE(left, QStringList({"docword.txt", "provenance.json", "truth.json", "vocab.txt"}));  // no temporary files left
   }
 
   // sweep --out DIR overwrote a report.md the user had there. Refused before any trial.

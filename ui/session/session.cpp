@@ -599,8 +599,10 @@ Status saveSession(const SessionState& s, const QString& path) {
 Result<SessionState> loadSession(const QString& path) {
   const QString shown = shownPath(path);
   if (QFileInfo(path).isDir()) return ioError(QString("session '%1' is a folder, not a file").arg(shown).toStdString());
-  // A FIFO would block the open until a writer came, a device never ends (issue 28).
-  if (const Status regular = requireRegularFile(path.toStdString()); !regular.isOk())
+  // A FIFO would block the open until a writer came, a device never ends (issue 28). Lessons are
+  // sessions compiled into the program (":/lessons/..."): Qt resources, not files of the system.
+  const bool resource = path.startsWith(QLatin1String(":/")) || path.startsWith(QLatin1String("qrc:"));
+  if (const Status regular = resource ? Status::ok() : requireRegularFile(path.toStdString()); !regular.isOk())
     return ioError("cannot open session: " + regular.message());
   QFile f(path);
   if (!f.open(QIODevice::ReadOnly)) {
