@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# Real-text corpora built from Debian packages the machine can install, each imported with
+# `dplda import-text` (ids in documents.txt: package names, fortune file:line, verse references,
+# page names).
+#
+#   scripts/text_presets.sh --list                       the presets, what each shows, its package
+#   scripts/text_presets.sh NAME OUT_DIR [IMPORT_OPTIONS...]
+#
+# OUT_DIR receives the source table (source.tsv, or nothing for fortunes, read in place) and the
+# corpus in OUT_DIR/corpus. IMPORT_OPTIONS go to import-text (default: --vocab 2000).
+# Privacy: the presets use import-text's default, the PRIVATE vocabulary selection (at most D
+# words by differentially private partition selection, epsilon 1, delta 1e-6; docs/PRIVACY.md §13),
+# which every private run on the corpus charges in its ledger. The texts are public, but the
+# presets stand for a user's own documents and are imported as those should be.
+# The dplda program: $DPLDA, else build/app/dplda of this checkout, else `dplda` on the PATH.
+set -euo pipefail
+
+list() {
+  cat <<'EOF'
+debian-descriptions  (package: dpkg, always installed)  what the installed software is for: one document per installed package, its description; topics of libraries, compilers, Qt and Python modules, fonts
+fortunes             (package: fortunes-min; fortunes for 15 000)  quips, quotations and jokes of fortune(6), one per "%" record; topics of love, work, computers, politics
+bible-kjv            (package: bible-kjv, with bible-kjv-text)  the 31 102 verses of the King James Bible; topics of the Law, the kings, the prophets, the Gospels and the letters
+man-pages            (package: man-db and the pages of the installed packages)  the section-1 manual pages of the installed commands; topics of options, files, networks, compilers
+EOF
+}
+
+die() { echo "text_presets: $*" >&2; exit 3; }
+
+need_package() {  # PACKAGE WHY
+  if ! dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; then
+    die "the preset needs the Debian package $1 ($2): sudo apt-get install $1"
+  fi
+}
+
+if [ "${1:-}" = "--list" ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ] || [ $# -lt 2 ]; then
+  echo "usage: scripts/text_presets.sh NAME OUT_DIR [import-text options]   (default --vocab 2000)"
+  echo "presets (private vocabulary selection by default, docs/PRIVACY.md §13):"
+  list
+  [ $# -ge 2 ] || [ "${1:-}" = "--list" ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ] || exit 2
+  exit 0
+fi
+
+NAME=$1
+OUT=$2
+shift 2
+IMPORT_OPTIONS=("$@")
+[ ${#IMPORT_OPTIONS[@]} -gt 0 ] || IMPORT_OPTIONS=(--vocab 2000)
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+DPLDA=${DPLDA:-}
+[ -n "$DPLDA" ] || { [ -x "$ROOT/build/app/dplda" ] && DPLDA=$ROOT/build/app/dplda; } || true
+[ -n "$DPLDA" ] || DPLDA=$(command -v dplda || true)
+[ -n "$DPLDA" ] || die "no dplda program: build it (bash scripts/setup.sh) or set DPLDA"
+mkdir -p "$OUT"
+SOURCE="$OUT/source.tsv"
+
+# The tables are TSV with every text field quoted (RFC 4180 style: "" for a quote).
+case "$NAME" in
+  debian-descriptions)
+    STATUS=/var/lib/dpkg/status
+    [ -r "$STATUS" ] || die "cannot read $STATUS (the dpkg database; is this Debian?)"
+    # deb822 stanzas: Package and Description (first line plus the indented long description,
+    # " ." paragraph lines dropped), for installed packages.
+    awk 'BEGIN { printf "package\tdescription\n" }
+         function q(s) { gsub(/"/, "\"\"", s); return "\"" s "\"" }
+         function flush() { if (pkg != "" && desc != "" && installed) printf "%s\t%s\n", pkg, q(desc); pkg = ""; desc = ""; indesc = 0; installed = 0 }
+         /^$/ { flush(); next }
+         /^Package: / { pkg = substr($0, 10); next }
+         /^Status: .* installed$/ { installed = 1; next }
+         /^Description: / { desc = substr($0, 14); indesc = 1; next }
+         /^[ \t]/ { if (indesc && $0 !~ /^ \.$/) { line = $0; gsub(/\t/, " ", line); sub(/^ +/, "", line); desc = desc " " line } next }
+         { indesc = 0 }
+         END { flush() }' "$STATUS" > "$SOURCE"
+    "$DPLDA" import-text --input "$SOURCE" --format tsv --column description --id-column package \
+      --out "$OUT/corpus" "${IMPORT_OPTIONS[@]}"
+    ;;
+  fortunes)
+    need_package fortunes-min "the fortune files in /usr/share/games/fortunes"
+    rm -f "$SOURCE"
+    "$DPLDA" import-text --input /usr/share/games/fortunes --separator % --out "$OUT/corpus" "${IMPORT_OPTIONS[@]}"
+    ;;
+  bible-kjv)
+    need_package bible-kjv "the bible program that reads the text of bible-kjv-text"
+    # "Book N" chapter lines, then "  V text" verse lines (one a line at a wide line width).
+    { printf "verse\ttext\n"
+      bible -l100000 "gen1:1-rev22:21" | awk '
+        /^ *[0-9]+ / { v = $1; sub(/^ *[0-9]+ /, ""); gsub(/\t/, " "); gsub(/"/, "\"\""); printf "%s %s:%s\t\"%s\"\n", book, chapter, v, $0; next }
+        NF >= 2 { chapter = $NF; book = $1; for (i = 2; i < NF; ++i) book = book " " $i }'
+    } > "$SOURCE"
+    [ "$(wc -l < "$SOURCE")" -gt 31000 ] || die "bible printed $(($(wc -l < "$SOURCE") - 1)) verses, not the 31 102 expected"
+    "$DPLDA" import-text --input "$SOURCE" --format tsv --column text --id-column verse \
+      --out "$OUT/corpus" "${IMPORT_OPTIONS[@]}"
+    ;;
+  man-pages)
+    need_package man-db "the manual page system"
+    PAGES=/usr/share/man/man1
+    ls "$PAGES"/*.gz >/dev/null 2>&1 ||
+      die "no manual pages in $PAGES (minimal images exclude them: see /etc/dpkg/dpkg.cfg.d/ and reinstall the packages)"
+    # Roff to words: comments dropped, each request's name dropped (its arguments are text),
+    # font changes and special characters removed; pages that only point to another (.so) skipped.
+    printf "page\ttext\n" > "$SOURCE"
+    n=0
+    for f in "$PAGES"/*.gz; do
+      page=$(basename "$f" .gz)
+      zcat -- "$f" 2>/dev/null | awk -v page="$page" '
+        /^[.'"'"']\\"/ { next }
+        /^\.so / { next }
+        /^[.'"'"']/ { sub(/^[.'"'"'][^ \t]*[ \t]*/, "") }
+        { gsub(/\\f(\[[^]]*\]|\(..|.)/, ""); gsub(/\\(\(..|\[[^]]*\]|\*(\(..|.))/, " "); gsub(/\\./, " ");
+          gsub(/[\t"]/, " "); text = text " " $0 }
+        END { gsub(/  +/, " ", text); if (text ~ /[A-Za-z]/) printf "%s\t%s\n", page, text }' >> "$SOURCE" || true
+      n=$((n + 1))
+      [ $((n % 2000)) -ne 0 ] || echo "text_presets: $n manual pages read" >&2
+    done
+    "$DPLDA" import-text --input "$SOURCE" --format tsv --column text --id-column page \
+      --out "$OUT/corpus" "${IMPORT_OPTIONS[@]}"
+    ;;
+  *)
+    echo "text_presets: no preset '$NAME'; the presets are:" >&2
+    list >&2
+    exit 2
+    ;;
+esac
