@@ -64,6 +64,8 @@ class FileBuffer : public std::streambuf {
       if (inflateInit2(&m_z, 16 + MAX_WBITS) != Z_OK) return ioError("zlib could not start on " + m_name);
       m_gzip = true;
       m_out.resize(kChunk * 4);
+      m_z.next_in = reinterpret_cast<Bytef*>(m_in.data());  // the bytes read above
+      m_z.avail_in = static_cast<uInt>(m_inEnd);
       return Status::ok();
     }
     const std::string kind = knownBinaryKind(head);

@@ -106,16 +106,16 @@ class TestTextFormats : public QObject {
     auto byId = readCsv(csv, {"text", "id"});
     QVERIFY2(byId.ok(), byId.status().message().c_str());
     QCOMPARE(byId->size(), std::size_t(4));
-    QCOMPARE(QString::fromStdString((*byId)[0].text), QString("apple, banana"));
-    QCOMPARE(QString::fromStdString((*byId)[1].text), QString("say \"cherry\"\nand date"));
-    QCOMPARE(QString::fromStdString((*byId)[2].text), QString(""));  // an empty field is a record too
-    QCOMPARE(QString::fromStdString((*byId)[3].text), QString("last one"));
-    QCOMPARE(QString::fromStdString((*byId)[1].id), QString("a2"));
+    QCOMPARE(QString::fromStdString(byId.value()[0].text), QString("apple, banana"));
+    QCOMPARE(QString::fromStdString(byId.value()[1].text), QString("say \"cherry\"\nand date"));
+    QCOMPARE(QString::fromStdString(byId.value()[2].text), QString(""));  // an empty field is a record too
+    QCOMPARE(QString::fromStdString(byId.value()[3].text), QString("last one"));
+    QCOMPARE(QString::fromStdString(byId.value()[1].id), QString("a2"));
     // Without an id column, the id is the line the record starts on (record 2 spans lines 3-4).
     auto byLine = readCsv(csv, {"text", ""});
     QVERIFY(byLine.ok());
     QStringList ids;
-    for (const Record& r : *byLine) ids << QString::fromStdString(r.id);
+    for (const Record& r : byLine.value()) ids << QString::fromStdString(r.id);
     QCOMPARE(ids, QStringList({"2", "3", "6", "7"}));
   }
 
@@ -123,9 +123,9 @@ class TestTextFormats : public QObject {
     auto r = readCsv("title\tbody\nfirst\tapple, banana\nsecond\t\"quoted\ttab\"\n", {"body", "title"}, '\t');
     QVERIFY2(r.ok(), r.status().message().c_str());
     QCOMPARE(r->size(), std::size_t(2));
-    QCOMPARE(QString::fromStdString((*r)[0].text), QString("apple, banana"));  // a comma is text in TSV
-    QCOMPARE(QString::fromStdString((*r)[1].text), QString("quoted\ttab"));
-    QCOMPARE(QString::fromStdString((*r)[1].id), QString("second"));
+    QCOMPARE(QString::fromStdString(r.value()[0].text), QString("apple, banana"));  // a comma is text in TSV
+    QCOMPARE(QString::fromStdString(r.value()[1].text), QString("quoted\ttab"));
+    QCOMPARE(QString::fromStdString(r.value()[1].id), QString("second"));
   }
 
   void csvErrorsNameTheLine() {
@@ -153,7 +153,7 @@ class TestTextFormats : public QObject {
     QVERIFY(!after.ok() && message(after.status()).contains("line 2: text after the closing quote"));
     auto inside = readCsv("id,text\n1,apple \"pie\"\n", {"text", ""});  // a quote inside a field is text
     QVERIFY(inside.ok());
-    QCOMPARE(QString::fromStdString((*inside)[0].text), QString("apple \"pie\""));
+    QCOMPARE(QString::fromStdString(inside.value()[0].text), QString("apple \"pie\""));
     auto empty = readCsv("", {"text", ""});
     QVERIFY(!empty.ok() && message(empty.status()).contains("needs a header line"));
     auto twice = readCsv("text,text\na,b\n", {"text", ""});
@@ -179,12 +179,12 @@ class TestTextFormats : public QObject {
     auto r = readJson("{\"id\": \"doc-a\", \"body\": \"apple banana\"}\n\n{\"body\": \"cherry\", \"id\": 7}\r\n", {"body", "id"});
     QVERIFY2(r.ok(), r.status().message().c_str());
     QCOMPARE(r->size(), std::size_t(2));
-    QCOMPARE(QString::fromStdString((*r)[0].id), QString("doc-a"));
-    QCOMPARE(QString::fromStdString((*r)[1].id), QString("7"));
-    QCOMPARE(QString::fromStdString((*r)[1].text), QString("cherry"));
+    QCOMPARE(QString::fromStdString(r.value()[0].id), QString("doc-a"));
+    QCOMPARE(QString::fromStdString(r.value()[1].id), QString("7"));
+    QCOMPARE(QString::fromStdString(r.value()[1].text), QString("cherry"));
     auto byLine = readJson("{\"body\": \"a\"}\n\n{\"body\": \"b\"}\n", {"body", ""});
     QVERIFY(byLine.ok());
-    QCOMPARE(QString::fromStdString((*byLine)[1].id), QString("3"));
+    QCOMPARE(QString::fromStdString(byLine.value()[1].id), QString("3"));
 
     auto array = readJson("{\"body\": \"a\"}\n[1, 2]\n", {"body", ""});
     QVERIFY(!array.ok());

@@ -75,12 +75,9 @@ GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
   fl->addWidget(m_textFormat);
   fl->addWidget(m_textColumn, 1);
   addRow(cform, "text_column", tr("Format"), formatRow,
-         tr("Lines: plain text, a document per line (or per separator) or per file of a folder.
-"
-            "CSV / TSV: one file, a document per row, read from the named column (RFC 4180 quoting).
-"
-            "JSON Lines: one object a line, the document in the named field.
-"
+         tr("Lines: plain text, a document per line (or per separator) or per file of a folder.\n"
+            "CSV / TSV: one file, a document per row, read from the named column (RFC 4180 quoting).\n"
+            "JSON Lines: one object a line, the document in the named field.\n"
             "Any file may be gzip-compressed. dplda import-text --column/--field does the same."));
   m_fields["text_column"] = m_textColumn;
   m_fields["text_format"] = m_textFormat;
