@@ -7,7 +7,8 @@
 #   scripts/text_presets.sh NAME OUT_DIR [IMPORT_OPTIONS...]
 #
 # OUT_DIR receives the source table (source.tsv, or nothing for fortunes, read in place) and the
-# corpus in OUT_DIR/corpus. IMPORT_OPTIONS go to import-text (default: --vocab 2000).
+# corpus in OUT_DIR/corpus (replaced when the preset runs again). IMPORT_OPTIONS go to import-text
+# (default: --vocab 2000).
 # Privacy: the presets use import-text's default, the PRIVATE vocabulary selection (at most D
 # words by differentially private partition selection, epsilon 1, delta 1e-6; docs/PRIVACY.md §13),
 # which every private run on the corpus charges in its ledger. The texts are public, but the
@@ -17,7 +18,7 @@ set -euo pipefail
 
 list() {
   cat <<'EOF'
-debian-descriptions  (package: dpkg, always installed)  what the installed software is for: one document per installed package, its description; topics of libraries, compilers, Qt and Python modules, fonts
+debian-descriptions  (package: apt and dpkg, always installed)  what Debian's software is for: one document per package of the apt index (the installed ones without an index), its description; topics of libraries, compilers, Qt and Python modules, fonts, games
 fortunes             (package: fortunes-min; fortunes for 15 000)  quips, quotations and jokes of fortune(6), one per "%" record; topics of love, work, computers, politics
 bible-kjv            (package: bible-kjv, with bible-kjv-text)  the 31 102 verses of the King James Bible; topics of the Law, the kings, the prophets, the Gospels and the letters
 man-pages            (package: man-db and the pages of the installed packages)  the section-1 manual pages of the installed commands; topics of options, files, networks, compilers
@@ -56,39 +57,62 @@ SOURCE="$OUT/source.tsv"
 # The tables are TSV with every text field quoted (RFC 4180 style: "" for a quote).
 case "$NAME" in
   debian-descriptions)
-    STATUS=/var/lib/dpkg/status
-    [ -r "$STATUS" ] || die "cannot read $STATUS (the dpkg database; is this Debian?)"
-    # deb822 stanzas: Package and Description (first line plus the indented long description,
-    # " ." paragraph lines dropped), for installed packages.
+    # Every package of the apt index (apt-cache dumpavail: ~60 000 on Debian 12), its short
+    # description joined to the long one of the Translation-en index by Description-md5 when the
+    # index is there; without an apt index, the installed packages of /var/lib/dpkg/status.
+    TRANSLATIONS="$OUT/translation-en.txt"
+    : > "$TRANSLATIONS"
+    for f in /var/lib/apt/lists/*_i18n_Translation-en*; do
+      [ -e "$f" ] && /usr/lib/apt/apt-helper cat-file "$f" >> "$TRANSLATIONS" 2>/dev/null && echo >> "$TRANSLATIONS"
+    done
+    PACKAGES="$OUT/packages.txt"
+    apt-cache dumpavail > "$PACKAGES" 2>/dev/null || true
+    if [ ! -s "$PACKAGES" ]; then
+      echo "text_presets: the apt index is empty (run apt-get update for all packages); using the installed ones" >&2
+      [ -r /var/lib/dpkg/status ] || die "cannot read /var/lib/dpkg/status (the dpkg database; is this Debian?)"
+      cp /var/lib/dpkg/status "$PACKAGES"
+    fi
+    # deb822 stanzas; " ." paragraph lines dropped; the first stanza of each package name.
     awk 'BEGIN { printf "package\tdescription\n" }
          function q(s) { gsub(/"/, "\"\"", s); return "\"" s "\"" }
-         function flush() { if (pkg != "" && desc != "" && installed) printf "%s\t%s\n", pkg, q(desc); pkg = ""; desc = ""; indesc = 0; installed = 0 }
+         function add(line) { gsub(/\t/, " ", line); sub(/^ +/, "", line); if (line != ".") text = text " " line }
+         function flush() {
+           if (FILENAME == ARGV[1]) { if (md5 != "" && text != "") long[md5] = text }
+           else if (pkg != "" && !(pkg in seen)) {
+             seen[pkg] = 1
+             if (md5 in long) text = long[md5]
+             if (text != "") printf "%s\t%s\n", pkg, q(text)
+           }
+           pkg = ""; md5 = ""; text = ""; field = ""
+         }
+         FNR == 1 && NR > 1 { flush() }
          /^$/ { flush(); next }
+         /^[ \t]/ { if (field == "d") add($0); next }
+         { field = "" }
          /^Package: / { pkg = substr($0, 10); next }
-         /^Status: .* installed$/ { installed = 1; next }
-         /^Description: / { desc = substr($0, 14); indesc = 1; next }
-         /^[ \t]/ { if (indesc && $0 !~ /^ \.$/) { line = $0; gsub(/\t/, " ", line); sub(/^ +/, "", line); desc = desc " " line } next }
-         { indesc = 0 }
-         END { flush() }' "$STATUS" > "$SOURCE"
+         /^Description-md5: / { md5 = substr($0, 18); next }
+         /^Description(-en)?: / { text = substr($0, index($0, ":") + 2); field = "d"; next }
+         END { flush() }' "$TRANSLATIONS" "$PACKAGES" > "$SOURCE"
+    rm -f "$TRANSLATIONS" "$PACKAGES"
     "$DPLDA" import-text --input "$SOURCE" --format tsv --column description --id-column package \
-      --out "$OUT/corpus" "${IMPORT_OPTIONS[@]}"
+      --out "$OUT/corpus" --force "${IMPORT_OPTIONS[@]}"
     ;;
   fortunes)
     need_package fortunes-min "the fortune files in /usr/share/games/fortunes"
     rm -f "$SOURCE"
-    "$DPLDA" import-text --input /usr/share/games/fortunes --separator % --out "$OUT/corpus" "${IMPORT_OPTIONS[@]}"
+    "$DPLDA" import-text --input /usr/share/games/fortunes --separator % --out "$OUT/corpus" --force "${IMPORT_OPTIONS[@]}"
     ;;
   bible-kjv)
     need_package bible-kjv "the bible program that reads the text of bible-kjv-text"
     # "Book N" chapter lines, then "  V text" verse lines (one a line at a wide line width).
     { printf "verse\ttext\n"
       bible -l100000 "gen1:1-rev22:21" | awk '
-        /^ *[0-9]+ / { v = $1; sub(/^ *[0-9]+ /, ""); gsub(/\t/, " "); gsub(/"/, "\"\""); printf "%s %s:%s\t\"%s\"\n", book, chapter, v, $0; next }
+        /^ +[0-9]+ / { v = $1; sub(/^ +[0-9]+ /, ""); gsub(/\t/, " "); gsub(/"/, "\"\""); printf "%s %s:%s\t\"%s\"\n", book, chapter, v, $0; next }
         NF >= 2 { chapter = $NF; book = $1; for (i = 2; i < NF; ++i) book = book " " $i }'
     } > "$SOURCE"
-    [ "$(wc -l < "$SOURCE")" -gt 31000 ] || die "bible printed $(($(wc -l < "$SOURCE") - 1)) verses, not the 31 102 expected"
+    [ "$(wc -l < "$SOURCE")" -eq 31103 ] || die "bible printed $(($(wc -l < "$SOURCE") - 1)) verses, not the 31 102 expected"
     "$DPLDA" import-text --input "$SOURCE" --format tsv --column text --id-column verse \
-      --out "$OUT/corpus" "${IMPORT_OPTIONS[@]}"
+      --out "$OUT/corpus" --force "${IMPORT_OPTIONS[@]}"
     ;;
   man-pages)
     need_package man-db "the manual page system"
@@ -112,7 +136,7 @@ case "$NAME" in
       [ $((n % 2000)) -ne 0 ] || echo "text_presets: $n manual pages read" >&2
     done
     "$DPLDA" import-text --input "$SOURCE" --format tsv --column text --id-column page \
-      --out "$OUT/corpus" "${IMPORT_OPTIONS[@]}"
+      --out "$OUT/corpus" --force "${IMPORT_OPTIONS[@]}"
     ;;
   *)
     echo "text_presets: no preset '$NAME'; the presets are:" >&2
