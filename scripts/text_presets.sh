@@ -119,16 +119,21 @@ case "$NAME" in
     PAGES=/usr/share/man/man1
     ls "$PAGES"/*.gz >/dev/null 2>&1 ||
       die "no manual pages in $PAGES (minimal images exclude them: see /etc/dpkg/dpkg.cfg.d/ and reinstall the packages)"
-    # Roff to words: comments dropped, each request's name dropped (its arguments are text),
-    # font changes and special characters removed; pages that only point to another (.so) skipped.
+    # Roff to words: macro definitions and requests dropped, the text macros' names dropped (their
+    # arguments are text: .SH NAME, .B ls), font changes and special characters removed; pages
+    # that only point to another (.so) have no text and are skipped.
     printf "page\ttext\n" > "$SOURCE"
     n=0
     for f in "$PAGES"/*.gz; do
       page=$(basename "$f" .gz)
       zcat -- "$f" 2>/dev/null | awk -v page="$page" '
-        /^[.'"'"']\\"/ { next }
-        /^\.so / { next }
-        /^[.'"'"']/ { sub(/^[.'"'"'][^ \t]*[ \t]*/, "") }
+        skip { if ($0 ~ /^\.\.[ \t]*$/) skip = 0; next }
+        /^\\"/ { next }
+        /^[.'"'"'][ \t]*(de|am|ig)([ \t]|$)/ { skip = 1; next }
+        /^[.'"'"']/ {
+          if ($0 !~ /^[.'"'"'][ \t]*(TH|SH|SS|B|I|BR|IR|RB|RI|BI|IB|SM|SB|IP|TP|TQ|Nm|Nd|Fl|Ar|Op|Xr|Sh|Ss|It|Dl)([ \t]|$)/) next
+          sub(/^[.'"'"'][ \t]*[^ \t]*[ \t]*/, "")
+        }
         { gsub(/\\f(\[[^]]*\]|\(..|.)/, ""); gsub(/\\(\(..|\[[^]]*\]|\*(\(..|.))/, " "); gsub(/\\./, " ");
           gsub(/[\t"]/, " "); text = text " " $0 }
         END { gsub(/  +/, " ", text); if (text ~ /[A-Za-z]/) printf "%s\t%s\n", page, text }' >> "$SOURCE" || true
