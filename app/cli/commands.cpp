@@ -14,6 +14,7 @@
 #include "app/cli/json_output.h"
 #include "app/cli/output_paths.h"
 #include "core/common/text_escape.h"
+#include "core/corpus/document_ids.h"
 #include "core/corpus/synthetic_generator.h"
 #include "core/corpus/text_import.h"
 #include "core/corpus/truth_io.h"
@@ -47,10 +48,18 @@ Commands:
                  [--vocab-words-per-doc M] [--vocab-noise-seed S] | --vocabulary FILE |
                  --vocab D --vocab-from-counts) [--min-token-length M]
                  [--separator LINE] [--keep-stopwords] [--keep-case] [--numbers]
+                 [--column NAME [--id-column NAME] | --field NAME [--id-field NAME]] [--format text|csv|tsv|jsonl]
       Turns plain text (a file with one document per line, or a folder with one document
-      per file) into the UCI bag-of-words files and provenance.json. --separator '%' ends a
+      per file) into the UCI bag-of-words files, provenance.json and documents.txt (the id of
+      each document: the file name, or the line number). --separator '%' ends a
       document at every '%' line instead (fortune files; also in every file of a folder). In
       a folder, files that are not UTF-8 text are skipped and listed, and links are read once.
+      --column NAME reads the documents from a column of a CSV file (RFC 4180 quoting; a TSV
+      file when its name ends .tsv or with --format tsv), --field NAME from a field of JSON
+      Lines (one object a line; .jsonl or --format jsonl); --id-column/--id-field take the ids
+      from another column or field (default: the record's line number). Any input may be
+      gzip-compressed (recognised by its first bytes). scripts/text_presets.sh builds real-text
+      corpora from Debian packages (descriptions, fortunes, the KJV Bible, manual pages).
       The vocabulary is private by default: at most D words chosen by differentially private
       partition selection (epsilon 1, delta 1e-6, 20 words per document; charged in every
       private run's ledger); --vocabulary FILE takes a public list (one word a line, order
@@ -163,10 +172,44 @@ int generateCommand(const std::vector<std::string>& args) {
   return kExitOk;
 }
 
+namespace {
+
+// --format, --column/--id-column (CSV, TSV) and --field/--id-field (JSON Lines). Without --format
+// the file name says (.csv, .tsv, .jsonl, before .gz), then --column means CSV and --field JSON Lines.
+void readImportFormat(const Arguments& a, TextImportParams& p) {
+  if ((a.has("column") || a.has("id-column")) && (a.has("field") || a.has("id-field")))
+    throw UsageError("--column/--id-column name CSV or TSV columns, --field/--id-field JSON fields: give one kind");
+  if (a.has("format")) {
+    auto format = parseTextFormat(a.text("format"));
+    if (!format.ok()) throw UsageError("--format: " + format.status().message());
+    p.format = format.value();
+  } else {
+    p.format = textFormatFromName(p.input);
+    if (p.format == TextFormat::Text && a.has("column")) p.format = TextFormat::Csv;
+    if (p.format == TextFormat::Text && a.has("field")) p.format = TextFormat::JsonLines;
+  }
+  const bool json = p.format == TextFormat::JsonLines;
+  const std::string key = json ? "field" : "column";
+  const std::string textOption = "--" + key;
+  if (a.has(json ? "column" : "field") || a.has(json ? "id-column" : "id-field"))
+    throw UsageError(std::string("a ") + textFormatName(p.format) + " input takes " + textOption +
+                     (json ? " and --id-field" : " and --id-column"));
+  if (p.format == TextFormat::Text) return;
+  if (!a.has(key))
+    throw UsageError(std::string("a ") + textFormatName(p.format) + " input needs " + textOption +
+                     " NAME: the " + (json ? "field" : "column") + " that holds each document's text");
+  p.column = a.text(key);
+  p.idColumn = a.text(json ? "id-field" : "id-column", "");
+  if (a.has("separator")) throw UsageError("--separator applies to plain text, not to a " + std::string(textFormatName(p.format)) + " file");
+}
+
+}  // namespace
+
 int importTextCommand(const std::vector<std::string>& args) {
   const Arguments a(args,
                     {"input", "vocab", "out", "min-token-length", "separator", "vocabulary", "vocab-epsilon",
-                     "vocab-delta", "vocab-words-per-doc", "vocab-noise-seed"},
+                     "vocab-delta", "vocab-words-per-doc", "vocab-noise-seed", "format", "column", "id-column",
+                     "field", "id-field"},
                     {"keep-stopwords", "keep-case", "numbers", "vocab-from-counts", "force"});
   TextImportParams p;
   p.input = a.text("input");
@@ -192,18 +235,21 @@ int importTextCommand(const std::vector<std::string>& args) {
   p.removeStopWords = !a.flag("keep-stopwords");
   p.lowercase = !a.flag("keep-case");
   p.numbersAsTokens = a.flag("numbers");
+  readImportFormat(a, p);
   const std::string out = a.text("out");
   std::vector<std::string> inputs{p.input};
   if (!p.vocabularyFile.empty()) inputs.push_back(p.vocabularyFile);
   const OutputRules rules = outputRules(a, inputs);
-  require(checkOutputFolder(out, {"docword.txt", "vocab.txt", "provenance.json"}, rules));  // before the work
+  require(checkOutputFolder(out, {"docword.txt", "vocab.txt", "provenance.json", kDocumentIdsFileName}, rules));
   std::unique_ptr<RandomSource> noise;
   if (a.has("vocab-noise-seed")) noise = std::make_unique<SeededRandom>(a.seed("vocab-noise-seed", 0));
   TextImportReport report;
   const Corpus corpus = take(importText(p, &report, nullptr, noise.get()));
   require(writeUciCorpus(corpus, out, rules));
   require(writeCorpusProvenance(corpus.provenance, out, rules));
-  std::cout << "read " << report.documentsRead << " documents; ";
+  require(writeDocumentIds(report.documentIds, out, rules));
+  std::cout << "read " << report.documentsRead << " documents"
+            << (report.compressedFiles > 0 && report.filesRead == 0 ? " (gzip)" : "") << "; ";
   if (corpus.provenance.shortDocumentsKept) {
     std::cout << "all " << corpus.docCount() << " count in N (" << report.emptyDocuments
               << " left with fewer than 3 vocabulary tokens are kept empty)";
@@ -212,7 +258,7 @@ int importTextCommand(const std::vector<std::string>& args) {
               << " with fewer than 3 vocabulary tokens)";
   }
   std::cout << "; vocabulary " << corpus.vocabSize() << " of " << report.distinctWords << " distinct words; wrote "
-            << escapeText(out) << "\n";
+            << escapeText(out) << " (document ids in " << kDocumentIdsFileName << ")\n";
   const CorpusProvenance& prov = corpus.provenance;
   switch (prov.vocabulary) {
     case VocabularyOrigin::Public:
@@ -231,6 +277,7 @@ int importTextCommand(const std::vector<std::string>& args) {
   }
   if (report.filesRead > 0) {
     std::cout << "folder: " << report.filesRead << " text files read";
+    if (report.compressedFiles) std::cout << " (" << report.compressedFiles << " gzip)";
     if (report.duplicateFiles) std::cout << ", " << report.duplicateFiles << " links to files already read skipped";
     if (!report.skippedFiles.empty()) {
       std::cout << ", " << report.skippedFiles.size() << " files that are not UTF-8 text skipped (";

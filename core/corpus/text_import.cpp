@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr long long kMaxFileBytes = 1LL << 30;  // folder mode reads one file at a time
-constexpr std::size_t kMaxLineBytes = std::size_t(64) << 20;  // one line (a document in line mode)
+constexpr std::size_t kMaxLineBytes = kMaxRecordBytes;  // one line (a document in line mode)
 // Issue 28: every distinct token is kept (about 150 bytes each) until the vocabulary is chosen, so
 // their number is bounded (64 MB of random text took 1.06 GB); 4x the largest vocabulary.
 constexpr std::size_t kMaxDistinctTokens = 4 * static_cast<std::size_t>(kMaxVocabularySize);
@@ -211,7 +211,8 @@ class DocumentSink {
  public:
   explicit DocumentSink(const TextImportParams& p) : m_params(p) { m_offsets.push_back(0); }
 
-  void addDocument(std::string_view text) {
+  void addDocument(std::string_view text, std::string id) {
+    m_documentIds.push_back(std::move(id));
     m_ids.clear();
     forEachToken(text, m_params, m_filters, [this](const std::string& token) {
       if (m_words.size() >= kMaxDistinctTokens && !m_dictionary.count(token)) {
@@ -239,6 +240,19 @@ class DocumentSink {
   }
 
   int documentCount() const { return static_cast<int>(m_offsets.size()) - 1; }
+
+  // The ids in the corpus's row order: buildCorpus keeps the documents with at least
+  // kMinDocumentLength vocabulary tokens in their order, and keepDroppedAsEmpty appends the others.
+  std::vector<std::string> rowIds(const std::vector<CountTriplet>& triplets, bool shortKept) {
+    std::vector<double> length(documentCount(), 0.0);
+    for (const CountTriplet& t : triplets) length[t.doc] += t.count;
+    std::vector<std::string> ids;
+    for (int n = 0; n < documentCount(); ++n)
+      if (contributes(length[n])) ids.push_back(std::move(m_documentIds[n]));
+    for (int n = 0; shortKept && n < documentCount(); ++n)
+      if (!contributes(length[n])) ids.push_back(std::move(m_documentIds[n]));
+    return ids;
+  }
 
   Result<Corpus> build(TextImportReport& report, RandomSource* noise) {
     report.documentsRead = documentCount();
@@ -282,6 +296,7 @@ class DocumentSink {
     if (!corpus.ok()) return corpus.status();
     corpus->provenance = std::move(choice->provenance);
     if (corpus->provenance.shortDocumentsKept) keepDroppedAsEmpty(corpus.value());
+    report.documentIds = rowIds(triplets, corpus->provenance.shortDocumentsKept);
     report.documentsKept = corpus->docCount();
     report.droppedDocuments = corpus->droppedDocuments;
     report.emptyDocuments = corpus->emptyDocuments;
@@ -309,6 +324,7 @@ class DocumentSink {
   std::vector<int> m_ids;
   std::vector<int> m_docWords, m_docCounts;
   std::vector<std::size_t> m_offsets;
+  std::vector<std::string> m_documentIds;
   long long m_tokens = 0;
   bool m_tooManyWords = false;
 };
@@ -319,58 +335,31 @@ bool isBlankText(std::string_view s) {
   });
 }
 
-Status invalidUtf8(const std::string& file, long long line, long long byteInLine, long long fileOffset,
-                   unsigned char byte) {
-  char hex[8];
-  std::snprintf(hex, sizeof(hex), "0x%02X", byte);
-  return badInput(file + " line " + std::to_string(line) + ": invalid UTF-8 byte " + hex + " at byte " +
-                  std::to_string(byteInLine + 1) + " of the line (file offset " + std::to_string(fileOffset) +
-                  ")");
-}
-
-// std::getline with a limit: false at the end of the input, or with `tooLong` set when the
-// line reaches maxBytes before its '\n' (a device such as /dev/zero has no line end at all).
-bool getLineBounded(std::istream& in, std::string& line, std::size_t maxBytes, bool& tooLong) {
-  line.clear();
-  tooLong = false;
-  std::streambuf* sb = in.rdbuf();
-  for (;;) {
-    const int c = sb->sbumpc();
-    if (c == std::char_traits<char>::eof()) {
-      in.setstate(std::ios::eofbit);
-      return !line.empty();
-    }
-    if (c == '\n') return true;
-    if (line.size() >= maxBytes) {
-      tooLong = true;
-      return false;
-    }
-    line += static_cast<char>(c);
-  }
-}
-
 // One document per line, or multi-line documents ended by the separator line. `size` (bytes,
 // 0 when unknown) only scales the progress.
-Status readLines(std::istream& in, const std::string& name, double size, const TextImportParams& p,
-                 DocumentSink& sink, Feedback* feedback) {
+// A document's id is idPrefix followed by the number of its first line. `input` (may be null)
+// gives the progress of a file.
+Status readLines(std::istream& in, const std::string& name, const std::string& idPrefix, const TextInput* input,
+                 const TextImportParams& p, DocumentSink& sink, Feedback* feedback) {
   std::string line, document;
-  long long lineNo = 0, offset = 0;
+  long long lineNo = 0, offset = 0, documentLine = 1;
   auto flushDocument = [&]() {
-    if (!isBlankText(document)) sink.addDocument(document);
+    if (!isBlankText(document)) sink.addDocument(document, idPrefix + std::to_string(documentLine));
     document.clear();
+    documentLine = lineNo + 1;
   };
   bool tooLong = false;
   while (getLineBounded(in, line, kMaxLineBytes, tooLong)) {
     ++lineNo;
-    const long long bad = findInvalidUtf8(line);
-    if (bad >= 0) return invalidUtf8(name, lineNo, bad, offset + bad, static_cast<unsigned char>(line[bad]));
+    DPLDA_RETURN_IF_ERROR(checkRecordText(line, name, lineNo, offset));
     offset += static_cast<long long>(line.size()) + 1;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (p.separator.empty()) {
-      if (!isBlankText(line)) sink.addDocument(line);
+      if (!isBlankText(line)) sink.addDocument(line, idPrefix + std::to_string(lineNo));
     } else if (line == p.separator) {
       flushDocument();
     } else {
+      if (document.empty()) documentLine = lineNo;
       if (document.size() + line.size() >= static_cast<std::size_t>(kMaxFileBytes)) {
         return Status(StatusCode::ResourceLimit, name + " line " + std::to_string(lineNo) +
                                                      ": a document (lines up to a separator line) longer than 1 GiB");
@@ -380,9 +369,10 @@ Status readLines(std::istream& in, const std::string& name, double size, const T
     }
     if ((lineNo & 1023) == 0) {
       if (isCanceled(feedback)) return cancelled();
-      if (size > 0) reportProgress(feedback, 0.9 * offset / size);
+      if (input && input->fileSize() > 0) reportProgress(feedback, 0.9 * input->fileBytesRead() / input->fileSize());
     }
   }
+  if (input) DPLDA_RETURN_IF_ERROR(input->status());
   if (tooLong) {
     return Status(StatusCode::ResourceLimit, name + " line " + std::to_string(lineNo + 1) + " is longer than " +
                                                  std::to_string(kMaxLineBytes >> 20) + " MiB");
@@ -392,39 +382,24 @@ Status readLines(std::istream& in, const std::string& name, double size, const T
   return Status::ok();
 }
 
-Status readLinesFile(const fs::path& path, const TextImportParams& p, DocumentSink& sink,
-                     Feedback* feedback) {
-  const std::string name = escapeText(path.string());
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return ioError("cannot open " + name + ": " + std::strerror(errno));
-  std::error_code ec;
-  const double size = static_cast<double>(fs::file_size(path, ec));
-  return readLines(in, name, size, p, sink, feedback);
-}
-
-Status readWholeFile(const fs::path& path, std::string& text) {
-  const std::string name = escapeText(path.string());
-  std::error_code ec;
-  const auto size = fs::file_size(path, ec);
-  if (ec) return ioError("cannot read " + name + ": " + ec.message());
-  if (size > static_cast<std::uintmax_t>(kMaxFileBytes)) {
-    return Status(StatusCode::ResourceLimit, name + " is larger than 1 GiB; split it or use file mode");
+// A single file in any format, gzip-compressed or not.
+Status readSingleFile(const TextImportParams& p, DocumentSink& sink, TextImportReport& report, Feedback* feedback) {
+  auto opened = openTextInput(p.input);
+  if (!opened.ok()) return opened.status();
+  TextInput& input = *opened.value();
+  if (input.compressed()) report.compressedFiles = 1;
+  const std::string name = escapeText(p.input);
+  auto add = [&sink](std::string_view text, std::string id) { sink.addDocument(text, std::move(id)); };
+  const RecordFields fields{p.column, p.idColumn};
+  Status st;
+  switch (p.format) {
+    case TextFormat::Csv: st = readDelimitedRecords(input.stream(), name, ',', fields, add, feedback); break;
+    case TextFormat::Tsv: st = readDelimitedRecords(input.stream(), name, '\t', fields, add, feedback); break;
+    case TextFormat::JsonLines: st = readJsonLines(input.stream(), name, fields, add, feedback); break;
+    default: return readLines(input.stream(), name, "", &input, p, sink, feedback);
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return ioError("cannot open " + name + ": " + std::strerror(errno));
-  text.assign(static_cast<std::size_t>(size), '\0');
-  in.read(text.data(), static_cast<std::streamsize>(size));
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  if (in.bad()) return ioError("cannot read " + name + ": " + std::strerror(errno));
-  const long long bad = findInvalidUtf8(text);
-  if (bad >= 0) {
-    const long long line = 1 + std::count(text.begin(), text.begin() + bad, '\n');
-    const std::size_t lineStart = bad == 0 ? std::string::npos : text.rfind('\n', bad - 1);
-    const long long inLine =
-        lineStart == std::string::npos ? bad : bad - 1 - static_cast<long long>(lineStart);
-    return invalidUtf8(name, line, inLine, bad, static_cast<unsigned char>(text[bad]));
-  }
-  return Status::ok();
+  DPLDA_RETURN_IF_ERROR(input.status());  // a damaged gzip stream ends the records early
+  return st;
 }
 
 }  // namespace
@@ -474,6 +449,17 @@ Result<Corpus> importText(const TextImportParams& params, TextImportReport* repo
     if (!cal.ok()) return cal.status();
   }
   if (!fs::is_directory(input, ec)) DPLDA_RETURN_IF_ERROR(requireRegularFile(params.input));  // issue 28
+  if (params.format == TextFormat::Text && !(params.column.empty() && params.idColumn.empty())) {
+    return invalidArgument("a column or field is read from a CSV, TSV or JSON Lines file, not from plain text");
+  }
+  if (params.format != TextFormat::Text) {
+    const std::string what = params.format == TextFormat::JsonLines ? "field" : "column";
+    if (fs::is_directory(input, ec))
+      return invalidArgument("a " + std::string(textFormatName(params.format)) + " input is one file, not a folder: " +
+                             escapeText(params.input));
+    if (params.column.empty()) return invalidArgument("a " + std::string(textFormatName(params.format)) + " input needs the " + what + " that holds the documents");
+    if (!params.separator.empty()) return invalidArgument("a separator applies to plain text, not to " + std::string(textFormatName(params.format)));
+  }
 
   DocumentSink sink(params);
   TextImportReport report;
@@ -497,7 +483,8 @@ Result<Corpus> importText(const TextImportParams& params, TextImportReport* repo
         ++report.duplicateFiles;
         continue;
       }
-      const Status st = readWholeFile(files[i], text);
+      bool compressed = false;
+      const Status st = readWholeTextFile(files[i].string(), text, kMaxFileBytes, &compressed);
       // Not UTF-8 text (e.g. a binary index beside the text files): skipped, and reported.
       if (st.code() == StatusCode::BadInput || text.find('\0') != std::string::npos) {
         report.skippedFiles.push_back(files[i].filename().string());
@@ -507,11 +494,13 @@ Result<Corpus> importText(const TextImportParams& params, TextImportReport* repo
       }
       DPLDA_RETURN_IF_ERROR(st);
       ++report.filesRead;
+      report.compressedFiles += compressed ? 1 : 0;
+      const std::string leaf = files[i].filename().string();
       if (params.separator.empty()) {
-        sink.addDocument(text);
+        sink.addDocument(text, leaf);
       } else {
         std::istringstream lines(text);
-        DPLDA_RETURN_IF_ERROR(readLines(lines, escapeText(files[i].string()), 0.0, params, sink, nullptr));
+        DPLDA_RETURN_IF_ERROR(readLines(lines, escapeText(files[i].string()), leaf + ":", nullptr, params, sink, nullptr));
       }
       reportProgress(feedback, 0.9 * (i + 1) / files.size());
     }
@@ -521,7 +510,7 @@ Result<Corpus> importText(const TextImportParams& params, TextImportReport* repo
     }
     if (sink.documentCount() == 0) return badInput("no documents in the text files of " + escapeText(params.input));
   } else {
-    DPLDA_RETURN_IF_ERROR(readLinesFile(input, params, sink, feedback));
+    DPLDA_RETURN_IF_ERROR(readSingleFile(params, sink, report, feedback));
     if (sink.documentCount() == 0)
       return badInput("no documents in " + escapeText(params.input) + " (it is empty or blank)");
   }

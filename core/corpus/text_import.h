@@ -7,9 +7,11 @@
 // separator is given; sub-folders and hidden files are skipped). In a folder, files that are
 // not UTF-8 text (binary indexes such as fortune's .dat files) are skipped and listed in the
 // report, and a link to a file already read (fortune's .u8 links) is read once; a single file
-// given as input must be valid UTF-8. Blank documents (only white space) are formatting, not
+// given as input must be valid UTF-8 without NUL bytes. Or one CSV, TSV or JSON Lines file whose
+// records are the documents (TextImportParams::format). Any file may be gzip-compressed.
+// Blank documents (only white space) are formatting, not
 // documents: they are skipped and not counted, except a whole file in folder mode without a
-// separator, which is a (dropped) document.
+// separator, which is a (dropped) document, and a CSV/TSV/JSON Lines record (every record is one).
 //
 // Tokenizer (UTF-8; invalid bytes are BadInput naming the file, line and byte offset):
 //  - a token is a maximal run of word characters: ASCII letters, ASCII digits when
@@ -38,6 +40,7 @@
 #include "core/common/random.h"
 #include "core/common/status.h"
 #include "core/corpus/corpus.h"
+#include "core/corpus/text_formats.h"
 #include "core/privacy/vocabulary_selection.h"
 
 namespace dplda {
@@ -55,6 +58,12 @@ struct TextImportParams {
   bool removeStopWords = true;
   bool numbersAsTokens = false;
   std::string separator;  // when non-empty, a line equal to it ends a document (file and folder mode)
+  // A single file's format (core/corpus/text_formats.h): Text is the line/separator modes above;
+  // Csv, Tsv and JsonLines read the documents from `column` (a column or a JSON field) and their
+  // ids from `idColumn` when given. Gzip-compressed input is read in every format and mode.
+  TextFormat format = TextFormat::Text;
+  std::string column;
+  std::string idColumn;
 };
 
 struct TextImportReport {
@@ -71,6 +80,11 @@ struct TextImportReport {
   int filesRead = 0;                      // folder mode: files imported
   int duplicateFiles = 0;                 // folder mode: links to a file already read
   std::vector<std::string> skippedFiles;  // folder mode: not UTF-8 text (names, sorted)
+  int compressedFiles = 0;                // gzip files read
+  // The id of each row of the corpus, in its order (written beside it: core/corpus/document_ids.h):
+  // the id column or field; else the file name (folder, a document per file), "FILE:LINE"
+  // (folder with a separator) or the line number (a file) of the document's first line.
+  std::vector<std::string> documentIds;
 };
 
 // `selectionNoise` draws the private selection's noise (default: a new SecureRandom).

@@ -38,6 +38,8 @@ class TstSession : public QObject {
     s.maxLength = 321;
     s.trials = 7;
     s.sweepEpsilons = "0.5,1,8";
+    s.textFormat = TextFormat::JsonLines;
+    s.textColumn = "body";
     s.comparePresets = true;
     s.separator = "--";
     s.splitWeights = {3, 1};
@@ -207,6 +209,58 @@ class TstSession : public QObject {
     SessionState v = s;
     v.separator.clear();
     QVERIFY(v != s);  // and the separator
+  }
+
+  // Issue 26 §4: the text source's format and column survive a round trip, older files (no
+  // "format") load as plain text, a bad format is refused naming it, a table without its column
+  // is a field error, and the session's import reads the column it names.
+  void textFormatAndColumn() {
+    SessionState s;
+    s.source = SessionState::Source::Text;
+    s.textFormat = TextFormat::Csv;
+    s.textColumn = "body";
+    const QJsonObject json = sessionToJson(s);
+    QCOMPARE(json.value("corpus").toObject().value("format").toString(), QString("csv"));
+    QCOMPARE(json.value("corpus").toObject().value("column").toString(), QString("body"));
+    QVERIFY(sessionFromJson(json).value() == s);
+    SessionState other = s;
+    other.textColumn = "title";
+    QVERIFY(other != s);
+
+    QJsonObject old = json;
+    QJsonObject corpus = old.value("corpus").toObject();
+    corpus.remove("format");
+    corpus.remove("column");
+    old.insert("corpus", corpus);
+    QCOMPARE(sessionFromJson(old).value().textFormat, TextFormat::Text);
+    corpus.insert("format", "xlsx");
+    old.insert("corpus", corpus);
+    auto bad = sessionFromJson(old);
+    QVERIFY(!bad.ok());
+    QVERIFY(QString::fromStdString(bad.status().message()).contains("corpus.format must be text, csv, tsv or jsonl, got 'xlsx'"));
+
+    QTemporaryDir dir;
+    s.corpusPath = dir.filePath("notes.csv");
+    s.textColumn.clear();
+    QVERIFY(validateSession(s).value("text_column").contains("column"));
+    s.textColumn = "body";
+    QVERIFY(!validateSession(s).contains("text_column"));
+    QFile f(s.corpusPath);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("id,body\n1,apple banana cherry\n2,\"banana, cherry\napple\"\n");
+    f.close();
+    const QString words = dir.filePath("words.txt");
+    QFile w(words);
+    QVERIFY(w.open(QIODevice::WriteOnly));
+    w.write("apple\nbanana\ncherry\n");
+    w.close();
+    s.vocabularyFile = words;
+    s.separator = "%";  // ignored for a table
+    TextImportReport report;
+    auto corpus2 = importText(textImportParams(s), &report);
+    QVERIFY2(corpus2.ok(), corpus2.status().message().c_str());
+    QCOMPARE(corpus2->docCount(), 2);
+    QCOMPARE(report.documentIds, std::vector<std::string>({"2", "3"}));
   }
 
   void badSplitIsRefused() {

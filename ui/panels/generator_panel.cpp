@@ -47,7 +47,7 @@ GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
   m_source = new QComboBox;
   m_source->addItem(tr("Synthetic LDA"), "synthetic");
   m_source->addItem(tr("UCI folder"), "uci");
-  m_source->addItem(tr("Plain text (file or folder)"), "text");
+  m_source->addItem(tr("Text, CSV or JSON Lines"), "text");
   makeCompact(m_source, 14);
   addRow(cform, "source", tr("Source"), m_source, tr("Draw a synthetic corpus with known truth, or load one"));
   auto* pathRow = new QWidget;
@@ -62,6 +62,25 @@ GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
          tr("UCI: bag-of-words folder with docword.txt, optional vocab.txt and truth.json.\n"
             "Plain text: a file (one document per line, or per separator) or a folder (one document per file)"));
   m_fields["corpus"] = m_path;
+  // The text file's format and, for a table, the column or field of the documents: one row.
+  auto* formatRow = new QWidget;
+  auto* fl = new QHBoxLayout(formatRow);
+  fl->setContentsMargins(0, 0, 0, 0);
+  m_textFormat = new QComboBox;
+  m_textFormat->addItem(tr("Lines"), "text");
+  m_textFormat->addItem(tr("CSV"), "csv");
+  m_textFormat->addItem(tr("TSV"), "tsv");
+  m_textFormat->addItem(tr("JSON Lines"), "jsonl");
+  m_textColumn = new QLineEdit;
+  fl->addWidget(m_textFormat);
+  fl->addWidget(m_textColumn, 1);
+  addRow(cform, "text_column", tr("Format"), formatRow,
+         tr("Lines: plain text, a document per line (or per separator) or per file of a folder.\n"
+            "CSV / TSV: one file, a document per row, read from the named column (RFC 4180 quoting).\n"
+            "JSON Lines: one object a line, the document in the named field.\n"
+            "Any file may be gzip-compressed. dplda import-text --column/--field does the same."));
+  m_fields["text_column"] = m_textColumn;
+  m_fields["text_format"] = m_textFormat;
   m_separator = new QLineEdit;
   m_separator->setPlaceholderText(tr("empty: one document per line"));
   addRow(cform, "separator", tr("Separator line"), m_separator,
@@ -191,6 +210,8 @@ GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
   connect(m_source, &QComboBox::currentIndexChanged, this, [this] { commit("source", tr("change corpus source")); });
   connect(m_path, &QLineEdit::editingFinished, this, [this] { commit("corpus", tr("change corpus folder")); });
   connect(m_separator, &QLineEdit::editingFinished, this, [this] { commit("separator", tr("change separator")); });
+  connect(m_textFormat, &QComboBox::currentIndexChanged, this, [this] { commit("text_column", tr("change text format")); });
+  connect(m_textColumn, &QLineEdit::editingFinished, this, [this] { commit("text_column", tr("change text column")); });
   connect(m_vocabularyFile, &QLineEdit::editingFinished, this,
           [this] { commit("vocabulary_file", tr("change vocabulary list")); });
   connect(m_browse, &QPushButton::clicked, this, [this] {
@@ -298,6 +319,8 @@ void GeneratorPanel::setState(const SessionState& s) {
   m_source->setCurrentIndex(s.source == SessionState::Source::Uci ? 1 : s.source == SessionState::Source::Text ? 2 : 0);
   m_path->setText(s.corpusPath);
   m_separator->setText(s.separator);
+  m_textFormat->setCurrentIndex(std::max(0, m_textFormat->findData(QString::fromLatin1(textFormatName(s.textFormat)))));
+  m_textColumn->setText(s.textColumn);
   m_vocabularyFile->setText(s.vocabularyFile);
   m_vocab->setValue(g.vocabSize);
   m_topics->setValue(g.topicCount);
@@ -339,6 +362,8 @@ SessionState GeneratorPanel::fromWidgets(QString* seedError, QString* seedKey) c
                                 : SessionState::Source::Synthetic;
   s.corpusPath = m_path->text().trimmed();
   s.separator = m_separator->text();
+  s.textFormat = parseTextFormat(m_textFormat->currentData().toString().toStdString()).value();
+  s.textColumn = m_textColumn->text().trimmed();
   s.vocabularyFile = m_vocabularyFile->text().trimmed();
   g.vocabSize = m_vocab->value();
   g.topicCount = m_topics->value();
@@ -415,13 +440,19 @@ void GeneratorPanel::updateEnabled(const SessionState& s) {
   m_path->setEnabled(!synthetic);
   m_browse->setText(text ? tr("Browse…") : tr("Load…"));
   m_path->setPlaceholderText(text ? tr("text file or folder of text files") : tr("folder with docword.txt"));
-  m_separator->setEnabled(text);
+  const bool table = s.textFormat != TextFormat::Text;
+  m_textFormat->setEnabled(text);
+  m_textColumn->setEnabled(text && table);
+  m_textColumn->setPlaceholderText(!table ? tr("(a table's column)")
+                                   : s.textFormat == TextFormat::JsonLines ? tr("field, e.g. text")
+                                                                           : tr("column, e.g. text"));
+  m_separator->setEnabled(text && !table);
   m_vocabularyFile->setEnabled(text);
 }
 
 void GeneratorPanel::browseText() {
   QMenu menu(this);
-  QAction* file = menu.addAction(tr("Text file (one document per line)…"));
+  QAction* file = menu.addAction(tr("File (text, CSV, TSV, JSON Lines; gzip too)…"));
   QAction* folder = menu.addAction(tr("Folder (one document per file)…"));
   QAction* chosen = menu.exec(m_browse->mapToGlobal(QPoint(0, m_browse->height())));
   QString path;
@@ -429,6 +460,11 @@ void GeneratorPanel::browseText() {
   else if (chosen == folder) path = QFileDialog::getExistingDirectory(this, tr("Folder of text documents"), m_path->text());
   if (path.isEmpty()) return;
   m_path->setText(path);
+  // A file's name says its format (.csv, .tsv, .jsonl, also before .gz); a folder is plain text.
+  const TextFormat format = chosen == file ? textFormatFromName(path.toStdString()) : TextFormat::Text;
+  m_textFormat->blockSignals(true);
+  m_textFormat->setCurrentIndex(std::max(0, m_textFormat->findData(QString::fromLatin1(textFormatName(format)))));
+  m_textFormat->blockSignals(false);
   commit("corpus", tr("load text corpus"));
 }
 

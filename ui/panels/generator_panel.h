@@ -35,7 +35,7 @@ class GeneratorPanel : public QWidget {
   QString problem() const;
 
   // For tests and keyboard users: the widgets by field key ("vocab", "topics", "docs", "alpha0",
-  // "beta", "length", "seed", "init_seed", "corpus", "separator", "source", "trials", "sweep_epsilons", "max_length",
+  // "beta", "length", "seed", "init_seed", "corpus", "separator", "text_format", "text_column", "source", "trials", "sweep_epsilons", "max_length",
   // "model", "vi_method", "vi_iterations", "vi_batch_size", "vi_tau0", "vi_kappa", "vi_clip", "holdout",
   // "holdout_seed").
   QWidget* field(const QString& key) const { return m_fields.value(key); }
@@ -66,6 +66,8 @@ class GeneratorPanel : public QWidget {
   QComboBox* m_source = nullptr;
   QLineEdit* m_path = nullptr;
   QLineEdit* m_separator = nullptr;
+  QComboBox* m_textFormat = nullptr;  // Lines, CSV, TSV, JSON Lines
+  QLineEdit* m_textColumn = nullptr;  // the column or field of a table's documents
   QLineEdit* m_vocabularyFile = nullptr;
   QPushButton* m_browse = nullptr;
   QSpinBox* m_vocab = nullptr;

@@ -181,6 +181,7 @@ bool operator==(const SessionState& a, const SessionState& b) {
   const GeneratorParams& g = a.generator;
   const GeneratorParams& h = b.generator;
   return a.source == b.source && a.corpusPath == b.corpusPath && a.separator == b.separator &&
+         a.textFormat == b.textFormat && a.textColumn == b.textColumn &&
          a.vocabularyFile == b.vocabularyFile &&
          a.splitWeights == b.splitWeights && g.vocabSize == h.vocabSize &&
          g.topicCount == h.topicCount && g.docCount == h.docCount && g.alpha0 == h.alpha0 && g.prior == h.prior &&
@@ -234,6 +235,9 @@ QMap<QString, QString> validateSession(const SessionState& s) {
     // The import keeps the d most frequent words, so d matters for text corpora too.
     if (s.corpusPath.trimmed().isEmpty())
       e["corpus"] = "choose a plain-text file (one document per line) or a folder (one document per file)";
+    if (s.textFormat != TextFormat::Text && s.textColumn.trimmed().isEmpty())
+      e["text_column"] = s.textFormat == TextFormat::JsonLines ? "name the JSON field that holds the documents"
+                                                                : "name the column that holds the documents";
     if (!vocabOk) e["vocab"] = vocabRange;
     else if (g.topicCount > g.vocabSize)
       e["topics"] = QString("k = %1 topics exceeds the vocabulary size d = %2 (k ≤ d)").arg(g.topicCount).arg(g.vocabSize);
@@ -381,6 +385,8 @@ QJsonObject sessionToJson(const SessionState& s) {
                                                                                  : "synthetic"},
                              {"path", s.corpusPath},
                              {"separator", s.separator},
+                             {"format", textFormatName(s.textFormat)},
+                             {"column", s.textColumn},
                              {"vocabulary_file", s.vocabularyFile}}},
       {"generator", QJsonObject{{"vocab", g.vocabSize},
                                 {"topics", g.topicCount},
@@ -453,6 +459,12 @@ Result<SessionState> sessionFromJson(const QJsonObject& json) {
     return bad("session: corpus.source must be synthetic, uci or text, got " + q(source));
   DPLDA_RETURN_IF_ERROR(readString(corpus, "path", "corpus", s.corpusPath));
   DPLDA_RETURN_IF_ERROR(readString(corpus, "separator", "corpus", s.separator));
+  QString format = "text";  // files before issue 26 read plain text
+  DPLDA_RETURN_IF_ERROR(readString(corpus, "format", "corpus", format));
+  const auto textFormat = parseTextFormat(format.toStdString());
+  if (!textFormat.ok()) return bad("session: corpus.format must be text, csv, tsv or jsonl, got " + q(format));
+  s.textFormat = textFormat.value();
+  DPLDA_RETURN_IF_ERROR(readString(corpus, "column", "corpus", s.textColumn));
   DPLDA_RETURN_IF_ERROR(readString(corpus, "vocabulary_file", "corpus", s.vocabularyFile));
 
   GeneratorParams& g = s.generator;
@@ -629,7 +641,9 @@ TextImportParams textImportParams(const SessionState& s) {
   TextImportParams p;
   p.input = s.corpusPath.toStdString();
   p.vocabSize = s.generator.vocabSize;
-  p.separator = s.separator.toStdString();
+  p.format = s.textFormat;
+  if (s.textFormat == TextFormat::Text) p.separator = s.separator.toStdString();
+  else p.column = s.textColumn.trimmed().toStdString();
   if (!s.vocabularyFile.isEmpty()) {
     p.vocabularyRule = VocabularyRule::PublicFile;
     p.vocabularyFile = s.vocabularyFile.toStdString();

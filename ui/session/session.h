@@ -28,6 +28,10 @@ struct SessionState {
   Source source = Source::Synthetic;
   QString corpusPath;        // UCI folder (or docword file), or a text file / folder of text files
   QString separator;         // Text: a line equal to it ends a document; empty = one document per line
+  // Text: the file's format (core/corpus/text_formats.h) and, for CSV/TSV/JSON Lines, the column or
+  // field that holds the documents.
+  TextFormat textFormat = TextFormat::Text;
+  QString textColumn;
   // Text: a public vocabulary list (one word a line, order kept); empty = the private selection
   // (docs/PRIVACY.md §13) with d = generator.vocabSize words at most.
   QString vocabularyFile;

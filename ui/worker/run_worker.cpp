@@ -24,8 +24,10 @@ namespace dplda {
 QString corpusKey(const SessionState& s) {
   if (s.source == SessionState::Source::Uci) return "uci:" + QFileInfo(s.corpusPath).absoluteFilePath();
   if (s.source == SessionState::Source::Text) {
-    // The import depends on the path, the separator, d (the vocabulary cap) and the vocabulary list.
+    // The import depends on the path, the separator, the format and column, d (the vocabulary cap) and the
+    // vocabulary list.
     return QString("text:%1:%2:%3").arg(s.generator.vocabSize).arg(s.separator.size()).arg(s.separator) + ":" +
+           textFormatName(s.textFormat) + ":" + QString::number(s.textColumn.size()) + ":" + s.textColumn + ":" +
            QString::number(s.vocabularyFile.size()) + ":" + s.vocabularyFile + ":" +
            QFileInfo(s.corpusPath).absoluteFilePath();
   }
