@@ -16,6 +16,7 @@
 #include "core/common/safe_file.h"
 #include "core/common/text_escape.h"
 #include "core/corpus/corpus_cache.h"
+#include "core/corpus/document_ids.h"
 #include "core/corpus/uci_io.h"
 #include "core/eval/perplexity.h"
 #include "core/experiments/table_text.h"
@@ -58,7 +59,10 @@ Documents readDocuments(const Arguments& a, const ModelFile& m) {
     const std::string dir = a.text("corpus");
     docs.corpus = take(loadUciCorpus(dir, corpusCacheOptionsFromEnvironment(!a.flag("no-cache"))));
     require(checkSameVocabulary(m.vocabulary, docs.corpus, "the corpus " + escapeText(dir)));
-    for (int n = 0; n < docs.corpus.docCount(); ++n) docs.ids.push_back(std::to_string(n));
+    // The ids import-text kept (documents.txt: file names, id columns, line numbers), else the row.
+    docs.ids = take(readDocumentIds(dir, docs.corpus.docCount()));
+    if (docs.ids.empty())
+      for (int n = 0; n < docs.corpus.docCount(); ++n) docs.ids.push_back(std::to_string(n));
     docs.source = "corpus";
     return docs;
   }

@@ -194,6 +194,31 @@ class TestCliModel : public QObject {
     QVERIFY(r.out.contains("post-processing"));
   }
 
+  // A corpus imported from a CSV keeps its id column (documents.txt): infer --corpus prints those
+  // ids, not row numbers.
+  void inferOnAnImportedCorpusKeepsItsIds() {
+    const QString csv = path("ids.csv");
+    QFile f(csv);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("name,text\n");
+    for (int i = 0; i < 40; ++i) f.write(QString("doc-%1,w1 w2 w3 w%2 w%3 w1\n").arg(i).arg(4 + i % 5).arg(10 + i % 7).toUtf8());
+    f.close();
+    QFile vocab(path("ids-vocab.txt"));
+    QVERIFY(vocab.open(QIODevice::WriteOnly));
+    for (int w = 0; w < 30; ++w) vocab.write(QString("w%1\n").arg(w).toUtf8());  // the model's words, in order
+    vocab.close();
+    const QString corpus = path("ids-corpus");
+    Outcome r = cli({"import-text", "--input", csv, "--column", "text", "--id-column", "name", "--vocabulary",
+                     path("ids-vocab.txt"), "--numbers", "--out", corpus});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    r = cli({"infer", "--model", m_private, "--corpus", corpus, "--json", path("ids.json")});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    const QJsonArray docs = readJson(path("ids.json"))["documents"].toArray();
+    QCOMPARE(docs.size(), 40);
+    QCOMPARE(docs[0].toObject()["id"].toString(), QString("doc-0"));
+    QCOMPARE(docs[39].toObject()["id"].toString(), QString("doc-39"));
+  }
+
   void scoreModelReadsTheModelFile() {
     const QStringList run{"run", "--corpus", m_d, "--topics", "3", "--holdout", "0.2", "--json", path("s.json")};
     Outcome r = cli(run + QStringList{"--score-model", m_vi});
