@@ -215,7 +215,9 @@ std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
               : row0.released ? "proven (zCDP over every iteration, no subsampling amplification; docs/PRIVACY.md)"
                               : "– (" + row0.reason + ")";
     }
-    auto spent = [](double x) { return std::isnan(x) ? std::string("–") : shortNumber(x); };
+    auto spent = [](double x) {
+      return std::isnan(x) ? std::string("–") : std::isinf(x) ? std::string("unbounded") : shortNumber(x);
+    };
     const std::string accounts = row0.epsilonSpent > 0.0 ? spent(row0.epsilonSpent) + " / " +
                                                                spent(row0.epsilonGaussianDp) + " / " +
                                                                spent(row0.epsilonPld)

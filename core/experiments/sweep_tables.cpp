@@ -11,6 +11,9 @@ namespace dplda {
 
 namespace {
 
+// An accountant's ε: empty when not computed, "unbounded" when it gives no finite ε at the δ.
+std::string csvAccount(double x) { return std::isinf(x) ? std::string("unbounded") : csvOptional(x); }
+
 // 0.1 -> "10", 0.125 -> "12.5": the band's column names.
 std::string formatPercent(double q) {
   const double p = q * 100.0;
@@ -93,8 +96,8 @@ std::string sweepResultsCsv(const SweepResult& r) {
           csvOptional(row.errorFrobenius), csvOptional(row.lossL2), csvOptional(row.lossL1), csvOptional(row.lossAlpha),
           csvOptional(row.lossFrobenius), csvOptional(row.perplexity), csvOptional(row.perplexityBound),
           csvOptional(row.sigmaK), csvOptional(row.sigmaKTilde), csvOptional(row.gammaS), csvOptional(row.gammaSTilde),
-          csvNumberText(row.epsilonSpent), csvNumberText(row.deltaSpent), csvOptional(row.epsilonGaussianDp),
-          csvOptional(row.epsilonPld), csvCell(scales), csvOptional(row.coherenceNpmi), csvOptional(row.coherenceUmass)}) {
+          csvNumberText(row.epsilonSpent), csvNumberText(row.deltaSpent), csvAccount(row.epsilonGaussianDp),
+          csvAccount(row.epsilonPld), csvCell(scales), csvOptional(row.coherenceNpmi), csvOptional(row.coherenceUmass)}) {
       cells.push_back(std::move(cell));
     }
     writeLine(o, cells, keep);

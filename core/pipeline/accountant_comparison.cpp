@@ -187,7 +187,9 @@ AccountantComparison compareDpViAccountants(const DpViLedger& L, const CorpusPro
 
 std::string accountantComparisonText(const AccountantComparison& c) {
   std::ostringstream o;
-  auto value = [](double v) { return std::isnan(v) ? std::string("not computed") : shortNumber(v); };
+  auto value = [](double v) {
+    return std::isnan(v) ? std::string("not computed") : std::isinf(v) ? std::string("unbounded") : shortNumber(v);
+  };
   o << c.ledgerAccountant << " " << value(c.ledger) << ", gaussian-dp " << value(c.gaussianDp) << ", pld "
     << value(c.pld) << " at delta " << shortNumber(c.delta);
   if (!std::isnan(c.pldInterval)) o << " (pld grid " << shortNumber(c.pldInterval) << ")";

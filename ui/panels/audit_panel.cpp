@@ -21,6 +21,7 @@
 #include <cmath>
 
 #include "ui/common/palette.h"
+#include "ui/common/privacy_text.h"
 #include "ui/plots/series_plot.h"
 
 namespace dplda {
@@ -227,7 +228,7 @@ void AuditPanel::onFinished() {
     m_result->setText(r.status.code() == StatusCode::Cancelled
                           ? tr("Audit cancelled.")
                           : tr("<b>The audit could not run:</b> %1")
-                                .arg(QString::fromStdString(r.status.message()).toHtmlEscaped()));
+                                .arg(readablePrivacyText(r.status.message()).toHtmlEscaped()));
   }
   emit finished();
 }

@@ -427,7 +427,7 @@ void ResultsPanel::showOutcome(const RunOutcome& o) {
     rows.push_back({tr("privacy claim"), QString::fromLatin1(privacyClaimName(p.statement.claim)),
                     readablePrivacyText(p.statement.summary)});
     if (s.edges == 0) rows.push_back({tr("released"), tr("nothing private"), tr("no edge is noisy")});
-    else if (!p.released) rows.push_back({tr("released"), tr("nothing"), QString::fromStdString(p.status.message())});
+    else if (!p.released) rows.push_back({tr("released"), tr("nothing"), readablePrivacyText(p.status.message())});
     if (d.sigmaKTilde) rows.push_back({"σ̃_k", g(*d.sigmaKTilde), tr("Procedure 1 private lower bound on σ_k(M̂₂)")});
     if (d.gapTilde)
       rows.push_back({tr("g̃ (eigengap~)"), g(*d.gapTilde),
@@ -550,7 +550,7 @@ void ResultsPanel::showOutcome(const RunOutcome& o) {
                .arg(g(o.priv->epsilonSpent), g(o.priv->deltaSpent), g(s.epsilon), g(s.delta),
                     QString::fromStdString(o.priv->noiseSource));
     note += " " + accountantComparisonNote(o.priv->accounts);
-    if (!o.priv->released) note += " <b>" + QString::fromStdString(o.priv->status.message()).toHtmlEscaped() + "</b>";
+    if (!o.priv->released) note += " <b>" + readablePrivacyText(o.priv->status.message()).toHtmlEscaped() + "</b>";
     for (const auto& w : o.priv->warnings) note += "<br>⚠ " + readablePrivacyText(w).toHtmlEscaped();
   }
   m_ledgerNote->setText(note);

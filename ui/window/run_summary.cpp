@@ -3,6 +3,7 @@
 #include <QObject>
 #include <cmath>
 
+#include "ui/common/privacy_text.h"
 #include "ui/worker/run_worker.h"
 
 namespace dplda {
@@ -41,7 +42,7 @@ QString runSummaryText(const RunOutcome& o) {
     return summary + held + QObject::tr(" in %1 ms.").arg(o.milliseconds, 0, 'f', 0);
   }
   if (o.priv && !o.priv->released) {
-    return QObject::tr("Run %1: %2").arg(o.id).arg(QString::fromStdString(o.priv->status.message()));
+    return QObject::tr("Run %1: %2").arg(o.id).arg(readablePrivacyText(o.priv->status.message()));
   }
   QString label = configurationLabel(o.session);
   if (o.priv && o.session.edges && o.priv->statement.claim != PrivacyClaim::Proven)
