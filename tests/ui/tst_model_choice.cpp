@@ -7,6 +7,7 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QLineEdit>
+#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -84,6 +85,31 @@ class TstModelChoice : public QObject {
   Q_OBJECT
 
  private slots:
+  // Issue 28: the app checked no memory before a fit. k = 1500 topics need a 1500³ whitened tensor
+  // (27 GB): refused before any stage allocates, with what it needs, like `dplda run`.
+  void aTensorBeyondMemoryIsRefusedBeforeTheFit() {
+    MainWindow w;
+    w.setAutoRun(false);
+    SessionState s = test::smallSession(Preset::None);
+    s.generator.vocabSize = 2000;
+    s.generator.topicCount = 1500;
+    s.generator.docCount = 2000;
+    s.generator.meanLength = 5;
+    w.model()->reset(s);
+    QSignalSpy ready(w.runner(), &RunController::runReady);
+    QElapsedTimer clock;
+    clock.start();
+    w.runNow();
+    QVERIFY(QTest::qWaitFor([&] { return !ready.isEmpty(); }, 60000));
+    qInfo("refused after %lld ms", static_cast<long long>(clock.elapsed()));
+    const auto o = ready.last().at(0).value<std::shared_ptr<const RunOutcome>>();
+    QVERIFY(o);
+    QVERIFY(!o->status.isOk());
+    QCOMPARE(o->failedStage, QString("model"));
+    QVERIFY2(o->status.message().find("needs about") != std::string::npos, o->status.message().c_str());
+    QVERIFY(!o->hasNonPrivate);
+  }
+
   void dpViRunShowsItsLedgerAndAPerplexity() {
     MainWindow w;
     w.setAutoRun(false);

@@ -17,6 +17,7 @@
 #include "core/corpus/holdout.h"
 #include "core/corpus/truth_io.h"
 #include "core/corpus/uci_io.h"
+#include "core/pipeline/memory_estimate.h"
 #include "ui/session/session_privacy.h"
 
 namespace dplda {
@@ -188,6 +189,9 @@ void RunWorker::process(const RunRequest& request, const std::shared_ptr<Feedbac
   }
   const SpectralOptions so = spectralOptions(s);
   st = validateSpectralOptions(so, *m_corpus);  // public inputs only (k, d, α0, the decomposer)
+  // Before any stage allocates (issue 28): a k x k x k tensor that cannot fit is refused with what it
+  // needs, as on the command line, instead of failing or swapping halfway through the fit.
+  if (st.isOk()) st = checkSpectralMemory(so, *m_corpus);
   if (!st.isOk()) {
     finish(st, "model");
     emit done(id);
