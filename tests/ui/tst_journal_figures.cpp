@@ -189,13 +189,17 @@ class TstJournalFigures : public QObject {
     QTest::addColumn<QString>("preset");
     // figure3 runs on a real corpus (its figures are the sweep presets' error and release figures).
     // Known to fail at journal sizes and left out until fixed (issue 24 stays open): the figure-2
-    // family (the legend's free corner still crosses the random-guess line or a band at one column),
-    // dp-tpm-lda (corner tick labels overlap), sound-utility (13 legend entries leave 131 of the 134 px
-    // the data area needs), dp-tpm (one tick label on the recovery figure's log axis).
-    const std::set<std::string> knownFailures = {"figure3",    "figure2",       "figure2-vi", "figure2-small-corpus",
-                                                 "figure2-alpha", "dp-tpm-lda", "sound-utility", "dp-tpm"};
+    // family (at one column the legend goes beside a 113 px data area and the log axis's 1-2-5 tick
+    // labels then touch), figure2-alpha (also its y label meets the footnote in the PDF), dp-tpm
+    // (one tick label on the recovery figure's log axis), dp-tpm-lda (the corner tick labels of the
+    // two axes meet), sound-utility (13 legend entries leave the data 131 of the 134 px it needs).
+    // DPLDA_JOURNAL_ALL=1 runs them too.
+    const std::set<std::string> elsewhere = {"figure3"};
+    const std::set<std::string> knownFailures = {"figure2", "figure2-vi", "figure2-small-corpus", "figure2-alpha",
+                                                 "dp-tpm", "dp-tpm-lda", "sound-utility"};
+    const bool all = qEnvironmentVariableIsSet("DPLDA_JOURNAL_ALL");
     for (const std::string& name : experimentPresetNames())
-      if (!knownFailures.count(name)) QTest::newRow(name.c_str()) << QString::fromStdString(name);
+      if (!elsewhere.count(name) && (all || !knownFailures.count(name))) QTest::newRow(name.c_str()) << QString::fromStdString(name);
   }
 
   void everyPresetsFiguresFitAJournalPage() {
@@ -261,7 +265,10 @@ class TstJournalFigures : public QObject {
           }
         }
         if (!legend.isEmpty()) {
-          const QString covered = dataUnder(*plot, legend);
+          // Data is drawn clipped to the data area: a legend beside it covers nothing, although a
+          // line such as the random guess runs on past the axis range (to x = 1e8) in data terms.
+          const QRectF overData = QRectF(legend).intersected(QRectF(plot->axisRect()->rect()));
+          const QString covered = overData.isEmpty() ? QString() : dataUnder(*plot, overData);
           QVERIFY2(covered.isEmpty(), qPrintable(what + ": the legend " + rectText(legend) + " covers " + covered));
         }
         plot->endPageLayout();
