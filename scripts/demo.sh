@@ -10,7 +10,7 @@ mkdir -p "$OUT"
 export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
 
 echo "== synthetic corpus (d = 50, k = 5, N = 100000)"
-"$DPLDA" generate --vocab 50 --topics 5 --docs 100000 --seed 1 --out "$OUT/synthetic"
+"$DPLDA" generate --vocab 50 --topics 5 --docs 100000 --seed 1 --out "$OUT/synthetic" --force
 
 echo "== non-private fit"
 "$DPLDA" run --corpus "$OUT/synthetic" --topics 5 --truth "$OUT/synthetic/truth.json" --json "$OUT/run-none.json"
@@ -24,13 +24,13 @@ done
 if [ -d /usr/share/games/fortunes ]; then
   # The whole folder: every fortune file split at its "%" lines (the .dat indexes are skipped).
   echo "== real text: Debian's fortunes"
-  "$DPLDA" import-text --input /usr/share/games/fortunes --separator % --vocab 2000 --out "$OUT/fortunes"
+  "$DPLDA" import-text --input /usr/share/games/fortunes --separator % --vocab 2000 --out "$OUT/fortunes" --force
   "$DPLDA" run --corpus "$OUT/fortunes" --topics 10 --json "$OUT/run-fortunes.json"
 fi
 
 if [ -x build/app/dplda-sweep ]; then  # `dplda sweep` runs it (a build without the UI has none)
   echo "== figure 2 sweep (error vs epsilon, configurations 1-4 and the baseline)"
-  "$DPLDA" sweep --preset figure2 --trials 5 --formats png,pdf,svg --out "$OUT/figure2"
+  "$DPLDA" sweep --preset figure2 --trials 5 --formats png,pdf,svg --out "$OUT/figure2" --force
   echo "report: $OUT/figure2/report.md"
 fi
 if [ -x build/app/dplda-explorer ]; then
