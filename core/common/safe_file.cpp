@@ -161,6 +161,27 @@ Status checkOutputFolder(const std::string& dir, const std::vector<std::string>&
   return Status::ok();
 }
 
+Result<std::string> readFileText(const std::string& path, std::uintmax_t size) {
+  auto fd = openRegularFile(path);
+  if (!fd.ok()) return fd.status();
+  std::string text(static_cast<std::size_t>(size), '\0');
+  std::size_t got = 0;
+  while (got < text.size()) {
+    const ssize_t n = ::read(fd.value(), text.data() + got, text.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int err = errno;
+      ::close(fd.value());
+      return ioError("cannot read " + escapeText(path) + ": " + std::strerror(err));
+    }
+    if (n == 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  ::close(fd.value());
+  text.resize(got);
+  return text;
+}
+
 // ---------------------------------------------------------------- AtomicFile
 
 AtomicFile::~AtomicFile() { discard(); }

@@ -35,6 +35,10 @@ Status requireRegularFile(const std::string& path);
 // requireRegularFile otherwise, or "cannot open X: why".
 Result<int> openRegularFile(const std::string& path);
 
+// At most `size` bytes of the regular file `path` (fewer when it is shorter), read through
+// openRegularFile: the readers check the size and the memory it takes first, then read.
+Result<std::string> readFileText(const std::string& path, std::uintmax_t size);
+
 struct OutputRules {
   // Files the command reads: never written over, whatever name the output is given.
   std::vector<std::string> inputs;

@@ -2,9 +2,7 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "core/common/number_text.h"
 #include "core/common/safe_file.h"
@@ -81,12 +79,11 @@ Result<CorpusProvenance> readCorpusProvenance(const std::string& dir) {
   if (!fs::exists(path, ec)) return CorpusProvenance{};
   const std::string name = escapeText(path.string());
   if (!fs::is_regular_file(path, ec)) return badInput(name + " is not a regular file");
-  if (fs::file_size(path, ec) > kMaxProvenanceBytes) return badInput(name + " is larger than 1 MiB");
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  if (!in) return ioError("cannot read " + name);
-  const json j = json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  const auto size = fs::file_size(path, ec);
+  if (size > kMaxProvenanceBytes) return badInput(name + " is larger than 1 MiB");
+  auto text = readFileText(path.string(), size);
+  if (!text.ok()) return text.status();
+  const json j = json::parse(text.value(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object()) return badInput(name + " is not a JSON object");
   if (j.value("format", std::string()) != "dplda-corpus-provenance" || !j.contains("version") ||
       !j["version"].is_number_integer() || j["version"].get<int>() != 1) {

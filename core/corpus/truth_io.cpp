@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <unordered_set>
@@ -530,13 +529,9 @@ Result<LdaModel> readTruthJson(const std::string& pathText, const TruthShape& sh
                              : static_cast<double>(size) / 2.0;
   DPLDA_RETURN_IF_ERROR(checkMemory(static_cast<double>(size) + 2.0 * 8.0 * numbers, "reading " + path,
                                     "its text and the topics it holds"));
-  std::ifstream in(pathText, std::ios::binary);
-  if (!in) return ioError("cannot open " + path + ": " + std::strerror(errno));
-  std::string text(static_cast<std::size_t>(size), '\0');
-  in.read(text.data(), static_cast<std::streamsize>(size));
-  if (in.bad()) return ioError("cannot read " + path + ": " + std::strerror(errno));
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  return parseTruthJson(text, pathText, shape);
+  auto text = readFileText(pathText, size);
+  if (!text.ok()) return text.status();
+  return parseTruthJson(text.value(), pathText, shape);
 }
 
 }  // namespace dplda

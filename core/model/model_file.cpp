@@ -1,10 +1,7 @@
 #include "core/model/model_file.h"
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "core/common/memory_budget.h"
@@ -240,13 +237,9 @@ Result<ModelFile> readModelFile(const std::string& pathText) {
   }
   // The text and the topics packed as doubles (at most one number per 2 bytes), twice (read, copied).
   DPLDA_RETURN_IF_ERROR(checkMemory(static_cast<double>(size) * 9.0, "reading " + path, "its text and the topics"));
-  std::ifstream in(pathText, std::ios::binary);
-  if (!in) return ioError("cannot open " + path + ": " + std::strerror(errno));
-  std::string text(static_cast<std::size_t>(size), '\0');
-  in.read(text.data(), static_cast<std::streamsize>(size));
-  if (in.bad()) return ioError("cannot read " + path + ": " + std::strerror(errno));
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  return parseModelFile(text, pathText);
+  auto text = readFileText(pathText, size);
+  if (!text.ok()) return text.status();
+  return parseModelFile(text.value(), pathText);
 }
 
 }  // namespace dplda

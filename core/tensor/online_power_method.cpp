@@ -275,7 +275,7 @@ Result<OnlineDecomposition> onlineRobustPowerMethod(const Corpus& corpus, double
     // Polyak–Ruppert averaging: the second half of the steps (the tail) is averaged, in two
     // halves. Each step's T̂_B(I, u, u) is noisy as a batch of n documents; once u has settled the
     // tail's mean is T̂ of all the tail's documents at u, with nR/2 documents' noise instead of n's.
-    // The final component and its λ come from the mean (docs/TENSOR_METHODS.md §1.4).
+    // The final component and its λ come from the mean (docs/TENSOR_METHODS.md §1.3).
     const int tailStart = R / 2, tailMiddle = tailStart + (R - tailStart) / 2;
     Eigen::MatrixXd early = Eigen::MatrixXd::Zero(k, L), late = Eigen::MatrixXd::Zero(k, L);
     Eigen::RowVectorXd lamSum = Eigen::RowVectorXd::Zero(L);
@@ -303,10 +303,9 @@ Result<OnlineDecomposition> onlineRobustPowerMethod(const Corpus& corpus, double
     Eigen::Index best = 0;
     lamTilde.maxCoeff(&best);
     double lam = lamTilde[best];
-    const Eigen::VectorXd mean = early.col(best) + late.col(best);
-    Eigen::VectorXd v = mean.norm() > 0.0 ? Eigen::VectorXd(mean.normalized()) : Eigen::VectorXd(U.col(best));
-    // Settled: the two halves of the tail point the same way (with one step in the tail, as printed,
-    // there is no second half and the last step is the whole tail: not settled unless R = 1).
+    Eigen::VectorXd v = U.col(best);  // the last step normalised the tail's mean
+    // Settled: the two halves of the tail point the same way. With R = 2 the tail is one step and
+    // has no second half: not settled (R = 1 is a single step, settled by definition).
     const double change = tailMiddle > tailStart && late.col(best).norm() > 0.0 && early.col(best).norm() > 0.0
                               ? (early.col(best).normalized() - late.col(best).normalized()).norm()
                               : (R == 1 ? 0.0 : 1.0);

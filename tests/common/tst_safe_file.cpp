@@ -95,6 +95,21 @@ class TestSafeFile : public QObject {
     close(s);
   }
 
+  // readFileText: at most the size asked for, fewer when the file is shorter (it shrank after its
+  // size was taken), and a FIFO put at the name refused at once instead of waited on.
+  void readFileTextReadsWhatWasSized() {
+    const fs::path d = dir("read");
+    const fs::path file = d / "file", fifo = d / "fifo";
+    writeAll(file, "0123456789");
+    QCOMPARE(readFileText(file.string(), 10).value(), std::string("0123456789"));
+    QCOMPARE(readFileText(file.string(), 4).value(), std::string("0123"));
+    QCOMPARE(readFileText(file.string(), 100).value(), std::string("0123456789"));
+    QCOMPARE(mkfifo(fifo.c_str(), 0600), 0);
+    const auto r = readFileText(fifo.string(), 10);
+    QVERIFY2(!r.ok() && contains(r.status(), "is a FIFO"), r.status().message().c_str());
+    QVERIFY(!readFileText((d / "missing").string(), 10).ok());
+  }
+
   void atomicWriteReplacesOnlyWhenComplete() {
     const fs::path d = dir("atomic");
     const fs::path out = d / "out.json";
