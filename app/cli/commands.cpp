@@ -75,11 +75,15 @@ Commands:
                  [--e6 noise|decomposition|whitened] [--tpm-accountant gaussian|advanced|printed]
                  [--clip-m1 C1] [--clip-m2 C2] [--clip-m3 C3] [--clip-whitened C]
                  [--model spectral|vi|dp-vi] [--holdout F] [--holdout-seed S] [--write-split DIR [--force]]
-                 [--score-model FILE] [--holdout-epsilon E] [--holdout-clip B] [--vi online|batch] [--iterations P] [--tau0 T] [--kappa K] [--clip C]
+                 [--score-model FILE] [--holdout-epsilon E] [--holdout-clip B] [--vi online|batch|poisson] [--vi-alpha symmetric|learned] [--iterations P] [--tau0 T] [--kappa K] [--clip C]
       --decomposer online: seed 004's online power method on the documents: R steps
       (--online-iterations R, default 30) of n documents each (--batch-size n) per topic; the second
       half of the steps is averaged, and the default n makes it read the corpus once per topic.
       --model vi: variational LDA; dp-vi: DP-VI (clip C, zCDP over all iterations; PRIVACY.md §10).
+      --vi poisson: online VB on Poisson samples (each document with probability S/N per update,
+      --batch-size S); for dp-vi the sample is secret and the noise is calibrated by the sampled
+      Gaussian's PLD account (amplification; PRIVACY.md §16.5). --vi-alpha learned: alpha0 kept,
+      its shape from the topics' token shares after every update (post-processing for dp-vi).
       --holdout F: fit on a seeded public split, report held-out perplexity (document completion):
       an exact statistic of the held-out documents, left out with --release-only (which also refuses
       --write-split and --score-model). --holdout-epsilon E releases a private evaluation instead:
@@ -120,7 +124,7 @@ Commands:
   dplda sweep --corpus DIR --topics K[,K2..] --out DIR [--force] [--truth FILE] [--alpha0 A[,A2..]]
                  [--configs none,1,2,3,4,vi,dp-vi|e5+e6,...] [--epsilons LO:HI:COUNT|E1,E2,..] [--delta D]
                  [--holdout FRACTION] [--coherence-top-words N] [--clip C] [--iterations T]
-                 [--trials T] [--mechanism M] [--bounds sound|printed] [--decomposer D] [--separate-releases] [--no-cache]
+                 [--vi batch|poisson [--batch-size S]] [--vi-alpha symmetric|learned] [--trials T] [--mechanism M] [--bounds sound|printed] [--decomposer D] [--separate-releases] [--no-cache]
                  [--max-length L] [--formats ...] [--figure-size ...] [--threads N] [--seed S] [--release-only]
       Repeated private runs over a grid of epsilons (log-spaced) and configurations, with seeded
       noise and common random numbers; writes DIR/results.csv, summary.csv, timings.csv, the
@@ -128,7 +132,8 @@ Commands:
       --figure-size lays the figures out for a journal: column (3.5 in wide), two-column (7 in)
       or WxH in inches; PNGs are then 300 dpi (default 7.5 x 5 in at 192 dpi).
       vi and dp-vi are the variational baselines (full-batch VB, T iterations; DP-VI clips each
-      document's statistics to norm C). --holdout scores every model by held-out perplexity.
+      document's statistics to norm C); --vi poisson: online VB on Poisson samples of expected
+      size S (default 1000), DP-VI accounted with amplification by subsampling. --holdout scores every model by held-out perplexity.
       --coherence-top-words N: every model's NPMI/UMass coherence on the training documents (a
       non-private diagnostic; a figure against epsilon), left out with --release-only.
       --release-only (also with a preset): the outputs hold released values only: no exact sigma_k,

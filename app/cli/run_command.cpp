@@ -246,7 +246,7 @@ int runCommand(const std::vector<std::string>& args) {
                     {"corpus", "topics", "alpha0", "truth", "decomposer", "seed", "json", "top-words", "config",
                      "edges", "epsilon", "delta", "mechanism", "bounds", "split", "noise-seed", "max-length",
                      "accountant", "e6", "tpm-accountant", "clip-m1", "clip-m2", "clip-m3", "clip-whitened", "batch-size", "online-iterations", "model", "holdout",
-                     "holdout-seed", "write-split", "score-model", "holdout-epsilon", "holdout-clip", "iterations", "vi", "clip", "tau0", "kappa",
+                     "holdout-seed", "write-split", "score-model", "holdout-epsilon", "holdout-clip", "iterations", "vi", "vi-alpha", "clip", "tau0", "kappa",
                      "save-model", "coherence-reference", "coherence-top-words"},
                     {"share-releases", "separate-releases", "release-only", "no-cache", "force"});
   const std::string modelName = a.text("model", "spectral");

@@ -22,6 +22,7 @@
 #include "core/common/text_escape.h"
 #include "core/corpus/corpus_cache.h"
 #include "core/corpus/truth_io.h"
+#include "core/vi/vi_parameters.h"
 #include "core/corpus/uci_io.h"
 #include "core/experiments/presets.h"
 #include "core/experiments/report.h"
@@ -134,7 +135,7 @@ int sweepCommand(const std::vector<std::string>& args) {
       args,
       {"preset", "out", "trials", "formats", "bounds", "threads", "seed", "corpus", "truth", "topics",
        "alpha0", "configs", "epsilons", "delta", "mechanism", "decomposer", "max-length", "accountant", "holdout",
-       "clip", "iterations", "figure-size", "coherence-top-words"},
+       "clip", "iterations", "vi", "vi-alpha", "batch-size", "figure-size", "coherence-top-words"},
       {"share-releases", "separate-releases", "no-cache", "release-only", "force"});
   const std::filesystem::path out = a.text("out");
   const std::vector<ExportFormat> formats = parseFormats(a.text("formats", "png,pdf,svg"));
@@ -168,7 +169,7 @@ int sweepCommand(const std::vector<std::string>& args) {
     const bool soundUtility = a.text("preset") == "sound-utility";  // a real corpus only when given
     for (const char* custom : {"corpus", "truth", "topics", "alpha0", "configs", "epsilons", "delta",
                                "mechanism", "decomposer", "max-length", "share-releases", "separate-releases", "accountant", "holdout", "coherence-top-words",
-                               "clip", "iterations"}) {
+                               "clip", "iterations", "vi", "vi-alpha", "batch-size"}) {
       if ((figure3 || soundUtility) && std::string(custom) == "corpus") continue;  // runs on any real corpus
       if (a.has(custom)) throw UsageError(std::string("--") + custom + " cannot be combined with --preset");
     }
@@ -231,8 +232,21 @@ int sweepCommand(const std::vector<std::string>& args) {
     s.dpViClip = a.number("clip", s.dpViClip);
     if (!(std::isfinite(s.dpViClip) && s.dpViClip > 0.0 && s.dpViClip <= 1e6))
       throw UsageError("--clip (DP-VI's bound C) must be in (0, 1e6], got " + quoteText(a.text("clip")));
-    s.vi.method = ViMethod::Batch;  // DP-VI's full-batch account (no subsampling claim)
+    // DP-VI: full batches (zCDP over the passes) by default, or Poisson samples (the sampled
+    // Gaussian's PLD account); online minibatches would be accounted as full releases.
+    const std::string viMethod = a.text("vi", "batch");
+    if (viMethod != "batch" && viMethod != "poisson") {
+      throw UsageError("--vi (the sweep's VI and DP-VI) must be batch or poisson, got " + quoteText(viMethod));
+    }
+    s.vi.method = viMethod == "batch" ? ViMethod::Batch : ViMethod::Poisson;
     s.vi.iterations = a.count("iterations", 1, kMaxViIterations, 10);
+    if (a.has("batch-size") && s.vi.method != ViMethod::Poisson) throw UsageError("--batch-size needs --vi poisson");
+    s.vi.batchSize = a.count("batch-size", 1, kMaxViBatchSize, 1000);
+    const std::string shape = a.text("vi-alpha", "symmetric");
+    if (shape != "symmetric" && shape != "learned") {
+      throw UsageError("--vi-alpha must be symmetric or learned, got " + quoteText(shape));
+    }
+    s.vi.learnAlpha = shape == "learned";
     s.trials = trials.value_or(10);
     s.threads = threads;
     s.seeds = SweepSeeds::fromSeed(seed);

@@ -55,15 +55,15 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
   ViRunParameters params;
   if (a.has("vi")) {
     auto m = parseViMethod(a.text("vi"));
-    if (!m.ok()) throw UsageError("--vi must be batch or online, got '" + a.text("vi") + "'");
+    if (!m.ok()) throw UsageError("--vi must be batch, online or poisson, got '" + a.text("vi") + "'");
     params.method = m.value();
   }
   params.iterations = a.integer("iterations", params.iterations);
-  if (a.has("batch-size") && params.method != ViMethod::Online) throw UsageError("--batch-size needs --vi online");
+  if (a.has("batch-size") && !isMinibatch(params.method)) throw UsageError("--batch-size needs --vi online or poisson");
   params.batchSize = a.integer("batch-size", params.batchSize);
   params.tau0 = a.number("tau0", params.tau0);
   params.kappa = a.number("kappa", params.kappa);
-  if (params.method == ViMethod::Batch && (a.has("tau0") || a.has("kappa"))) throw UsageError("--tau0 and --kappa need --vi online");
+  if (params.method == ViMethod::Batch && (a.has("tau0") || a.has("kappa"))) throw UsageError("--tau0 and --kappa need --vi online or poisson");
   const int nTop = a.integer("top-words", 10);
   if (nTop < 1) throw UsageError("--top-words must be >= 1, got " + std::to_string(nTop));
   DpViOptions dp;
@@ -81,6 +81,13 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
     if (!(dp.delta > 0 && dp.delta < 1)) throw UsageError("--delta must be in (0, 1), got " + shortNumber(dp.delta));
   }
   ViOptions vi = toViOptions(params, a.number("alpha0", ViOptions{}.alpha0), a.seed("seed", ViOptions{}.seed));
+  if (a.has("vi-alpha")) {
+    const std::string shape = a.text("vi-alpha");
+    if (shape != "symmetric" && shape != "learned") {
+      throw UsageError("--vi-alpha must be symmetric or learned, got '" + shape + "'");
+    }
+    vi.learnAlpha = shape == "learned";
+  }
   if (!(vi.alpha0 > 0 && vi.alpha0 <= kMaxAlpha0)) throw UsageError("--alpha0 must be in (0, 1e6], got " + shortNumber(vi.alpha0));
   if (k < 1) throw UsageError("--topics must be >= 1, got " + std::to_string(k));
 
@@ -152,20 +159,22 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
   json.insert("alpha0", vi.alpha0);
   json.insert("vi", QJsonObject{{"method", viMethodName(vi.method)},
                                 {"iterations", vi.iterations},
-                                {"batch_size", vi.method == ViMethod::Online ? std::min(vi.batchSize, train.docCount()) : train.docCount()},
+                                {"batch_size", isMinibatch(vi.method) ? std::min(vi.batchSize, train.docCount()) : train.docCount()},
                                 {"tau0", vi.tau0},
                                 {"kappa", vi.kappa},
                                 {"eta", fit.eta},
                                 {"estep_tolerance", vi.estepTolerance},
                                 {"estep_max_iterations", vi.estepMaxIterations},
                                 {"seed", QString::number(vi.seed)},
+                                {"alpha", vi.learnAlpha ? "learned (alpha0 times the topics' token shares)" : "symmetric"},
                                 {"updates", static_cast<double>(fit.updates)}});
   out << "corpus: " << corpus.docCount() << " documents, vocabulary " << corpus.vocabSize();
   if (wordsFitted < corpus.vocabSize()) out << " (" << wordsFitted << " used by the documents fitted)";
   out << "\n";
   out << "model: " << (isPrivate ? "DP-VI (Park et al. 2016)" : "variational LDA") << ", " << viMethodName(vi.method)
-      << " VB, " << vi.iterations << " passes, " << fit.updates << " updates, alpha " << vi.alpha0 / k
-      << " each, eta " << fit.eta << "\n";
+      << " VB, " << vi.iterations << " passes, " << fit.updates << " updates, alpha "
+      << (vi.learnAlpha ? "learned (total " + shortNumber(vi.alpha0) + ")" : shortNumber(vi.alpha0 / k) + " each")
+      << ", eta " << fit.eta << "\n";
   QJsonObject privacy;
   if (ledger) {
     const DpViLedger& L = *ledger;
@@ -181,6 +190,8 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
                             {"clip", L.clip},
                             {"sensitivity", L.sensitivity},
                             {"sensitivity_formula", "2C (Frobenius, replace one document; docs/PRIVACY.md §10)"},
+                            {"sampling_rate", L.samplingRate},
+                            {"epsilon_full_release", L.epsilonFullRelease},
                             {"sigma", L.sigma},
                             {"noise_multiplier", L.noiseMultiplier},
                             {"rho", L.rho},
@@ -206,6 +217,10 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
         << L.sensitivity << ", sigma " << L.sigma << " (multiplier " << L.noiseMultiplier << "), accountant "
         << L.accountant << ", rho " << L.rho << ", spent epsilon " << L.epsilon << ", delta " << L.delta
         << " (noise " << L.noiseSource << ")\n";
+    if (L.samplingRate > 0) {
+      out << "  Poisson sampling, rate q " << L.samplingRate << ": epsilon " << L.epsilon << " with amplification ("
+          << L.accountant << "), " << L.epsilonFullRelease << " counting every release as a full one (zcdp)\n";
+    }
     out << "  epsilon spent at the same delta: "
         << accountantComparisonText(accounts) << "\n";
   } else {

@@ -11,7 +11,7 @@
 namespace dplda::cli {
 
 // The options `dplda run` accepts only with --model vi or dp-vi.
-inline const char* const kViOnlyOptions[] = {"iterations", "vi", "clip", "tau0", "kappa"};
+inline const char* const kViOnlyOptions[] = {"iterations", "vi", "vi-alpha", "clip", "tau0", "kappa"};
 
 int runViCommand(const Arguments& a, const std::string& model);
 

@@ -206,14 +206,19 @@ std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
     std::string edges = cfg.edges ? edgeSetToString(cfg.edges) : std::string("none");
     std::string claim = cfg.edges == 0 ? std::string("no (baseline)") : privacyClaimName(privacyStatement(in).claim);
     if (cfg.model == SweepModel::Vi) {
-      edges = "– (variational Bayes, " + std::string(viMethodName(s.vi.method)) + ")";
+      edges = "– (variational Bayes, " + std::string(viMethodName(s.vi.method)) +
+              (s.vi.learnAlpha ? ", alpha learned" : "") + ")";
       claim = "no (baseline)";
     } else if (cfg.model == SweepModel::DpVi) {
-      edges = "– (DP-VI, Park et al. 2016; C = " + shortNumber(s.dpViClip) + ")";
+      edges = "– (DP-VI, Park et al. 2016; " + std::string(viMethodName(s.vi.method)) + " VB, C = " +
+              shortNumber(s.dpViClip) + (s.vi.learnAlpha ? ", alpha learned" : "") + ")";
       claim = vocabulary == VocabularyOrigin::CorpusCounts
                   ? "not-private (the vocabulary comes from the corpus's own counts; docs/PRIVACY.md §13)"
-              : row0.released ? "proven (zCDP over every iteration, no subsampling amplification; docs/PRIVACY.md)"
-                              : "– (" + row0.reason + ")";
+              : !row0.released ? "– (" + row0.reason + ")"
+              : s.vi.method == ViMethod::Poisson
+                  ? "proven (Poisson-sampled minibatches of expected size " + std::to_string(s.vi.batchSize) +
+                        ", PLD account with amplification by subsampling; docs/PRIVACY.md §16.5)"
+                  : "proven (zCDP over every iteration, no subsampling amplification; docs/PRIVACY.md)";
     }
     auto spent = [](double x) {
       return std::isnan(x) ? std::string("–") : std::isinf(x) ? std::string("unbounded") : shortNumber(x);

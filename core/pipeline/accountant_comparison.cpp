@@ -182,7 +182,16 @@ AccountantComparison compareDpViAccountants(const DpViLedger& L, const CorpusPro
   g.draws = L.draws;
   releases.push_back(g);
   if (provenance.vocabulary == VocabularyOrigin::PrivateSelection) releases.push_back(vocabularyRelease(provenance.selection));
-  return compareAccountants(releases, L.epsilon, L.delta, "zcdp");
+  const bool sampled = L.accountant == kDpViSampledAccountantName;
+  AccountantComparison c = compareAccountants(releases, L.epsilon, L.delta, sampled ? L.accountant : "zcdp");
+  if (sampled) {
+    // The ledger's own account is the PLD of the sampled releases (PRIVACY.md §16.5); the
+    // Gaussian-DP column composes the same σ as full releases (no amplification).
+    c.pld = std::min(c.pld, L.epsilon);
+    const std::string note = "pld: the Poisson-sampled account; gaussian-dp counts every release as a full one";
+    c.note = c.note.empty() ? note : c.note + "; " + note;
+  }
+  return c;
 }
 
 std::string accountantComparisonText(const AccountantComparison& c) {

@@ -149,6 +149,66 @@ Result<PrivacyLossDistribution> PrivacyLossDistribution::pureDp(double epsilon, 
   return pld;
 }
 
+Result<PrivacyLossDistribution> PrivacyLossDistribution::poissonSampledGaussian(double sigma, double sensitivity,
+                                                                                double rate, SampledDirection direction,
+                                                                                double h) {
+  DPLDA_RETURN_IF_ERROR(checkPositive("the sampled Gaussian's noise sigma", sigma));
+  DPLDA_RETURN_IF_ERROR(checkPositive("the sampled Gaussian's sensitivity", sensitivity));
+  DPLDA_RETURN_IF_ERROR(validatePldInterval(h));
+  if (std::isnan(rate) || !(rate > 0.0) || rate > 1.0) {
+    return invalidArgument("PLD accountant: the sampling rate q must be in (0, 1], got " + shortNumber(rate));
+  }
+  const double mu = sensitivity / sigma;
+  if (!std::isfinite(mu)) return invalidArgument("PLD accountant: Delta/sigma = " + shortNumber(mu) + " is not finite");
+  const double q = rate, half = 0.5 * mu * mu;
+  // L_remove(z) for z = x/σ, and its inverse on (log1p(−q), ∞).
+  auto removeLoss = [&](double z) { return std::log1p(q * std::expm1(mu * z - half)); };
+  auto zOfRemoveLoss = [&](double l) { return (std::log1p(std::expm1(l) / q) + half) / mu; };
+  const bool remove = direction == SampledDirection::Remove;
+  // The outputs x/σ considered: [−T, μ + T] under the mixture, [−T, T] under N(0, 1); T = 9 leaves
+  // Φ̄(9) ≈ 1e-19 outside, which goes (pessimistically) to the first point or to infinity.
+  constexpr double kTail = 9.0;
+  const double lo = remove ? removeLoss(-kTail) : -removeLoss(kTail);
+  const double hi = std::min(remove ? removeLoss(mu + kTail) : -removeLoss(-kTail), kPldLossCap);
+  if (!(lo < hi)) return gaussian(sigma, sensitivity, h);  // q so small that L is one point: never in practice
+  const long long first = static_cast<long long>(std::floor(std::max(lo, -kPldLossCap) / h)), last = ceilIndex(hi, h);
+  DPLDA_RETURN_IF_ERROR(checkPoints(first, last, h));
+  // P[L <= l] and P[L > l]: Remove, x ~ (1 − q)N(0,1) + qN(μ,1), L increasing in x; Add, x ~ N(0,1),
+  // L_add = −L_remove decreasing. Each with the branch that does not cancel in its tail.
+  const double floorLoss = std::log1p(-q);  // L_remove > log1p(−q) everywhere
+  auto below = [&](double l) {
+    if (remove) {
+      if (l <= floorLoss) return 0.0;
+      const double z = zOfRemoveLoss(l);
+      return (1.0 - q) * normalCdf(z) + q * normalCdf(z - mu);
+    }
+    if (-l <= floorLoss) return 1.0;
+    return normalSurvival(zOfRemoveLoss(-l));
+  };
+  auto above = [&](double l) {
+    if (remove) {
+      if (l <= floorLoss) return 1.0;
+      const double z = zOfRemoveLoss(l);
+      return (1.0 - q) * normalSurvival(z) + q * normalSurvival(z - mu);
+    }
+    if (-l <= floorLoss) return 0.0;
+    return normalCdf(zOfRemoveLoss(-l));
+  };
+  std::vector<double> mass(static_cast<std::size_t>(last - first + 1));
+  double belowPrev = below(static_cast<double>(first) * h), abovePrev = above(static_cast<double>(first) * h);
+  mass[0] = belowPrev;  // every loss at or below the first point, rounded up to it
+  for (long long i = first + 1; i <= last; ++i) {
+    const double l = static_cast<double>(i) * h;
+    const double b = below(l), a = above(l);
+    mass[static_cast<std::size_t>(i - first)] = std::max(0.0, b < 0.5 ? b - belowPrev : abovePrev - a);
+    belowPrev = b;
+    abovePrev = a;
+  }
+  PrivacyLossDistribution pld(h, first, std::move(mass), abovePrev);
+  pld.trim();
+  return pld;
+}
+
 void PrivacyLossDistribution::trim() {
   const auto n = static_cast<long long>(m_mass.size());
   // Lower end: losses below −cap, then a tail of mass <= kPldTailMass, move up to the first kept point.

@@ -11,9 +11,11 @@
 // convolution is bounded and added to the infinite mass. So δ(ε) computed here is never below the
 // true δ(ε) of the mechanisms, and ε(δ) never below the true ε.
 //
-// Only symmetric mechanisms (Laplace, Gaussian: the PLD of (P, Q) equals that of (Q, P)) are
-// offered, so one distribution covers both directions of the neighbour relation (replace one
-// document, docs/PRIVACY.md). The Poisson-subsampled Gaussian is not offered (§16.5 says why).
+// The symmetric mechanisms (Laplace, Gaussian: the PLD of (P, Q) equals that of (Q, P)) cover
+// both directions of the neighbour relation (replace one document, docs/PRIVACY.md) with one
+// distribution. The Poisson-subsampled Gaussian is not symmetric: it is offered per direction,
+// against the "no contribution" distribution, and core/privacy/sampled_gaussian.h chains the two
+// into a replace-one account (§16.5).
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -48,6 +50,14 @@ class PrivacyLossDistribution {
   // Viswanath 2015): atoms e^ε/(1 + e^ε) at ε and 1/(1 + e^ε) at −ε. For Laplace releases of several
   // values (an l1 sensitivity shared among coordinates), where the one-dimensional pair is not shown here.
   static Result<PrivacyLossDistribution> pureDp(double epsilon, double interval = kPldInterval);
+
+  // The Poisson-subsampled Gaussian (rate q, noise σ, contribution norm ≤ Δ) against the same
+  // release with the contribution absent: Remove is (P, Q) = ((1 − q)N(0, σ²) + qN(Δ, σ²), N(0, σ²)),
+  // Add is (Q, P). With z = x/σ, μ = Δ/σ: L_remove(z) = log1p(q·expm1(μz − μ²/2)), increasing.
+  enum class SampledDirection { Remove, Add };
+  static Result<PrivacyLossDistribution> poissonSampledGaussian(double sigma, double sensitivity, double rate,
+                                                                SampledDirection direction,
+                                                                double interval = kPldInterval);
 
   // The adaptive composition of the two mechanisms (same interval): the convolution, exact for
   // small grids, by FFT with its rounding bound added to the infinite mass for large ones.

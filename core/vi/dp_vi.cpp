@@ -7,6 +7,8 @@
 
 #include "core/common/number_text.h"
 #include "core/privacy/mechanisms.h"
+#include "core/privacy/sampled_gaussian.h"
+#include "core/vi/poisson_sample.h"
 #include "core/vi/vi_engine.h"
 
 namespace dplda {
@@ -98,7 +100,7 @@ Result<DpViFit> fitDpVi(const Corpus& train, int k, const DpViOptions& options, 
   L.releases = releases;
   L.passes = options.vi.iterations;
   L.method = viMethodName(options.vi.method);
-  L.batchSize = options.vi.method == ViMethod::Online ? std::min(options.vi.batchSize, train.docCount()) : 0;
+  L.batchSize = isMinibatch(options.vi.method) ? std::min(options.vi.batchSize, train.docCount()) : 0;
   L.clip = options.clip;
   L.sensitivity = 2.0 * options.clip;
   L.draws = drawsPerRelease * static_cast<double>(releases);
@@ -114,6 +116,21 @@ Result<DpViFit> fitDpVi(const Corpus& train, int k, const DpViOptions& options, 
     L.delta = std::min(1.0, options.delta + L.samplerDelta);
     proven = std::isfinite(L.epsilon) && std::isfinite(options.clip) && L.samplerDelta <= options.delta / 2;
     L.notes.push_back("noise multiplier given (testing hook): epsilon is what sigma achieves, not a requested budget");
+  } else if (options.vi.method == ViMethod::Poisson) {
+    // σ/C from the sampled Gaussian's account: contributions of norm ≤ C against an absent one,
+    // chained for replace-one; the tails' reserve (1 + e^ε)·draws·2^-53 inside δ.
+    L.samplingRate = PoissonSampler(static_cast<double>(L.batchSize) / train.docCount()).rate();
+    auto cal = calibrateSampledGaussian(options.epsilon, options.delta, L.samplingRate, releases, L.draws * 0x1p-53);
+    if (!cal.ok()) return cal.status();
+    L.accountant = kDpViSampledAccountantName;
+    L.sigma = cal->noiseMultiplier * options.clip;
+    L.noiseMultiplier = L.sigma / L.sensitivity;
+    L.epsilon = options.epsilon;
+    L.delta = options.delta;
+    L.samplerDelta = gaussianSamplerDelta(options.epsilon, L.draws);
+    const DpViAccount full = dpViAccount(L.sigma, L.sensitivity, releases, options.delta);
+    L.rho = full.rho;
+    L.epsilonFullRelease = full.epsilon;
   } else {
     auto cal = calibrateDpVi(options.epsilon, options.delta, releases, options.clip, drawsPerRelease);
     if (!cal.ok()) return cal.status();
@@ -125,10 +142,16 @@ Result<DpViFit> fitDpVi(const Corpus& train, int k, const DpViOptions& options, 
     L.samplerDelta = cal->samplerDelta;
   }
   L.claim = proven ? "proven" : "not-private";
+  const std::string accounting =
+      L.samplingRate > 0 ? " Poisson-sampled Gaussian releases (rate q = " + shortNumber(L.samplingRate) +
+                               ", contributions clipped to C = " + shortNumber(options.clip) + "), sigma " +
+                               shortNumber(L.sigma) + ", PLD account for replacing one document (PRIVACY.md §16.5); " +
+                               "without amplification the same sigma gives epsilon " + shortNumber(L.epsilonFullRelease)
+                         : " Gaussian releases of sensitivity 2C = " + shortNumber(L.sensitivity) + ", sigma " +
+                               shortNumber(L.sigma) + ", zCDP composition, no amplification by subsampling claimed";
   L.summary = proven ? "(" + shortNumber(L.epsilon) + ", " + shortNumber(L.delta) +
                            ")-DP for replacing one document (DP-VI, docs/PRIVACY.md §10): " + std::to_string(releases) +
-                           " Gaussian releases of sensitivity 2C = " + shortNumber(L.sensitivity) + ", sigma " +
-                           shortNumber(L.sigma) + ", zCDP composition, no amplification by subsampling claimed"
+                           accounting
                      : "NOT PRIVATE: no noise or no clipping (sigma = " + shortNumber(L.sigma) +
                            ", C = " + shortNumber(options.clip) + "); a testing configuration";
   // The vocabulary (docs/PRIVACY.md §13): chosen from the counts, nothing holds; chosen privately, it
@@ -144,7 +167,10 @@ Result<DpViFit> fitDpVi(const Corpus& train, int k, const DpViOptions& options, 
   } else if (prov.vocabulary == VocabularyOrigin::Unknown) {
     L.notes.push_back(vocabularyAssumedPublicCaution());
   }
-  if (options.vi.method == ViMethod::Online) {
+  if (options.vi.method == ViMethod::Poisson) {
+    L.notes.push_back("minibatches are Poisson samples drawn from the secret noise source (" + noise.description() +
+                      "); the sample is not released, its size is not used");
+  } else if (options.vi.method == ViMethod::Online) {
     L.notes.push_back("every minibatch update is accounted as a full Gaussian release of sensitivity 2C "
                       "(sound and pessimistic: no privacy amplification by subsampling is claimed)");
   }
@@ -153,6 +179,7 @@ Result<DpViFit> fitDpVi(const Corpus& train, int k, const DpViOptions& options, 
 
   vi_detail::EngineHooks hooks;
   hooks.clip = options.clip;
+  hooks.sampling = &noise;  // method poisson: the sample must be as secret as the noise
   const double sigma = L.sigma;
   hooks.privatise = [&noise, sigma](Eigen::MatrixXd& s) {
     // One Gaussian release: σ·Z on every entry in storage order, then max(·, 0).

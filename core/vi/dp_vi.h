@@ -9,6 +9,11 @@
 // entries are set to zero (post-processing). Replacing one document changes the sum by at most
 // 2C in Frobenius norm, so each iteration is a Gaussian release of ℓ2 sensitivity Δ = 2C.
 //
+// Method poisson (online VB on Poisson samples of rate q = S/N drawn from the secret noise source):
+// σ is calibrated by the sampled Gaussian's replace-one PLD account (core/privacy/sampled_gaussian.h,
+// PRIVACY.md §16.5), which claims the amplification; the ledger also states the ε the same σ gives
+// under the full-release zCDP account below (the old accounting), which stays valid.
+//
 // Accountant: zCDP over all T releases, ρ = T Δ²/(2σ²), ε = ρ + 2√(ρ ln(1/δ)) (Bun & Steinke
 // 2016). The online (minibatch) variant is accounted the same way: every minibatch update is a
 // full Gaussian release of sensitivity 2C; NO amplification by subsampling is claimed (sound,
@@ -27,6 +32,8 @@
 namespace dplda {
 
 inline constexpr const char* kDpViAccountantName = "zcdp-full-release";  // no subsampling amplification
+// Method poisson: the Poisson-subsampled Gaussian's PLD, chained for replace-one (PRIVACY.md §16.5).
+inline constexpr const char* kDpViSampledAccountantName = "pld-poisson-sampled";
 
 struct DpViOptions {
   ViOptions vi;          // method, iterations (passes), batch size, priors, seed; computeElbo is ignored
@@ -79,6 +86,8 @@ struct DpViLedger {
   double noiseMultiplier = 0.0;  // σ / (2C)
   std::string accountant = kDpViAccountantName;
   double rho = 0.0;            // zCDP of the whole run
+  double samplingRate = 0.0;   // poisson: the realised inclusion probability q (0 otherwise)
+  double epsilonFullRelease = 0.0;  // poisson: ε of the same σ under the full-release zCDP account
   double epsilon = 0.0;        // spent (= requested when calibrated)
   double delta = 0.0;          // spent, including the sampler reserve
   double samplerDelta = 0.0;

@@ -10,12 +10,22 @@
 
 namespace dplda {
 
-const char* viMethodName(ViMethod m) { return m == ViMethod::Batch ? "batch" : "online"; }
+const char* viMethodName(ViMethod m) {
+  return m == ViMethod::Batch ? "batch" : m == ViMethod::Online ? "online" : "poisson";
+}
+
+Eigen::VectorXd alphaFromTopicShares(const Eigen::VectorXd& rowSums, int d, double eta, double alpha0) {
+  Eigen::VectorXd share = (rowSums.array() - d * eta).cwiseMax(0.0);
+  const double total = share.sum();
+  if (!(total > 0) || !std::isfinite(total)) return Eigen::VectorXd::Constant(rowSums.size(), alpha0 / rowSums.size());
+  return (alpha0 * share / total).cwiseMax(alpha0 * 1e-6);
+}
 
 Result<ViMethod> parseViMethod(const std::string& text) {
   if (text == "batch") return ViMethod::Batch;
   if (text == "online") return ViMethod::Online;
-  return invalidArgument("the VI method must be batch or online, got '" + text + "'");
+  if (text == "poisson") return ViMethod::Poisson;
+  return invalidArgument("the VI method must be batch, online or poisson, got '" + text + "'");
 }
 
 Eigen::VectorXd viAlpha(const ViOptions& options, int k) {

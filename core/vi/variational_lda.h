@@ -24,8 +24,13 @@ namespace dplda {
 enum class ViMethod {
   Batch,   // Blei et al. 2003: every iteration = E-step on all documents, then λ = η + Σ_n s_n
   Online,  // Hoffman et al. 2010: per minibatch B, λ ← (1 − ρ_t) λ + ρ_t (η + N/|B| Σ_{n∈B} s_n)
+  // Online VB on Poisson samples: each of the ⌈N/S⌉ updates of an epoch includes every document
+  // independently with probability q = S/N and scales by 1/q = N/S (core/vi/poisson_sample.h). For
+  // DP-VI the sample is drawn from the secret noise source, which is what amplification needs.
+  Poisson,
 };
-const char* viMethodName(ViMethod m);              // "batch", "online"
+const char* viMethodName(ViMethod m);              // "batch", "online", "poisson"
+inline bool isMinibatch(ViMethod m) { return m != ViMethod::Batch; }
 Result<ViMethod> parseViMethod(const std::string& text);
 
 // Ranges accepted by validateViOptions (named in its messages).
@@ -43,6 +48,11 @@ struct ViOptions {
   double kappa = 0.7;       // online learning decay κ in (0.5, 1]: ρ_t = (τ0 + t)^(−κ), t = 0, 1, ...
   double alpha0 = 1.0;      // α = α0/k each, unless `alpha` is given
   Eigen::VectorXd alpha;    // optional: k positive Dirichlet parameters (overrides alpha0)
+  // Learn α's shape with its total α0 kept (the spectral side's public α0): after every M-step
+  // α_i = α0·π_i, π_i the share of the corpus's tokens that λ assigns to topic i (Σ_w λ_iw − dη,
+  // normalised), the moment estimate of E[θ_i] = α_i/α0. For DP-VI a function of the released λ
+  // only (post-processing, PRIVACY.md §10). Symmetric (false) is gensim's and scikit-learn's default.
+  bool learnAlpha = false;
   double eta = 0.0;         // topic prior η > 0; 0 means 1/k (scikit-learn's default topic_word_prior)
   double estepTolerance = 1e-3;  // E-step stops when mean_i |γ_i − γ_i^prev| < this (scikit-learn)
   int estepMaxIterations = 100;  // ... or after this many updates (scikit-learn's max_doc_update_iter)
@@ -53,6 +63,9 @@ struct ViOptions {
   bool computeElbo = false;
   int threads = 0;               // OpenMP threads for the E-steps, 0 = OpenMP's default; never changes results
 };
+
+// α0·(token shares of λ), each at least α0·1e-6 (see ViOptions::learnAlpha).
+Eigen::VectorXd alphaFromTopicShares(const Eigen::VectorXd& lambdaRowSums, int vocabSize, double eta, double alpha0);
 
 // The α a fit uses: options.alpha when given, else α0/k repeated.
 Eigen::VectorXd viAlpha(const ViOptions& options, int k);

@@ -17,6 +17,7 @@
 #include "core/vi/estep.h"
 #include "core/vi/estep_lanes.h"
 #include "core/vi/vi_engine.h"
+#include "core/vi/poisson_sample.h"
 
 namespace dplda::vi_detail {
 
@@ -290,7 +291,8 @@ Result<int> firstPassSum(const ViFirstPass& s, const Corpus& corpus, int k, cons
 
 Result<ViFirstPass> runFirstPass(const Corpus& corpus, int k, const ViOptions& options,
                                  const std::vector<double>& clips, Feedback* feedback) {
-  const Eigen::VectorXd alpha = viAlpha(options, k);
+  Eigen::VectorXd alpha = viAlpha(options, k);  // learnAlpha: updated after every M-step (c holds a reference)
+  const double alpha0 = alpha.sum();
   EngineHooks hooks;
   Context c{corpus, k, options, alpha, hooks, options.threads > 0 ? options.threads : omp_get_max_threads()};
   ViFirstPass out;
@@ -320,7 +322,8 @@ Result<ViFit> runEngine(const Corpus& corpus, int k, const ViOptions& options, E
                         Feedback* feedback, const ViFirstPass* first) {
   const auto start = std::chrono::steady_clock::now();
   const int N = corpus.docCount(), d = corpus.vocabSize();
-  const Eigen::VectorXd alpha = viAlpha(options, k);
+  Eigen::VectorXd alpha = viAlpha(options, k);  // learnAlpha: updated after every M-step (c holds a reference)
+  const double alpha0 = alpha.sum();
   const double eta = viEta(options, k);
   Context c{corpus, k, options, alpha, hooks, options.threads > 0 ? options.threads : omp_get_max_threads()};
   Eigen::MatrixXd lambda = initialLambda(options, k, d);
@@ -347,6 +350,7 @@ Result<ViFit> runEngine(const Corpus& corpus, int k, const ViOptions& options, E
       fit.estepNotConverged += first->estepNotConverged;
       if (hooks.privatise) hooks.privatise(stats);
       lambda = stats.array() + eta;
+      if (options.learnAlpha) alpha = alphaFromTopicShares(rowSumsOf(lambda), d, eta, alpha0);
       ++fit.updates;
       ++fit.passes;
       t = 1;
@@ -363,6 +367,7 @@ Result<ViFit> runEngine(const Corpus& corpus, int k, const ViOptions& options, E
       if (elbo) fit.elbo.push_back(docElbo.value() + topicElbo(lambda, expElogBeta, eta));  // ELBO of iteration t−1
       if (hooks.privatise) hooks.privatise(stats);
       lambda = stats.array() + eta;
+      if (options.learnAlpha) alpha = alphaFromTopicShares(rowSumsOf(lambda), d, eta, alpha0);
       ++fit.updates;
       ++fit.passes;
     }
@@ -382,7 +387,12 @@ Result<ViFit> runEngine(const Corpus& corpus, int k, const ViOptions& options, E
   } else {
     const int S = std::min(options.batchSize, N);
     SeededRandom orderRng(deriveSeed(options.seed, 1));
-    std::vector<int> perm(N);
+    const bool poisson = options.method == ViMethod::Poisson;
+    const PoissonSampler sampler(static_cast<double>(S) / N);
+    // DP-VI draws its samples from the secret noise source; non-private VI from the seed.
+    RandomSource& sampleRng = hooks.sampling ? *hooks.sampling : static_cast<RandomSource&>(orderRng);
+    const long long updatesPerEpoch = (N + S - 1) / S;
+    std::vector<int> perm(N), sample;
     // exp(E[log β]) is needed only at the minibatch's words: those columns are refreshed before
     // each update (the values are the same as a full refresh; the other columns are never read).
     Eigen::MatrixXd expElogBeta(k, d);
@@ -393,14 +403,25 @@ Result<ViFit> runEngine(const Corpus& corpus, int k, const ViOptions& options, E
     std::vector<Sum> onlineSums{{&stats, hooks.clip}};
     long long t = 0;
     for (int epoch = 0; epoch < options.iterations; ++epoch) {
-      std::iota(perm.begin(), perm.end(), 0);
-      for (int i = N - 1; i > 0; --i) std::swap(perm[i], perm[uniformIndex(orderRng, static_cast<std::uint64_t>(i) + 1)]);
-      for (int b = 0; b < N; b += S) {
+      if (!poisson) {
+        std::iota(perm.begin(), perm.end(), 0);
+        for (int i = N - 1; i > 0; --i) std::swap(perm[i], perm[uniformIndex(orderRng, static_cast<std::uint64_t>(i) + 1)]);
+      }
+      for (long long u = 0; u < updatesPerEpoch; ++u) {
         if (isCanceled(feedback)) return cancelled();
-        const int e = std::min(N, b + S);
+        int b = static_cast<int>(u * S), e = std::min(N, b + S);
+        const std::vector<int>* docs = &perm;
+        if (poisson) {
+          sample.clear();
+          for (int n = 0; n < N; ++n)
+            if (sampler.includes(sampleRng)) sample.push_back(n);
+          docs = &sample;
+          b = 0;
+          e = static_cast<int>(sample.size());
+        }
         batchWords.clear();
         for (int j = b; j < e; ++j) {
-          const int n = perm[j];
+          const int n = (*docs)[j];
           for (int p = corpus.counts.outerIndexPtr()[n]; p < corpus.counts.outerIndexPtr()[n + 1]; ++p) {
             const int w = corpus.counts.innerIndexPtr()[p];
             if (seenIn[w] != t) seenIn[w] = t, batchWords.push_back(w);
@@ -409,12 +430,13 @@ Result<ViFit> runEngine(const Corpus& corpus, int k, const ViOptions& options, E
         expDirichletColumns(lambda, dirichletRows(rowSums), batchWords.data(), static_cast<int>(batchWords.size()),
                             expElogBeta);
         onlineSums[0].clipped = 0;
-        processBlock(c, perm, b, e, expElogBeta, nullptr, false, false, onlineSums, blk, fit.estepIterations,
+        processBlock(c, *docs, b, e, expElogBeta, nullptr, false, false, onlineSums, blk, fit.estepIterations,
                      fit.estepNotConverged);
         hooks.clippedVisits += onlineSums[0].clipped;
         if (hooks.privatise) hooks.privatise(stats);
         const double rho = std::pow(options.tau0 + static_cast<double>(t), -options.kappa);
-        const double scale = static_cast<double>(N) / (e - b);
+        // Poisson: 1/q = N/S, public (the sample's size is not used: it is not released).
+        const double scale = static_cast<double>(N) / (poisson ? S : e - b);
         // One pass: λ ← (1 − ρ)λ + ρ(η + scale·S), the new row sums (increasing w), S ← 0.
         rowSums.setZero();
         for (Eigen::Index w = 0; w < d; ++w) {
@@ -427,9 +449,12 @@ Result<ViFit> runEngine(const Corpus& corpus, int k, const ViOptions& options, E
             st[i] = 0.0;
           }
         }
+        // Damped by the same ρ_t as λ (as gensim's alpha='auto' steps): a full step from a minibatch's
+        // early, nearly uniform topics starves the topics that start small.
+        if (options.learnAlpha) alpha = (1.0 - rho) * alpha + rho * alphaFromTopicShares(rowSums, d, eta, alpha0);
         ++t;
         ++fit.updates;
-        reportProgress(feedback, (epoch + static_cast<double>(e) / N) / options.iterations);
+        reportProgress(feedback, (epoch + static_cast<double>(u + 1) / updatesPerEpoch) / options.iterations);
       }
       ++fit.passes;
     }

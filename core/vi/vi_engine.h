@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "core/common/feedback.h"
+#include "core/common/random.h"
 #include "core/common/status.h"
 #include "core/corpus/corpus.h"
 #include "core/vi/variational_lda.h"
@@ -16,6 +17,8 @@ struct EngineHooks {
   double clip = std::numeric_limits<double>::infinity();
   // Applied to every summed statistic (k x d) before its M-step, e.g. noise + clamping at 0.
   std::function<void(Eigen::MatrixXd& statistics)> privatise;
+  // Method poisson: the source of the samples (DP-VI: the secret noise source); null = the seed.
+  RandomSource* sampling = nullptr;
   long long clippedVisits = 0;  // out: document visits whose contribution was scaled down
 };
 

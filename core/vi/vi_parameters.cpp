@@ -21,7 +21,7 @@ std::vector<ViParameterProblem> checkViRunParameters(const ViRunParameters& p, b
     }
   };
   wholeIn("iterations", p.iterations, 1, kMaxViIterations);
-  if (p.method == ViMethod::Online) {
+  if (isMinibatch(p.method)) {
     wholeIn("batch-size", p.batchSize, 1, kMaxViBatchSize);
     if (!(p.tau0 >= 1 && p.tau0 <= kMaxViTau0)) {
       out.push_back({"tau0", "--tau0 must be in [1, 1e12], got " + shortNumber(p.tau0)});

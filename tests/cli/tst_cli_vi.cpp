@@ -89,6 +89,27 @@ class TestCliVi : public QObject {
     QVERIFY(!readJson(json2).contains("non_private_diagnostics"));
   }
 
+  void poissonDpViStatesBothAccounts() {
+    const QString json = m_dir.filePath("poisson.json");
+    const Outcome r = dplda(base("dp-vi") + QStringList{"--vi", "poisson", "--batch-size", "300", "--iterations", "2",
+                                                        "--vi-alpha", "learned", "--epsilon", "1", "--noise-seed", "3",
+                                                        "--json", json});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(r.out.contains("Poisson sampling, rate q 0.1"));
+    QVERIFY(r.out.contains("alpha learned"));
+    const QJsonObject priv = readJson(json)["privacy"].toObject();
+    QCOMPARE(priv["accountant"].toString(), QString("pld-poisson-sampled"));
+    QCOMPARE(priv["privacy_claim"].toString(), QString("proven"));
+    const QJsonObject e = priv["ledger"].toArray()[0].toObject();
+    QCOMPARE(e["releases"].toDouble(), 20.0);
+    QCOMPARE(e["method"].toString(), QString("poisson"));
+    QVERIFY(std::abs(e["sampling_rate"].toDouble() - 0.1) < 1e-15);
+    QVERIFY(e["epsilon_full_release"].toDouble() > 1.0);  // the old accounting of the same sigma
+    QCOMPARE(priv["accountants"].toObject()["pld"].toDouble(), 1.0);
+    const QJsonArray alpha = readJson(json)["alpha"].toArray();
+    QVERIFY(std::abs(alpha[0].toDouble() + alpha[1].toDouble() + alpha[2].toDouble() - 1.0) < 1e-9);
+  }
+
   void spectralReportsPerplexityToo() {
     const QString json = m_dir.filePath("spectral.json");
     const Outcome r = dplda({"run", "--corpus", m_corpus, "--topics", "3", "--holdout", "0.1", "--json", json});
@@ -109,8 +130,10 @@ class TestCliVi : public QObject {
     QTest::newRow("clip-vi") << QStringList{"--model", "vi", "--clip", "3"} << 2 << "--clip needs --model dp-vi";
     QTest::newRow("clip-zero") << QStringList{"--model", "dp-vi", "--clip", "0"} << 2 << "--clip must be in (0, 1e12]";
     QTest::newRow("iterations") << QStringList{"--model", "vi", "--iterations", "0"} << 2 << "--iterations";
-    QTest::newRow("vi-method") << QStringList{"--model", "vi", "--vi", "gibbs"} << 2 << "--vi must be batch or online";
-    QTest::newRow("batch-size") << QStringList{"--model", "vi", "--vi", "batch", "--batch-size", "10"} << 2 << "--batch-size needs --vi online";
+    QTest::newRow("vi-method") << QStringList{"--model", "vi", "--vi", "gibbs"} << 2 << "--vi must be batch, online or poisson";
+    QTest::newRow("batch-size") << QStringList{"--model", "vi", "--vi", "batch", "--batch-size", "10"} << 2 << "--batch-size needs --vi online or poisson";
+    QTest::newRow("vi-alpha") << QStringList{"--model", "vi", "--vi-alpha", "auto"} << 2 << "--vi-alpha must be symmetric or learned";
+    QTest::newRow("vi-alpha-spectral") << QStringList{"--vi-alpha", "learned"} << 2 << "--vi-alpha needs --model vi or dp-vi";
     QTest::newRow("holdout") << QStringList{"--model", "vi", "--holdout", "1.5"} << 2 << "--holdout must be a fraction";
     QTest::newRow("holdout-spectral") << QStringList{"--holdout", "0"} << 2 << "--holdout must be a fraction";
     QTest::newRow("kappa") << QStringList{"--model", "vi", "--kappa", "0.2"} << 2 << "--kappa must be in (0.5, 1]";

@@ -5,6 +5,7 @@
 
 #include "core/corpus/synthetic_generator.h"
 #include "core/privacy/mechanisms.h"
+#include "core/privacy/sampled_gaussian.h"
 #include "core/vi/dp_vi.h"
 
 using namespace dplda;
@@ -159,6 +160,52 @@ class TestDpVi : public QObject {
         if (a == 0 && b == 1) QVERIFY(unclipped > 1e5);
       }
     }
+  }
+
+  void poissonSamplingIsAccountedWithAmplification() {
+    const SyntheticCorpus s = corpusOf(2000);
+    DpViOptions o;
+    o.vi.method = ViMethod::Poisson;
+    o.vi.iterations = 2;
+    o.vi.batchSize = 100;  // q = 0.05, 20 updates per pass
+    o.clip = 3.0;
+    o.epsilon = 1.0;
+    o.delta = 1e-5;
+    SeededRandom noise(5);
+    auto r = fitDpVi(s.corpus, 3, o, noise);
+    QVERIFY2(r.ok(), r.status().message().c_str());
+    const DpViLedger& L = r->ledger;
+    QCOMPARE(L.releases, 40LL);
+    QCOMPARE(r->fit.updates, 40LL);
+    QCOMPARE(L.accountant, std::string(kDpViSampledAccountantName));
+    QCOMPARE(L.samplingRate, std::ceil(0.05 * 0x1p53) / 0x1p53);
+    QCOMPARE(L.claim, std::string("proven"));
+    // σ meets the sampled account at the requested budget, with the tails' reserve ...
+    auto acc = SampledGaussianAccountant::make(L.sigma / o.clip, L.samplingRate, L.releases);
+    QVERIFY(acc.ok());
+    QVERIFY(acc->delta(1.0, L.draws * 0x1p-53) <= 1e-5);
+    // ... is far below the full-release calibration, whose account for this σ is stated too.
+    auto full = calibrateDpVi(1.0, 1e-5, 40, 3.0, 60);
+    QVERIFY(L.sigma < full->sigma / 3);
+    QCOMPARE(L.epsilonFullRelease, dpViAccount(L.sigma, 6.0, 40, 1e-5).epsilon);
+    QVERIFY(L.epsilonFullRelease > 3.0);
+    QVERIFY(L.summary.find("Poisson-sampled") != std::string::npos);
+  }
+
+  void poissonSamplesComeFromTheSecretSource() {
+    // Zero noise isolates the sample: the same public seed with two noise sources gives two fits
+    // (the sample is drawn from the noise source), the same noise source twice gives one.
+    const SyntheticCorpus s = corpusOf(1000);
+    DpViOptions o;
+    o.vi.method = ViMethod::Poisson;
+    o.vi.iterations = 1;
+    o.vi.batchSize = 100;
+    o.noiseMultiplier = 0.0;
+    SeededRandom a(1), b(1), c(2);
+    auto fa = fitDpVi(s.corpus, 3, o, a), fb = fitDpVi(s.corpus, 3, o, b), fc = fitDpVi(s.corpus, 3, o, c);
+    QVERIFY(fa.ok() && fb.ok() && fc.ok());
+    QVERIFY(fa->fit.lambda == fb->fit.lambda);
+    QVERIFY(fa->fit.lambda != fc->fit.lambda);
   }
 
   void zeroNoiseWithoutClippingReproducesViBitForBit() {

@@ -139,9 +139,11 @@ GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
   m_viMethod = new QComboBox;
   m_viMethod->addItem(tr("online (minibatches)"), "online");
   m_viMethod->addItem(tr("batch (full passes)"), "batch");
+  m_viMethod->addItem(tr("Poisson minibatches"), "poisson");
   addRow(mform, "vi_method", tr("VI method"), m_viMethod,
-         tr("--vi: online VB (Hoffman et al. 2010) or batch VB (Blei et al. 2003); for DP-VI batch needs far "
-            "less noise (every minibatch is accounted as a full release)"));
+         tr("--vi: online VB (Hoffman et al. 2010), batch VB (Blei et al. 2003), or online VB on Poisson samples. "
+            "For DP-VI, online counts every minibatch as a full release; Poisson samples are secret and their "
+            "account claims the amplification by subsampling (PRIVACY.md §16.5)"));
   m_viIterations = spin(0, 1000000);
   addRow(mform, "vi_iterations", tr("Passes"), m_viIterations, tr("--iterations: passes over the training documents"));
   m_viBatch = spin(0, 100000000);
@@ -339,7 +341,7 @@ void GeneratorPanel::setState(const SessionState& s) {
   m_compare->setChecked(s.comparePresets);
   m_compareSound->setChecked(s.compareSound);
   m_model->setCurrentIndex(std::max(0, m_model->findData(QString::fromLatin1(modelName(s.model)))));
-  m_viMethod->setCurrentIndex(s.vi.method == ViMethod::Batch ? 1 : 0);
+  m_viMethod->setCurrentIndex(m_viMethod->findData(QString(viMethodName(s.vi.method))));
   m_viIterations->setValue(s.vi.iterations);
   m_viBatch->setValue(s.vi.batchSize);
   m_viTau0->setValue(s.vi.tau0);
@@ -382,7 +384,7 @@ SessionState GeneratorPanel::fromWidgets(QString* seedError, QString* seedKey) c
   const QString model = m_model->currentData().toString();
   s.model = model == "vi" ? SessionState::Model::Vi : model == "dp-vi" ? SessionState::Model::DpVi
                                                                         : SessionState::Model::Spectral;
-  s.vi.method = m_viMethod->currentData().toString() == "batch" ? ViMethod::Batch : ViMethod::Online;
+  s.vi.method = parseViMethod(m_viMethod->currentData().toString().toStdString()).value();
   s.vi.iterations = m_viIterations->value();
   s.vi.batchSize = m_viBatch->value();
   s.vi.tau0 = m_viTau0->value();
@@ -419,7 +421,7 @@ void GeneratorPanel::commit(const QString& key, const QString& what) {
 
 void GeneratorPanel::updateEnabled(const SessionState& s) {
   // Rows of the chosen model only: the spectral options, or VI's (online ones, DP-VI's clip).
-  const bool variational = s.isVariational(), online = s.vi.method == ViMethod::Online;
+  const bool variational = s.isVariational(), online = isMinibatch(s.vi.method);
   const QMap<QString, bool> rows{{"decomposer", !variational},      {"max_length", !variational},
                                  {"vi_method", variational},        {"vi_iterations", variational},
                                  {"vi_batch_size", variational && online}, {"vi_tau0", variational && online},

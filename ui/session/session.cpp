@@ -501,7 +501,7 @@ Result<SessionState> sessionFromJson(const QJsonObject& json) {
     QString method;
     DPLDA_RETURN_IF_ERROR(readString(vi, "method", "model.vi", method));
     auto m = parseViMethod(method.toStdString());
-    if (!m.ok()) return bad("session: model.vi.method must be batch or online, got " + q(method));
+    if (!m.ok()) return bad("session: model.vi.method must be batch, online or poisson, got " + q(method));
     s.vi.method = m.value();
   }
   DPLDA_RETURN_IF_ERROR(readIntIn(vi, "iterations", "model.vi", 1, kMaxViIterations, s.vi.iterations));

@@ -1,0 +1,132 @@
+#include "core/privacy/sampled_gaussian.h"
+
+#include <array>
+#include <cmath>
+#include <map>
+#include <mutex>
+#include <limits>
+
+#include "core/common/number_text.h"
+#include "core/privacy/mechanisms.h"
+
+namespace dplda {
+
+namespace {
+constexpr int kSplits = 64;  // ε₁ = ε·j/64, j = 0..64
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+}  // namespace
+
+Result<SampledGaussianAccountant> SampledGaussianAccountant::make(double m, double q, long long t, double h) {
+  if (!(std::isfinite(m) && m > 0)) {
+    return invalidArgument("sampled Gaussian: the noise multiplier sigma/C must be finite and > 0, got " + shortNumber(m));
+  }
+  if (t < 1) return invalidArgument("sampled Gaussian: at least one release, got " + std::to_string(t));
+  using D = PrivacyLossDistribution::SampledDirection;
+  auto remove = PrivacyLossDistribution::poissonSampledGaussian(m, 1.0, q, D::Remove, h);
+  if (!remove.ok()) return remove.status();
+  auto add = PrivacyLossDistribution::poissonSampledGaussian(m, 1.0, q, D::Add, h);
+  if (!add.ok()) return add.status();
+  auto removeT = remove->selfCompose(t);
+  if (!removeT.ok()) return removeT.status();
+  auto addT = add->selfCompose(t);
+  if (!addT.ok()) return addT.status();
+  return SampledGaussianAccountant(m, q, t, std::move(removeT).value(), std::move(addT).value());
+}
+
+double SampledGaussianAccountant::delta(double epsilon, double perExpEpsilonDelta) const {
+  if (std::isnan(epsilon)) return std::numeric_limits<double>::quiet_NaN();
+  const double e = std::max(epsilon, 0.0);
+  double best = 1.0;
+  for (int j = 0; j <= kSplits; ++j) {
+    const double e1 = e * j / kSplits;
+    const double v = m_remove.deltaForEpsilon(e1) + std::exp(e1) * m_add.deltaForEpsilon(e - e1);
+    best = std::min(best, v);
+  }
+  return std::min(1.0, best + (1.0 + std::exp(e)) * perExpEpsilonDelta);
+}
+
+double SampledGaussianAccountant::epsilon(double target, double perExpEpsilonDelta) const {
+  if (!(target > 0)) return kInfinity;
+  // A lower bound to start from: the remove direction alone is a replace-one pair's first link.
+  const double start = std::max(0.0, std::min(m_remove.epsilonForDelta(target), kPldLossCap));
+  return smallestEpsilonWithin([&](double e) { return delta(e, perExpEpsilonDelta); }, start, target);
+}
+
+namespace {
+// Sweeps calibrate the same (ε, δ, q, T, tails) for every trial: computed once (a few seconds each).
+std::mutex calibrationsMutex;
+std::map<std::array<double, 5>, SampledGaussianCalibration> calibrations;
+Result<SampledGaussianCalibration> calibrate(double epsilon, double delta, double q, long long t,
+                                             double perExpEpsilonDelta);
+}  // namespace
+
+Result<SampledGaussianCalibration> calibrateSampledGaussian(double epsilon, double delta, double q, long long t,
+                                                            double perExpEpsilonDelta) {
+  const std::array<double, 5> key{epsilon, delta, q, static_cast<double>(t), perExpEpsilonDelta};
+  {
+    std::lock_guard<std::mutex> lock(calibrationsMutex);
+    if (auto it = calibrations.find(key); it != calibrations.end()) return it->second;
+  }
+  auto c = calibrate(epsilon, delta, q, t, perExpEpsilonDelta);
+  if (c.ok()) {
+    std::lock_guard<std::mutex> lock(calibrationsMutex);
+    calibrations.emplace(key, c.value());
+  }
+  return c;
+}
+
+namespace {
+Result<SampledGaussianCalibration> calibrate(double epsilon, double delta, double q, long long t,
+                                             double perExpEpsilonDelta) {
+  DPLDA_RETURN_IF_ERROR(validatePrivacyParameters(epsilon, delta));
+  if (std::isnan(q) || !(q > 0.0) || q > 1.0) {
+    return invalidArgument("sampled Gaussian: the sampling rate q must be in (0, 1], got " + shortNumber(q));
+  }
+  if (t < 1) return invalidArgument("sampled Gaussian: at least one release, got " + std::to_string(t));
+  auto meets = [&](double m) -> Result<bool> {
+    auto a = SampledGaussianAccountant::make(m, q, t);
+    if (!a.ok()) return a.status();
+    return a->delta(epsilon, perExpEpsilonDelta) <= delta;
+  };
+  // Bracket: from the unsubsampled Gaussian's multiplier (sensitivity 2C: always enough, §16.5) down.
+  double hi = 1.0;
+  for (int i = 0; i < 60; ++i, hi *= 2.0) {
+    auto ok = meets(hi);
+    if (!ok.ok()) return ok.status();
+    if (ok.value()) break;
+    if (i == 59) return invalidArgument("sampled Gaussian: no noise multiplier up to 2^60 meets epsilon = " +
+                                        shortNumber(epsilon) + ", delta = " + shortNumber(delta));
+  }
+  double lo = hi / 2.0;
+  for (int i = 0; i < 60; ++i) {
+    auto ok = meets(lo);
+    if (!ok.ok()) {
+      break;  // a multiplier so small that the losses leave the grid: treat as not meeting
+    }
+    if (!ok.value()) break;
+    hi = lo;
+    lo /= 2.0;
+  }
+  while (hi / lo > 1.001) {
+    const double mid = std::sqrt(lo * hi);
+    auto ok = meets(mid);
+    if (ok.ok() && ok.value()) hi = mid;
+    else lo = mid;
+  }
+  auto a = SampledGaussianAccountant::make(hi, q, t);
+  if (!a.ok()) return a.status();
+  SampledGaussianCalibration c;
+  c.noiseMultiplier = hi;
+  c.delta = delta;
+  c.epsilon = epsilon;  // checked at this very ε: with the tails' (1 + e^ε) term δ(·) need not be monotone
+  c.interval = a->interval();
+  if (!(a->delta(epsilon, perExpEpsilonDelta) <= delta)) {
+    return numericalFailure("sampled Gaussian calibration: the account at sigma/C = " + shortNumber(hi) +
+                            " does not meet epsilon " + shortNumber(epsilon) + ", delta " + shortNumber(delta));
+  }
+  return c;
+}
+
+}  // namespace
+
+}  // namespace dplda
