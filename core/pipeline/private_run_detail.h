@@ -36,7 +36,7 @@ Result<Corpus> perturbCorpus(const Corpus& c, double maxLength, Mechanism m, dou
 Result<Whitening> whitenMatrix(const Eigen::MatrixXd& m2, int k, Eigen::VectorXd* eigenvalues);
 std::string failedPreconditions(const SensitivityBound& b);
 // Noise values one release draws (the samplers' tail excess grows with it).
-double drawsOf(Node node, double N, double d, double k);
+double drawsOf(Node node, double N, double d, double k, Mechanism m);
 
 // The checks of a ledger row's sensitivity and calibrated noise scale (before a test's noise
 // multiplier): validateNoiseParameter, the one check every accountant and release path applies.
@@ -118,6 +118,8 @@ class PrivateRun {
     int frame = kExactFrame;
   };
   Result<FramedWhitening> whiteningVia(int e, bool exactCorpus, const Corpus& c, bool recordEigenvalues);
+  // T = M̃3(W, W, W) with M̃3 the Laplace release of the explicit M̂3 of `c` (docs/PRIVACY.md §18).
+  Result<Tensor3> laplaceM3Release(const Corpus& c, bool exactCorpus, const Eigen::MatrixXd& W);
 
   SpectralPipeline& m_pipeline;
   const PrivacyOptions& m_o;
