@@ -251,6 +251,10 @@ class TestLaplaceM3 : public QObject {
     QVERIFY(excess > 0.0 && excess < 1e-9);
     QCOMPARE(r.deltaAsDrawn, excess);  // only the samplers' tails: nothing of the delta given
     QVERIFY(r.output->topics.allFinite());
+    // The noise is drawn: another noise seed releases other topics.
+    SeededRandom other(4);
+    const PrivateRunResult r2 = runPrivate(p, o, other).value();
+    QVERIFY(r2.released && (r2.output->topics - r.output->topics).cwiseAbs().maxCoeff() > 1e-6);
   }
 
   // With the noise forced off the explicit route (M̂3 formed, then whitened) must give the
