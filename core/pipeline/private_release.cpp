@@ -108,31 +108,6 @@ Result<PrivateRun::FramedWhitening> PrivateRun::whiteningVia(int e, bool exactCo
 }
 
 
-// The Laplace release of M̂3 (e3, docs/PRIVACY.md §18): no projected draw exists for Laplace noise,
-// so the explicit M̂3 of the corpus that reaches M3 gets noise on its unique entries (orbit-weighted,
-// scale b = Δ3/ε_i on each orbit sum), and the noisy tensor is whitened explicitly, T = M̃3(W,W,W).
-Result<Tensor3> PrivateRun::laplaceM3Release(const Corpus& c, bool exactCorpus, const Eigen::MatrixXd& W) {
-  const std::size_t limit = explicitThirdMomentBytes(kMaxLaplaceM3Vocab);
-  Tensor3 m3;
-  // Within the pipeline's own limit its M̂3 is kept across the trials of a sweep, as for the Gaussian route.
-  if (exactCorpus) DPLDA_RETURN_IF_ERROR(m_pipeline.prepareExplicitThirdMoment(m_feedback));
-  if (exactCorpus && m_pipeline.hasExplicitThirdMoment()) {
-    m3 = *m_pipeline.explicitThirdMoment();  // the pipeline's, for small d (a copy: it is shared)
-  } else {
-    auto dense = thirdMomentDense(c, m_so.alpha0, limit, m_feedback);
-    if (!dense.ok()) return dense.status();
-    m3 = std::move(dense).value();
-  }
-  DPLDA_RETURN_IF_ERROR(addSymmetricTensorOrbitLaplaceNoise(m3, scaleOf(3), m_noise));
-  if (W.rows() != m3.dim()) {
-    return invalidArgument("the whitening matrix has " + std::to_string(W.rows()) + " rows for M3 over " +
-                           std::to_string(m3.dim()) + " words");
-  }
-  Tensor3 T = m3.multilinear(W);
-  if (!T.allFinite()) return numericalFailure("the whitened noisy M3 has NaN or infinite entries");
-  return T;
-}
-
 // The releases in graph order, each canonicalised right after its noise where its value depends
 // on the sign frame of the whitened coordinates (W, T, TD, W+), then the graph downstream.
 Result<PrivateRunResult> PrivateRun::releaseAndEvaluate() {
@@ -181,11 +156,16 @@ Result<PrivateRunResult> PrivateRun::releaseAndEvaluate() {
       DPLDA_RETURN_IF_ERROR(m_pipeline.prepareExplicitThirdMoment(m_feedback));
       return m_pipeline.whitenedTensor(wForT, m_feedback);
     };
-    auto t = noisyEdge(3) && m_o.mechanism == Mechanism::Laplace ? laplaceM3Release(*corpusM3.value(), exactM3, wForT)
-                                                                   : whitenedM3();
+    auto t = whitenedM3();
     if (!t.ok()) return failAfterNoise(t.status());
     T = std::move(t).value();
-    if (noisyEdge(3) && m_o.mechanism != Mechanism::Laplace && scaleOf(3) > 0.0) {  // the M3 release, seen through W: √6·sym(G)(W,W,W)
+    if (noisyEdge(3) && m_o.mechanism == Mechanism::Laplace && scaleOf(3) > 0.0) {
+      // The Laplace release of the explicit M̂3 (docs/PRIVACY.md §18), whitened: (M̂3 + N)(W,W,W) =
+      // T̂ + N(W,W,W) by linearity, so only the d x d x d noise N is formed, never M̂3 (SPEC §3).
+      auto e = sampleLaplaceM3NoiseThrough(wForT, scaleOf(3), m_noise);
+      if (!e.ok()) return failAfterNoise(e.status());
+      T += e.value();
+    } else if (noisyEdge(3) && scaleOf(3) > 0.0) {  // the M3 release, seen through W: √6·sym(G)(W,W,W)
       auto e = sampleProjectedM3Noise(wForT, scaleOf(3), m_noise);
       if (!e.ok()) return failAfterNoise(e.status());
       T += e.value();

@@ -149,7 +149,7 @@ Status validatePrivacyOptions(const PrivacyOptions& o, int docCount, int vocabSi
       return invalidArgument(
           "Laplace noise on M3 (edge e3) is drawn on the explicit d x d x d tensor: d = " + std::to_string(vocabSize) +
           " is above the limit d <= " + std::to_string(kMaxLaplaceM3Vocab) + " (" +
-          shortNumber(explicitThirdMomentBytes(vocabSize) / 1048576.0) + " MiB per copy of M3, " +
+          shortNumber(explicitThirdMomentBytes(vocabSize) / 1048576.0) + " MiB for the noise tensor, " +
           shortNumber(static_cast<double>(vocabSize) * (vocabSize + 1.0) * (vocabSize + 2.0) / 6.0) +
           " noise draws); use a Gaussian mechanism (--mechanism analytic), whose projected noise works at any d");
     }

@@ -118,8 +118,6 @@ class PrivateRun {
     int frame = kExactFrame;
   };
   Result<FramedWhitening> whiteningVia(int e, bool exactCorpus, const Corpus& c, bool recordEigenvalues);
-  // T = M̃3(W, W, W) with M̃3 the Laplace release of the explicit M̂3 of `c` (docs/PRIVACY.md §18).
-  Result<Tensor3> laplaceM3Release(const Corpus& c, bool exactCorpus, const Eigen::MatrixXd& W);
 
   SpectralPipeline& m_pipeline;
   const PrivacyOptions& m_o;

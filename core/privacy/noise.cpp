@@ -156,6 +156,17 @@ Status addSymmetricTensorOrbitLaplaceNoise(Tensor3& t, double scale, RandomSourc
   return Status::ok();
 }
 
+Result<Tensor3> sampleLaplaceM3NoiseThrough(const Eigen::MatrixXd& W, double scale, RandomSource& rng) {
+  DPLDA_RETURN_IF_ERROR(validateScale("Laplace scale", scale));
+  if (W.rows() < 1 || W.cols() < 1)
+    return invalidArgument("Laplace M3 noise needs a d x k whitening matrix with d, k >= 1, got " +
+                           std::to_string(W.rows()) + " x " + std::to_string(W.cols()));
+  if (!W.allFinite()) return invalidArgument("Laplace M3 noise: the whitening matrix W has non-finite entries");
+  Tensor3 noise(static_cast<int>(W.rows()));
+  DPLDA_RETURN_IF_ERROR(addSymmetricTensorOrbitLaplaceNoise(noise, scale, rng));
+  return noise.multilinear(W);
+}
+
 Result<Tensor3> sampleProjectedM3Noise(const Eigen::MatrixXd& W, double sigma, RandomSource& rng) {
   DPLDA_RETURN_IF_ERROR(validateScale("sigma", sigma));
   const int k = static_cast<int>(W.cols());

@@ -82,6 +82,11 @@ Status addSymmetricTensorLaplaceNoise(Tensor3& t, double scale, RandomSource& rn
 // distance between two symmetric tensors is the l1 distance of the full arrays.
 Status addSymmetricTensorOrbitLaplaceNoise(Tensor3& t, double scale, RandomSource& rng);
 
+// N(W, W, W) for the d x d x d noise N of addSymmetricTensorOrbitLaplaceNoise at `scale` (same draws,
+// same order), W d x k: what the Laplace release of M3 adds to T̂ = M̂3(W, W, W), since
+// (M̂3 + N)(W, W, W) = T̂ + N(W, W, W). Forms N (d^3 doubles; the caller bounds d). W finite, k >= 1.
+Result<Tensor3> sampleLaplaceM3NoiseThrough(const Eigen::MatrixXd& W, double scale, RandomSource& rng);
+
 // The k x k x k tensor E(W, W, W) for E = sqrt(6) sym(G), G i.i.d. N(0, sigma^2) on d x d x d
 // (see above), sampled as sqrt(6) sym(Z x1 L x2 L x3 L) with L L^T = W^T W (Cholesky; a symmetric
 // eigen square root when W^T W is only semidefinite). W is d x k, finite, with k >= 1.

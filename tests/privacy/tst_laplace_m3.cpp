@@ -6,7 +6,7 @@
 //  - the noise: one draw per unique entry shared by its permutations, Laplace of scale b/m(u)
 //    (mean absolute deviation and the fraction beyond b/m(u)·ln 2 per multiplicity class);
 //  - a configuration-1 run with --mechanism laplace: pure ledger rows (δ_i = 0, l1 sensitivity Δ3,
-//    b = Δ3/ε_i), the pure statement, the explicit whitening wired right, the d limit refused.
+//    b = Δ3/ε_i), the pure statement, the whitening of M̂3 + N computed as T̂ + N(W,W,W), the d limit refused.
 #include <QtTest>
 
 #include <cmath>
@@ -257,8 +257,8 @@ class TestLaplaceM3 : public QObject {
     QVERIFY(r2.released && (r2.output->topics - r.output->topics).cwiseAbs().maxCoeff() > 1e-6);
   }
 
-  // With the noise forced off the explicit route (M̂3 formed, then whitened) must give the
-  // non-private model: W, T and the order of the stages are wired as in the pipeline.
+  // With the noise forced off the Laplace route must give the non-private model (with and without
+  // the pipeline's explicit M̂3): W, T and the order of the stages are wired as in the pipeline.
   void explicitWhiteningMatchesThePipeline() {
     const int d = 12, k = 3;
     SpectralPipeline p;
@@ -267,7 +267,7 @@ class TestLaplaceM3 : public QObject {
     so.topicCount = k;
     p.setOptions(so);
     const SpectralModel exact = p.run().value();
-    for (std::size_t limit : {std::size_t{0}, kPipelineExplicitM3Bytes}) {  // computed here, or the pipeline's
+    for (std::size_t limit : {std::size_t{0}, kPipelineExplicitM3Bytes}) {  // a document pass, or the explicit M̂3
       p.setExplicitThirdMomentLimit(limit);
       PrivacyOptions o;
       o.edges = presetEdges(Preset::Config1);
@@ -282,6 +282,29 @@ class TestLaplaceM3 : public QObject {
     }
   }
 
+  // The run adds N(W,W,W) to T̂ = M̂3(W,W,W) from the documents: by linearity the explicit
+  // whitening of M̃3 = M̂3 + N, with N the orbit-weighted draws in the same order.
+  void whitenedNoiseIsTheExplicitWhitening() {
+    const int d = 10, k = 3;
+    const Corpus c = *smallCorpus(d, k, 500, 4);
+    SeededRandom wr(8);
+    Eigen::MatrixXd W(d, k);
+    for (int j = 0; j < k; ++j)
+      for (int i = 0; i < d; ++i) W(i, j) = standardNormal(wr);
+    const double b = 0.05;
+    SeededRandom r1(21), r2(21);
+    Tensor3 explicitM3 = thirdMomentExplicit(c, 1.0).value();
+    QVERIFY(addSymmetricTensorOrbitLaplaceNoise(explicitM3, b, r1).isOk());
+    const Tensor3 reference = explicitM3.multilinear(W);
+    Tensor3 viaRun = whitenedThirdMoment(c, 1.0, W).value();
+    viaRun += sampleLaplaceM3NoiseThrough(W, b, r2).value();
+    QVERIFY(test::relativeError(viaRun, reference) < 1e-12);
+    QVERIFY(!sampleLaplaceM3NoiseThrough(Eigen::MatrixXd(0, 2), b, r2).ok());
+    Eigen::MatrixXd bad = W;
+    bad(0, 0) = std::nan("");
+    QVERIFY(!sampleLaplaceM3NoiseThrough(bad, b, r2).ok());
+  }
+
   void refusedAboveTheVocabularyLimit() {
     PrivacyOptions o;
     o.edges = presetEdges(Preset::Config1);
@@ -289,7 +312,7 @@ class TestLaplaceM3 : public QObject {
     QVERIFY(validatePrivacyOptions(o, 10000, kMaxLaplaceM3Vocab, 5).isOk());
     const Status s = validatePrivacyOptions(o, 10000, kMaxLaplaceM3Vocab + 1, 5);
     QCOMPARE(s.code(), StatusCode::InvalidArgument);
-    for (const char* part : {"d = 201", "d <= 200", "Gaussian", "e3"})
+    for (const char* part : {"d = 301", "d <= 300", "Gaussian", "e3"})
       QVERIFY2(s.message().find(part) != std::string::npos, s.message().c_str());
     // M2 alone (e2, e5) with Laplace needs no explicit M3: no limit.
     o.edges = parseEdgeSet("e1,e2,e5").value();
@@ -304,7 +327,7 @@ class TestLaplaceM3 : public QObject {
     SeededRandom noise(1);
     auto run = runPrivate(p, o, noise);
     QVERIFY(!run.ok());
-    QVERIFY2(run.status().message().find("d = 201") != std::string::npos, run.status().message().c_str());
+    QVERIFY2(run.status().message().find("d = 301") != std::string::npos, run.status().message().c_str());
     p.setCorpus(smallCorpus(6, 3, 200, 2));
     so.topicCount = 7;
     p.setOptions(so);
