@@ -250,6 +250,11 @@ class TestLaplaceM3 : public QObject {
     QCOMPARE(r.ledger[0].sensitivity, secondMomentSensitivity(N, so.alpha0));
     QVERIFY(excess > 0.0 && excess < 1e-9);
     QCOMPARE(r.deltaAsDrawn, excess);  // only the samplers' tails: nothing of the delta given
+    // Every accountant reports the pure total at delta 0 (docs/PRIVACY.md §18).
+    QVERIFY2(r.accounts.computed, r.accounts.note.c_str());
+    QCOMPARE(r.accounts.delta, 0.0);
+    QCOMPARE(r.accounts.pld, 2.0);
+    QCOMPARE(r.accounts.gaussianDp, 2.0);
     QVERIFY(r.output->topics.allFinite());
     // The noise is drawn: another noise seed releases other topics.
     SeededRandom other(4);
