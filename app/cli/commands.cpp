@@ -104,6 +104,8 @@ Commands:
       --clip-m1/--clip-m2/--clip-m3 with configurations 1-4: each document's M1, M2, M3 terms
       scaled down to these norms before the moments are formed (a bound not given is 1: nothing
       clipped); the sensitivities follow from the bounds (PRIVACY.md §12). Sound bounds, Gaussian.
+      --mechanism laplace: pure epsilon-DP (delta = 0) for configuration 1 and input perturbation;
+      on e3 it releases the explicit d x d x d M3 (d <= 300; PRIVACY.md §18), above that use a Gaussian.
       --save-model FILE writes the model file (docs/MODEL_FORMAT.md): vocabulary, topics, alpha, the
       privacy statement and ledger, the parameters; --score-model reads it (or a truth.json).
       Coherence (NPMI, UMass; top --coherence-top-words N words, default 10) is computed on the

@@ -80,6 +80,8 @@ QJsonObject privacyToJson(const PrivacyOptions& o, const PrivateRunResult& r) {
                               {"edges", le},
                               {"mechanism", QString::fromStdString(e.mechanism)},
                               {"sensitivity", numberOrNotComputed(e.sensitivity)},
+                              {"sensitivity_norm", e.mechanism.rfind("laplace", 0) == 0 ? "l1" : "l2"},
+                              {"pure", e.pureEpsilon},
                               {"sensitivity_formula", QString::fromStdString(e.sensitivityFormula)},
                               {"epsilon", e.epsilon},
                               {"delta", e.delta},
@@ -98,6 +100,7 @@ QJsonObject privacyToJson(const PrivacyOptions& o, const PrivateRunResult& r) {
                      {"config", preset ? QJsonValue(presetName(*preset)) : QJsonValue("custom")},
                      {"private", r.statement.isPrivate()},
                      {"privacy_claim", privacyClaimName(r.statement.claim)},
+                     {"pure_dp", r.statement.pureEpsilon},
                      {"claim", QString::fromStdString(r.statement.summary)},
                      {"cautions", strings(r.statement.cautions)},
                      {"is_cut", r.decision.isCut},
@@ -378,6 +381,12 @@ int runCommand(const std::vector<std::string>& args) {
     }
     out << "  epsilon spent at the same delta: " << accountantComparisonText(priv.accounts) << "\n";
     for (const LedgerEntry& e : priv.ledger) {
+      if (e.pureEpsilon) {  // the Laplace mechanism on an l1 bound (docs/PRIVACY.md §18)
+        out << "  " << e.release << ": " << e.mechanism << ", sensitivity (l1) " << numberText(e.sensitivity)
+            << ", epsilon " << e.epsilon << " (pure, delta 0), scale b " << numberText(e.sigma)
+            << (e.spent ? "" : " (not spent)") << "\n";
+        continue;
+      }
       out << "  " << e.release << ": " << e.mechanism << ", sensitivity " << numberText(e.sensitivity) << ", epsilon "
           << e.epsilon << ", delta " << e.delta << ", scale " << numberText(e.sigma) << (e.spent ? "" : " (not spent)")
           << "\n";

@@ -80,6 +80,19 @@ AccountantComparison compareAccountants(const std::vector<AccountedRelease>& rel
   c.ledgerAccountant = ledgerAccountant;
   c.ledger = ledgerEpsilon;
   c.delta = delta;
+  const bool allPure = !releases.empty() && std::all_of(releases.begin(), releases.end(), [](const AccountedRelease& r) {
+    return r.noise == AccountedRelease::Noise::Laplace && std::isfinite(r.ratio);
+  });
+  if (delta == 0.0 && allPure) {
+    // Pure releases only (Laplace on l1 bounds, docs/PRIVACY.md §18): epsilon-DP at delta 0 composes by
+    // adding the epsilons, which every accountant reports (for exact noise; the samplers' tails are a caution).
+    double sum = 0.0;
+    for (const AccountedRelease& r : releases) sum += r.ratio;
+    c.gaussianDp = c.pld = sum;
+    c.note = "pure releases: their epsilons add at delta 0";
+    c.computed = true;
+    return c;
+  }
   if (releases.empty() || !(delta > 0.0) || !(delta < 1.0)) {
     c.note = "nothing released, or delta outside (0, 1)";
     return c;

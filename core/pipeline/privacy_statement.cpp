@@ -70,9 +70,17 @@ PrivacyStatement privacyStatement(const StatementInputs& in) {
                        "Theorem 6 are not proven for this corpus): not a privacy guarantee."
                      : "Private: (epsilon, delta)-DP for replacing one document, every release calibrated to a "
                        "bound proven in docs/PRIVACY.md.";
+    // Laplace is offered only where an l1 bound exists (D, M2, M3), none of which needs Procedure 1:
+    // every release of the run is then pure.
+    if (!heuristic && in.mechanism == Mechanism::Laplace) {
+      st.pureEpsilon = true;
+      st.summary = "Private: pure epsilon-DP (delta = 0) for replacing one document, every release Laplace noise "
+                   "calibrated to an l1 bound proven in docs/PRIVACY.md (§18); the delta given is not used.";
+    }
   }
   if (in.edges != 0 && in.vocabulary == VocabularyOrigin::CorpusCounts && st.claim != PrivacyClaim::NotPrivate) {
     st.claim = PrivacyClaim::NotPrivate;
+    st.pureEpsilon = false;
     st.summary = vocabularyNotPrivateReason();
   }
   if (in.edges != 0 && in.momentClip.enabled && !in.whitenedRelease) {

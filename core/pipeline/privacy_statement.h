@@ -7,6 +7,7 @@
 
 #include "core/corpus/corpus_provenance.h"
 #include "core/graph/computation_graph.h"
+#include "core/privacy/mechanisms.h"
 #include "core/privacy/sensitivity.h"
 
 namespace dplda {
@@ -28,6 +29,10 @@ struct PrivacyStatement {
   // contradicts the claim. JSON privacy.explanation, the banner's tooltip.
   std::string explanation;
   std::vector<std::string> cautions;  // e.g. δ >= 1/N, a very large ε
+  // Proven and every release is Laplace noise on an l1 bound (configuration 1 or input
+  // perturbation with --mechanism laplace): pure epsilon-DP, delta = 0 for exact noise
+  // (docs/PRIVACY.md §18; the samplers' tails are a caution, §7.2).
+  bool pureEpsilon = false;
   bool isPrivate() const { return claim == PrivacyClaim::Proven; }
 };
 
@@ -44,6 +49,7 @@ struct StatementInputs {
   // Where the corpus's vocabulary came from (docs/PRIVACY.md §13): CorpusCounts makes every
   // release depend on the text through a path no noise covers; Unknown is a caution.
   VocabularyOrigin vocabulary = VocabularyOrigin::Public;
+  Mechanism mechanism = Mechanism::AnalyticGaussian;  // of the node releases
 };
 PrivacyStatement privacyStatement(const StatementInputs& in);
 

@@ -159,7 +159,13 @@ Result<PrivateRunResult> PrivateRun::releaseAndEvaluate() {
     auto t = whitenedM3();
     if (!t.ok()) return failAfterNoise(t.status());
     T = std::move(t).value();
-    if (noisyEdge(3) && scaleOf(3) > 0.0) {  // the M3 release, seen through W: √6·sym(G)(W,W,W)
+    if (noisyEdge(3) && m_o.mechanism == Mechanism::Laplace && scaleOf(3) > 0.0) {
+      // The Laplace release of the explicit M̂3 (docs/PRIVACY.md §18), whitened: (M̂3 + N)(W,W,W) =
+      // T̂ + N(W,W,W) by linearity, so only the d x d x d noise N is formed, never M̂3 (SPEC §3).
+      auto e = sampleLaplaceM3NoiseThrough(wForT, scaleOf(3), m_noise);
+      if (!e.ok()) return failAfterNoise(e.status());
+      T += e.value();
+    } else if (noisyEdge(3) && scaleOf(3) > 0.0) {  // the M3 release, seen through W: √6·sym(G)(W,W,W)
       auto e = sampleProjectedM3Noise(wForT, scaleOf(3), m_noise);
       if (!e.ok()) return failAfterNoise(e.status());
       T += e.value();

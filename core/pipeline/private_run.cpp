@@ -37,12 +37,13 @@ std::string failedPreconditions(const SensitivityBound& b) {
 }
 
 // Noise values one release draws (the samplers' tail excess grows with it): the unique entries
-// of a symmetric matrix or tensor, k^3 for the projected M3 noise, every entry otherwise.
-double drawsOf(Node node, double N, double d, double k) {
+// of a symmetric matrix or tensor, k^3 for the projected M3 noise (Gaussian), the d(d+1)(d+2)/6
+// unique entries of the explicit M3 (Laplace), every entry otherwise.
+double drawsOf(Node node, double N, double d, double k, Mechanism m) {
   switch (node) {
     case Node::D: return N * d;
     case Node::M2: return d * (d + 1) / 2;
-    case Node::M3: return k * k * k;
+    case Node::M3: return m == Mechanism::Laplace ? d * (d + 1) * (d + 2) / 6 : k * k * k;
     case Node::W:
     case Node::Wplus: return d * k;
     case Node::T: return k * (k + 1) * (k + 2) / 6;
@@ -59,8 +60,8 @@ using namespace detail;
 
 StatementInputs statementInputs(const PrivacyOptions& o, int docCount, const MomentClip& clip,
                                 VocabularyOrigin vocabulary) {
-  return {o.edges, o.shareReleases, o.bounds,       o.epsilon, o.delta, o.noiseMultiplier, docCount, o.whitened.enabled,
-          clip,    vocabulary};
+  return {o.edges, o.shareReleases, o.bounds,       o.epsilon,  o.delta, o.noiseMultiplier, docCount, o.whitened.enabled,
+          clip,    vocabulary,      o.mechanism};
 }
 
 void chargeVocabularySelection(PrivateRunResult& res, const CorpusProvenance& provenance) {
@@ -87,6 +88,12 @@ void chargeVocabularySelection(PrivateRunResult& res, const CorpusProvenance& pr
   res.composition += "; plus the private vocabulary selection (epsilon " + shortNumber(v.epsilon) + ", delta " +
                      shortNumber(v.delta) + ") by basic composition";
   if (res.statement.isPrivate()) {
+    if (res.statement.pureEpsilon) {  // the selection's delta makes the whole run (epsilon, delta)-DP
+      res.statement.pureEpsilon = false;
+      res.statement.summary = "Private: (epsilon, delta)-DP for replacing one document: the releases of the run are "
+                              "Laplace noise on proven l1 bounds (pure, docs/PRIVACY.md §18), the vocabulary "
+                              "selection is not pure.";
+    }
     res.statement.summary += std::string(" ") + vocabularyChargedText(v);
   }
   if (v.noiseSource.rfind("seeded", 0) == 0) {
@@ -136,8 +143,15 @@ Status validatePrivacyOptions(const PrivacyOptions& o, int docCount, int vocabSi
         "epsilon above about 0.36 at delta = 1e-5; it is offered only as a demonstration, never for a release");
   }
   if (o.mechanism == Mechanism::Laplace) {
-    if (contains(o.edges, 3)) {
-      return invalidArgument("Laplace noise on M3 (edge e3) has no projected sampler; use a Gaussian mechanism");
+    // Laplace is not rotation invariant: no projected draw exists, the release is the explicit
+    // d x d x d M3 with noise on its d(d+1)(d+2)/6 unique entries (docs/PRIVACY.md §18).
+    if (contains(o.edges, 3) && vocabSize > kMaxLaplaceM3Vocab) {
+      return invalidArgument(
+          "Laplace noise on M3 (edge e3) is drawn on the explicit d x d x d tensor: d = " + std::to_string(vocabSize) +
+          " is above the limit d <= " + std::to_string(kMaxLaplaceM3Vocab) + " (" +
+          shortNumber(explicitThirdMomentBytes(vocabSize) / 1048576.0) + " MiB for the noise tensor, " +
+          shortNumber(static_cast<double>(vocabSize) * (vocabSize + 1.0) * (vocabSize + 2.0) / 6.0) +
+          " noise draws); use a Gaussian mechanism (--mechanism analytic), whose projected noise works at any d");
     }
     // W, T, TD, W+ and U have l2 / Frobenius bounds only; Laplace needs an l1 bound (up to
     // sqrt(dk) or k^{3/2} larger), so it is refused rather than miscalibrated.
@@ -168,7 +182,7 @@ Status validatePrivacyOptions(const PrivacyOptions& o, int docCount, int vocabSi
   if (!shares.ok()) return shares.status();
   for (std::size_t i = 0; i < plan.size(); ++i) {
     if (plan[i].kind != ReleaseKind::Node || o.accountant == Accountant::GaussianDp) continue;
-    const double draws = std::max(1.0, drawsOf(plan[i].node, docCount, vocabSize, topicCount));
+    const double draws = std::max(1.0, drawsOf(plan[i].node, docCount, vocabSize, topicCount, o.mechanism));
     auto cal = calibrate(o.mechanism, shares.value()[i].epsilon, shares.value()[i].delta, 1.0, draws);
     if (!cal.ok()) return Status(cal.status().code(), "release of " + plan[i].name + ": " + cal.status().message());
   }
@@ -233,6 +247,13 @@ SensitivityBound PrivateRun::boundOf(const PlannedRelease& r) const {
   if (r.node == Node::D && m_o.mechanism == Mechanism::Laplace) {
     b.value = 2.0 * m_o.maxLength;  // ℓ1: two documents of at most L_max tokens
     b.formula = "2 L_max (l1, clipped counts)";
+  }
+  if (m_o.mechanism == Mechanism::Laplace && r.node == Node::M2) {
+    b.formula = "l1 over the unique entries <= l1 of the d x d array <= " + b.formula + " (docs/PRIVACY.md §18)";
+  }
+  if (m_o.mechanism == Mechanism::Laplace && r.node == Node::M3) {
+    b.formula = "l1 of the orbit sums m(u) M3_u (u: i <= j <= l; m(u) = 1, 3, 6 its permutations) = l1 of the d x d x d "
+                "array <= " + b.formula + " (docs/PRIVACY.md §18, Lemma L3)";
   }
   return b;
 }
@@ -331,7 +352,9 @@ void PrivateRun::statePrivacyAsDrawn() {
     excess += e.samplerExcess;
     if (e.samplerLimited) limited += (limited.empty() ? "" : ", ") + e.release;
   }
-  m_res.deltaAsDrawn = std::min(1.0, m_o.delta + excess);  // any mechanism is (ε, 1)-DP
+  // A pure run (every row Laplace, δ_i = 0) has only the samplers' δ; any mechanism is (ε, 1)-DP.
+  const double planned = m_res.statement.pureEpsilon ? 0.0 : m_o.delta;
+  m_res.deltaAsDrawn = std::min(1.0, planned + excess);
   if (!limited.empty() || excess > m_o.delta) {
     m_res.statement.claim = PrivacyClaim::NotPrivate;
     m_res.statement.summary = "Not private as drawn: at these per-release epsilons the noise samplers' truncated "
@@ -374,6 +397,14 @@ Status PrivateRun::startLedger() {
     e.delta = shares.value()[i].delta;
     e.sigma = std::nan("");
     e.mechanism = p.kind == ReleaseKind::Node ? mechanismName(m_o.mechanism) : "laplace (Procedure 1 lower bound)";
+    if (p.kind == ReleaseKind::Node && m_o.mechanism == Mechanism::Laplace) {
+      e.delta = 0.0;  // pure: the Laplace mechanism on an l1 bound spends no delta
+      e.pureEpsilon = true;
+      if (p.node == Node::M3) {
+        e.mechanism = "laplace on the explicit M3 (scale b on each orbit sum: b on i = j = l, b/3 on two equal "
+                      "indices, b/6 on three distinct)";
+      }
+    }
     describeRow(e, p);
     m_res.ledger.push_back(std::move(e));
   }
@@ -396,7 +427,7 @@ Status PrivateRun::calibrateNodes(std::size_t first) {
     }
     // Every accountant calibrates from this value: a degenerate one (0, subnormal) is refused here.
     DPLDA_RETURN_IF_ERROR(validateRowSensitivity(e));
-    e.draws = std::max(1.0, drawsOf(m_plan[i].node, m_corpus.docCount(), m_corpus.vocabSize(), m_k));
+    e.draws = std::max(1.0, drawsOf(m_plan[i].node, m_corpus.docCount(), m_corpus.vocabSize(), m_k, m_o.mechanism));
   }
   Status calibrated = m_o.accountant == Accountant::GaussianDp ? calibrateGaussianDp(first) : calibrateEach(first);
   if (!calibrated.isOk()) return Status(StatusCode::NothingReleased, "nothing released: " + calibrated.message());

@@ -30,6 +30,11 @@ inline constexpr double kDefaultClipM2 = 0.3;
 // C3 on ‖M̃3ⁿ‖_F for clipped configurations 1–4 (about the 90th percentile on the figure-2 corpus,
 // docs/PRIVACY.md §12.3); used with C1, C2 above by the sweeps' "/clip" configurations.
 inline constexpr double kDefaultClipM3 = 0.15;
+// Laplace noise on M3 (edge e3) is drawn on the unique entries of the explicit d x d x d M̂3, as a
+// d^3 noise tensor that is then whitened (docs/PRIVACY.md §18): offered up to this vocabulary size,
+// where the tensor takes 206 MiB (each parallel sweep trial holds its own) and a run about 1 s
+// (measured in docs/BENCHMARKS.md). Above it the Gaussian mechanisms' projected noise works at any d.
+inline constexpr int kMaxLaplaceM3Vocab = 300;
 
 // The whitened release (docs/PRIVACY.md §11): a mechanism of its own for the cut {e2, e5, e6}.
 // One Gaussian release of the clipped M̂2, shared by e2 and e5, gives the public W̃ and W̃⁺; then

@@ -36,7 +36,7 @@ Result<Corpus> perturbCorpus(const Corpus& c, double maxLength, Mechanism m, dou
 Result<Whitening> whitenMatrix(const Eigen::MatrixXd& m2, int k, Eigen::VectorXd* eigenvalues);
 std::string failedPreconditions(const SensitivityBound& b);
 // Noise values one release draws (the samplers' tail excess grows with it).
-double drawsOf(Node node, double N, double d, double k);
+double drawsOf(Node node, double N, double d, double k, Mechanism m);
 
 // The checks of a ledger row's sensitivity and calibrated noise scale (before a test's noise
 // multiplier): validateNoiseParameter, the one check every accountant and release path applies.

@@ -68,6 +68,8 @@ struct LedgerEntry {
   bool samplerLimited = false;  // ε_i too large for the sampler: (ε_i, δ_i) does not hold as drawn
   double mu = std::numeric_limits<double>::quiet_NaN();  // Δ_i/σ_i under the gaussian-dp accountant
   long long queries = 1;  // Gaussian queries of sensitivity Δ and noise σ the row makes (the private decomposition: K)
+  // Laplace noise on an l1 sensitivity: pure epsilon_i-DP, delta_i = 0 (docs/PRIVACY.md §18).
+  bool pureEpsilon = false;
 };
 
 }  // namespace dplda

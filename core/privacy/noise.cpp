@@ -27,15 +27,16 @@ Status requireSquare(const char* what, const Eigen::MatrixXd& m) {
                          " x " + std::to_string(m.cols()));
 }
 
-// Calls draw() once per unique entry (i <= j <= l, lexicographic) and adds the value to every
-// distinct permutation of its indices, so the result stays exactly symmetric.
+// Calls draw(m) once per unique entry (i <= j <= l, lexicographic), m the number of distinct
+// permutations of its indices (1, 3 or 6), and adds the value to every one of them, so the result
+// stays exactly symmetric.
 template <class Draw>
 void addToUniqueEntries(Tensor3& t, Draw&& draw) {
   const int k = t.dim();
   for (int i = 0; i < k; ++i)
     for (int j = i; j < k; ++j)
       for (int l = j; l < k; ++l) {
-        const double z = draw();
+        const double z = draw(i == j && j == l ? 1 : (i == j || j == l ? 3 : 6));
         // The distinct permutations of (i, j, l); repeated indices collapse some of the six.
         t(i, j, l) += z;
         if (i == j && j == l) continue;
@@ -122,7 +123,7 @@ Status addSymmetricMatrixNoise(Eigen::MatrixXd& m, double sigma, RandomSource& r
 Status addSymmetricTensorNoise(Tensor3& t, double sigma, RandomSource& rng) {
   DPLDA_RETURN_IF_ERROR(validateScale("sigma", sigma));
   if (sigma == 0.0) return Status::ok();
-  addToUniqueEntries(t, [&] { return sigma * standardNormal(rng); });
+  addToUniqueEntries(t, [&](int) { return sigma * standardNormal(rng); });
   return Status::ok();
 }
 
@@ -143,8 +144,27 @@ Status addSymmetricMatrixLaplaceNoise(Eigen::MatrixXd& m, double scale, RandomSo
 Status addSymmetricTensorLaplaceNoise(Tensor3& t, double scale, RandomSource& rng) {
   DPLDA_RETURN_IF_ERROR(validateScale("Laplace scale", scale));
   if (scale == 0.0) return Status::ok();
-  addToUniqueEntries(t, [&] { return laplace(rng, scale); });
+  addToUniqueEntries(t, [&](int) { return laplace(rng, scale); });
   return Status::ok();
+}
+
+Status addSymmetricTensorOrbitLaplaceNoise(Tensor3& t, double scale, RandomSource& rng) {
+  DPLDA_RETURN_IF_ERROR(validateScale("Laplace scale", scale));
+  if (scale == 0.0) return Status::ok();
+  // Lap(scale) on the orbit sum m·t_u is Lap(scale / m) on t_u (docs/PRIVACY.md §18).
+  addToUniqueEntries(t, [&](int multiplicity) { return laplace(rng, scale / multiplicity); });
+  return Status::ok();
+}
+
+Result<Tensor3> sampleLaplaceM3NoiseThrough(const Eigen::MatrixXd& W, double scale, RandomSource& rng) {
+  DPLDA_RETURN_IF_ERROR(validateScale("Laplace scale", scale));
+  if (W.rows() < 1 || W.cols() < 1)
+    return invalidArgument("Laplace M3 noise needs a d x k whitening matrix with d, k >= 1, got " +
+                           std::to_string(W.rows()) + " x " + std::to_string(W.cols()));
+  if (!W.allFinite()) return invalidArgument("Laplace M3 noise: the whitening matrix W has non-finite entries");
+  Tensor3 noise(static_cast<int>(W.rows()));
+  DPLDA_RETURN_IF_ERROR(addSymmetricTensorOrbitLaplaceNoise(noise, scale, rng));
+  return noise.multilinear(W);
 }
 
 Result<Tensor3> sampleProjectedM3Noise(const Eigen::MatrixXd& W, double sigma, RandomSource& rng) {

@@ -75,6 +75,18 @@ Status addSymmetricMatrixLaplaceNoise(Eigen::MatrixXd& m, double scale, RandomSo
 // lexicographic, as addSymmetricTensorNoise), added to every permutation of its indices.
 Status addSymmetricTensorLaplaceNoise(Tensor3& t, double scale, RandomSource& rng);
 
+// t += N with N symmetric, the Laplace mechanism on the orbit sums of a symmetric tensor (the
+// explicit M3 release, docs/PRIVACY.md §18): one Laplace(0, scale / m) draw per unique entry
+// (i <= j <= l, lexicographic), m = 1, 3, 6 the number of distinct permutations of its indices,
+// added to every one of them. Equivalently Laplace(0, scale) on the orbit sum m t_(ijl), whose l1
+// distance between two symmetric tensors is the l1 distance of the full arrays.
+Status addSymmetricTensorOrbitLaplaceNoise(Tensor3& t, double scale, RandomSource& rng);
+
+// N(W, W, W) for the d x d x d noise N of addSymmetricTensorOrbitLaplaceNoise at `scale` (same draws,
+// same order), W d x k: what the Laplace release of M3 adds to T̂ = M̂3(W, W, W), since
+// (M̂3 + N)(W, W, W) = T̂ + N(W, W, W). Forms N (d^3 doubles; the caller bounds d). W finite, k >= 1.
+Result<Tensor3> sampleLaplaceM3NoiseThrough(const Eigen::MatrixXd& W, double scale, RandomSource& rng);
+
 // The k x k x k tensor E(W, W, W) for E = sqrt(6) sym(G), G i.i.d. N(0, sigma^2) on d x d x d
 // (see above), sampled as sqrt(6) sym(Z x1 L x2 L x3 L) with L L^T = W^T W (Cholesky; a symmetric
 // eigen square root when W^T W is only semidefinite). W is d x k, finite, with k >= 1.

@@ -109,6 +109,10 @@ BudgetBar::BudgetBar(QWidget* parent) : QWidget(parent) {
   m_mechanism->addItem(tr("classic Gaussian (ε<1)"), static_cast<int>(Mechanism::ClassicGaussian));
   m_mechanism->addItem(tr("closed-form Gaussian"), static_cast<int>(Mechanism::ClosedFormGaussian));
   m_mechanism->addItem(tr("Laplace"), static_cast<int>(Mechanism::Laplace));
+  m_mechanism->setItemData(m_mechanism->count() - 1,
+                           tr("Laplace: pure ε-DP (δ = 0) for configuration 1 (noise on the explicit M̂₃, d ≤ 300) and "
+                              "input perturbation; refused on edges with only ℓ2 bounds (docs/PRIVACY.md §18)"),
+                           Qt::ToolTipRole);
   makeCompact(m_mechanism, 12);
   label(tr("&Mechanism"), m_mechanism);
   place(m_mechanism);
