@@ -24,6 +24,7 @@
 #include "ui/plots/diagnostics_plot.h"
 #include "ui/panels/experiment_view.h"
 #include "ui/panels/model_rows.h"
+#include "ui/panels/topic_browser.h"
 #include "ui/panels/topics_view.h"
 #include "ui/panels/table_export.h"
 #include "ui/plots/error_epsilon_plot.h"
@@ -35,6 +36,7 @@ namespace dplda {
 
 namespace {
 QString g(double v) { return std::isfinite(v) ? QString::number(v, 'g', 4) : QString("—"); }
+constexpr int kBrowserDataHeight = 150;  // ten terms of the topic browser, 15 px each
 
 QTableWidget* makeTable(const QStringList& header) { return makeResultsTable(header); }
 
@@ -208,6 +210,8 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QTabWidget(parent) {
   });
   // Every plot keeps a readable data area on a 1280×720 screen (the Sweeps tab's own too).
   for (PlotWidget* plot : findChildren<PlotWidget*>()) plot->setMinimumDataHeight(kPlotDataHeight);
+  // The browser's three plots share the Topics tab with its controls: ten terms read well in less.
+  for (PlotWidget* plot : m_topicsView->browser()->findChildren<PlotWidget*>()) plot->setMinimumDataHeight(kBrowserDataHeight);
 }
 
 ErrorVsEpsilonPlot* ResultsPanel::errorPlot() const { return m_experiments->errorPlot(); }
@@ -222,7 +226,7 @@ PlotWidget* ResultsPanel::currentPlot() const {
   switch (currentIndex()) {
     case 0: return m_experiments->currentPlot();
     case 1: return qobject_cast<PlotWidget*>(m_diagPlots->currentWidget());
-    case 2: return m_topicsView->plot();
+    case 2: return m_topicsView->currentPlot();
     default: return currentWidget() == m_audit ? m_audit->currentPlot() : nullptr;
   }
 }
@@ -276,6 +280,7 @@ void ResultsPanel::setMetadata(const QJsonObject& metadata) {
   m_experiments->setSessionMetadata(metadata);
   m_spectrum->setMetadata(metadata);
   m_topicsView->plot()->setMetadata(metadata);
+  for (PlotWidget* p : m_topicsView->browser()->findChildren<PlotWidget*>()) p->setMetadata(metadata);
 }
 
 QJsonObject ResultsPanel::summarize(const RunOutcome& o) {
