@@ -118,6 +118,48 @@ class TestTopicBrowser : public QObject {
     QCOMPARE(b.map()->currentTopic(), 3);
   }
 
+  void bothModelsShareTheMap() {
+    TopicBrowser b;
+    b.resize(1000, 420);
+    QVector<BrowsedModel> models = twoModels();
+    // A third model whose topic 0 has moved: only its ring leaves its partner.
+    LdaModel moved = nonPrivateModel();
+    moved.topics.col(0) << 0.1, 0.3, 0.2, 0.2, 0.1, 0.1;
+    models.prepend({"spectral-private@2", "private (ε 2)", moved, true});
+    b.setModels(models, kWords);
+    b.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&b));
+    TopicMapPlot* map = b.map();
+    QCOMPARE(b.secondModel()->currentData().toString(), QString("spectral-private@2"));
+    b.secondModel()->setCurrentIndex(b.secondModel()->findData("spectral-private@1"));
+    QCOMPARE(map->companionCount(), 0);
+    b.bothOnMap()->setChecked(true);
+    map->replot();
+    QCOMPARE(map->topicCount(), 4);
+    QCOMPARE(map->companionCount(), 4);
+    QCOMPARE(map->graphCount(), 8);
+    // The permuted copy: every ring sits on its matched topic, the same size.
+    for (int t = 0; t < 4; ++t) {
+      const QPointF d = map->circleCentre(t) - map->circleCentre(4 + b.matchedTopic(t));
+      QVERIFY2(std::hypot(d.x(), d.y()) < 1e-6, qPrintable(QString::number(t)));
+      QVERIFY(std::abs(map->circleDiameter(t) - map->circleDiameter(4 + b.matchedTopic(t))) < 1e-9);
+    }
+    QCOMPARE(map->csvTable().rows.size(), 8);
+    // The moved topic's ring leaves topic 0; the others stay on theirs.
+    b.secondModel()->setCurrentIndex(b.secondModel()->findData("spectral-private@2"));
+    map->replot();
+    QCOMPARE(b.matchedTopic(0), 0);
+    auto apart = [&](int t) {
+      const QPointF d = map->circleCentre(t) - map->circleCentre(4 + b.matchedTopic(t));
+      return std::hypot(d.x(), d.y());
+    };
+    QVERIFY(apart(0) > 20);
+    for (int t = 1; t < 4; ++t) QVERIFY(apart(t) < 1e-6);
+    QVERIFY(map->footnote().contains("Dashed rings: private (ε 2)"));
+    b.bothOnMap()->setChecked(false);
+    QCOMPARE(map->companionCount(), 0);
+  }
+
   void sliderReordersTheTerms() {
     TopicBrowser b;
     b.setModels(twoModels(), kWords);
@@ -164,7 +206,7 @@ class TestTopicBrowser : public QObject {
     // The map's data: a row per topic with its prevalence.
     const CsvTable csv = b.map()->csvTable();
     QCOMPARE(csv.rows.size(), 4);
-    QCOMPARE(csv.rows[1][3], QString("0.4"));
+    QCOMPARE(csv.rows[1][4], QString("0.4"));
   }
 
   void modelsThatCannotBeShownSaySo() {

@@ -1,5 +1,6 @@
 #include "ui/panels/topic_browser.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -48,6 +49,10 @@ TopicBrowser::TopicBrowser(QWidget* parent) : QWidget(parent) {
          "topic than overall; about 0.6 reads best.\n"
          "p(w) is the model's own Σ_t (α_t/α₀) p(w|t), computed from its topics and α, never from the corpus' word "
          "counts: for a private model the browser shows only post-processing of the release.");
+  m_both = new QCheckBox(tr("both on the map"));
+  m_both->setObjectName("bothOnMap");
+  m_both->setToolTip(tr("Place the second model's topics on the same map (dashed rings), each joined to the topic "
+                        "it is matched to: how far privacy moves every topic"));
   auto* lambdaLabel = new QLabel(tr("relevance λ"));
   for (QWidget* w : {static_cast<QWidget*>(lambdaLabel), static_cast<QWidget*>(m_lambda),
                      static_cast<QWidget*>(m_lambdaValue)})
@@ -57,6 +62,7 @@ TopicBrowser::TopicBrowser(QWidget* parent) : QWidget(parent) {
   row->addWidget(new QLabel(tr("beside")));
   row->addWidget(m_second, 2);
   row->addWidget(m_topic);
+  row->addWidget(m_both);
   row->addWidget(lambdaLabel);
   row->addWidget(m_lambda, 1);
   row->addWidget(m_lambdaValue);
@@ -102,6 +108,7 @@ TopicBrowser::TopicBrowser(QWidget* parent) : QWidget(parent) {
     connect(box, &QComboBox::currentIndexChanged, this, [this] {
       if (!m_updating) showModels();
     });
+  connect(m_both, &QCheckBox::toggled, this, [this] { showModels(); });
   connect(m_first, &QComboBox::activated, this, [this] { m_userFirst = true; });
   connect(m_second, &QComboBox::activated, this, [this] { m_userSecond = true; });
 }
@@ -211,6 +218,23 @@ void TopicBrowser::showModels() {
     } else {
       m_secondTerms->setHeading(b->isPrivate ? tr("Private: ") : tr("Non-private: "));
       m_match = compareTopics(a->model.topics, a->model.alpha, b->model.topics, b->model.alpha);
+    }
+  }
+  if (m_match && m_both->isChecked()) {
+    // One scaling of both models' topics; each model's prevalences sum to 1 (α_t/α₀ of its own).
+    const int ka = a->model.topicCount(), kb = b->model.topicCount();
+    LdaModel both;
+    both.topics.resize(a->model.vocabSize(), ka + kb);
+    both.topics << a->model.topics, b->model.topics;
+    both.alpha.resize(ka + kb);
+    both.alpha << topicPrevalence(a->model), topicPrevalence(b->model);
+    Result<TopicMap> joint = topicMap(both);
+    if (joint.ok()) {
+      joint->prevalence *= 2.0;
+      const MapCompanion companion{ka, QVector<int>(m_match->matching.begin(), m_match->matching.end()), b->label};
+      if (!m_map->setMap(joint.value(), topWordLists(a->model), a->label, &error, companion)) problems << error;
+    } else {
+      problems << QString::fromStdString(joint.status().message());
     }
   }
   m_problem->setText(problems.join('\n'));

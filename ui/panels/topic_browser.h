@@ -4,7 +4,7 @@
 // most relevant terms with a relevance slider λ (TopicTermsPlot), and beside them the topic matched
 // to it in a second model (Hungarian on ℓ₂, as the Topics table and the errors), so a class sees
 // what privacy does to a topic: by default the non-private model and the private release of the
-// session's last run. Relevance uses the model's own p(w), never the corpus counts, so browsing a
+// session's last run; both models' topics can share the map. Relevance uses the model's own p(w), never the corpus counts, so browsing a
 // private model shows nothing beyond its release. Every plot exports as PNG/PDF/SVG/CSV.
 #include <QString>
 #include <QStringList>
@@ -15,6 +15,7 @@
 #include "core/eval/metrics.h"
 #include "core/eval/topic_map.h"
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QSlider;
@@ -54,6 +55,8 @@ class TopicBrowser : public QWidget {
   QComboBox* firstModel() const { return m_first; }
   QComboBox* secondModel() const { return m_second; }
   QSlider* lambdaSlider() const { return m_lambda; }
+  // Both models' topics on one map (one scaling of all of them; the second's as dashed rings).
+  QCheckBox* bothOnMap() const { return m_both; }
   QString problem() const;  // why a model cannot be shown ("" when all is well)
   // The second model's topic matched to the first's topic t; -1 without a comparable second model.
   int matchedTopic(int topic) const;
@@ -72,6 +75,7 @@ class TopicBrowser : public QWidget {
   QSpinBox* m_topic = nullptr;
   QSlider* m_lambda = nullptr;
   QLabel* m_lambdaValue = nullptr;
+  QCheckBox* m_both = nullptr;
   QLabel* m_problem = nullptr;
   TopicMapPlot* m_map = nullptr;
   TopicTermsPlot* m_firstTerms = nullptr;
