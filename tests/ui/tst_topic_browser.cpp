@@ -64,6 +64,10 @@ class TestTopicBrowser : public QObject {
     TopicBrowser b;
     b.resize(1000, 420);
     b.setModels(twoModels(), kWords);
+    QVERIFY(b.bothOnMap()->isChecked());  // by default the second model shares the map
+    QCOMPARE(b.map()->companionCount(), 4);
+    b.bothOnMap()->setChecked(false);     // the map of one model, as in LDAvis
+    QCOMPARE(b.map()->companionCount(), 0);
     b.show();
     QVERIFY(QTest::qWaitForWindowExposed(&b));
     TopicMapPlot* map = b.map();
@@ -132,8 +136,6 @@ class TestTopicBrowser : public QObject {
     TopicMapPlot* map = b.map();
     QCOMPARE(b.secondModel()->currentData().toString(), QString("spectral-private@2"));
     b.secondModel()->setCurrentIndex(b.secondModel()->findData("spectral-private@1"));
-    QCOMPARE(map->companionCount(), 0);
-    b.bothOnMap()->setChecked(true);
     map->replot();
     QCOMPARE(map->topicCount(), 4);
     QCOMPARE(map->companionCount(), 4);
@@ -155,7 +157,7 @@ class TestTopicBrowser : public QObject {
     };
     QVERIFY(apart(0) > 20);
     for (int t = 1; t < 4; ++t) QVERIFY(apart(t) < 1e-6);
-    QVERIFY(map->footnote().contains("Dashed rings: private (ε 2)"));
+    QVERIFY(map->footnote().contains("dashed rings: private (ε 2)"));
     b.bothOnMap()->setChecked(false);
     QCOMPARE(map->companionCount(), 0);
   }
@@ -203,10 +205,12 @@ class TestTopicBrowser : public QObject {
         if (f == ExportFormat::Pdf) QVERIFY(bytes.startsWith("%PDF"));
       }
     }
-    // The map's data: a row per topic with its prevalence.
+    // The map's data: a row per topic of both models, with its prevalence and match.
     const CsvTable csv = b.map()->csvTable();
-    QCOMPARE(csv.rows.size(), 4);
+    QCOMPARE(csv.rows.size(), 8);
     QCOMPARE(csv.rows[1][4], QString("0.4"));
+    QCOMPARE(csv.rows[1][5], QString("4"));  // topic 2 is the private model's topic 4
+    QCOMPARE(csv.rows[4][0], QString("companion"));
   }
 
   void modelsThatCannotBeShownSaySo() {

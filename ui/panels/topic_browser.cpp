@@ -30,7 +30,7 @@ TopicBrowser::TopicBrowser(QWidget* parent) : QWidget(parent) {
   m_second->setObjectName("browserSecond");
   for (QComboBox* box : {m_first, m_second}) {
     box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    box->setMinimumContentsLength(10);
+    box->setMinimumContentsLength(8);
     box->setToolTip(tr("The last run of each model on this corpus and split"));
   }
   m_topic = new QSpinBox;
@@ -41,7 +41,7 @@ TopicBrowser::TopicBrowser(QWidget* parent) : QWidget(parent) {
   m_lambda->setObjectName("relevanceLambda");
   m_lambda->setRange(0, 100);
   m_lambda->setValue(60);
-  m_lambda->setMinimumWidth(80);
+  m_lambda->setMinimumWidth(60);
   m_lambdaValue = new QLabel;
   const QString relevance =
       tr("Relevance of a term to a topic (Sievert & Shirley 2014): λ log p(w|t) + (1 − λ) log(p(w|t)/p(w)). "
@@ -49,11 +49,12 @@ TopicBrowser::TopicBrowser(QWidget* parent) : QWidget(parent) {
          "topic than overall; about 0.6 reads best.\n"
          "p(w) is the model's own Σ_t (α_t/α₀) p(w|t), computed from its topics and α, never from the corpus' word "
          "counts: for a private model the browser shows only post-processing of the release.");
-  m_both = new QCheckBox(tr("both on the map"));
+  m_both = new QCheckBox(tr("both on map"));
   m_both->setObjectName("bothOnMap");
+  m_both->setChecked(true);
   m_both->setToolTip(tr("Place the second model's topics on the same map (dashed rings), each joined to the topic "
                         "it is matched to: how far privacy moves every topic"));
-  auto* lambdaLabel = new QLabel(tr("relevance λ"));
+  auto* lambdaLabel = new QLabel(tr("λ"));
   for (QWidget* w : {static_cast<QWidget*>(lambdaLabel), static_cast<QWidget*>(m_lambda),
                      static_cast<QWidget*>(m_lambdaValue)})
     w->setToolTip(relevance);
@@ -204,7 +205,6 @@ void TopicBrowser::showModels() {
     clearAll();
     problems << tr("%1: %2").arg(a->label, error);
   } else {
-    m_firstTerms->setNote(tr("p(w) from the model, not corpus counts"));
     m_firstTerms->setHeading(a->isPrivate ? tr("Private: ") : tr("Non-private: "));
   }
   m_secondTerms->clearModel();

@@ -4,7 +4,7 @@
 // most relevant terms with a relevance slider λ (TopicTermsPlot), and beside them the topic matched
 // to it in a second model (Hungarian on ℓ₂, as the Topics table and the errors), so a class sees
 // what privacy does to a topic: by default the non-private model and the private release of the
-// session's last run; both models' topics can share the map. Relevance uses the model's own p(w), never the corpus counts, so browsing a
+// session's last run; both models' topics share the map (a checkbox). Relevance uses the model's own p(w), never the corpus counts, so browsing a
 // private model shows nothing beyond its release. Every plot exports as PNG/PDF/SVG/CSV.
 #include <QString>
 #include <QStringList>
