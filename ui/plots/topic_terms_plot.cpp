@@ -20,7 +20,7 @@ TopicTermsPlot::TopicTermsPlot(QWidget* parent) : PlotWidget(parent) {
   m_within->setBrush(okabe_ito::kVermillion);
   m_overall->setName(tr("overall"));
   yAxis->grid()->setVisible(false);
-  setAxisLabels(tr("share of all words (model's p(w))"), QString());
+  setAxisLabels(tr("share of all words"), QString());
   // The footnote names the two bars: a legend finds no free corner beside bars that fill the rows.
   setLegendShown(false);
   setPlaceholderText(tr("no model yet: run one"));
@@ -122,7 +122,7 @@ void TopicTermsPlot::rebuild() {
   m_overall->addToLegend();
   m_within->addToLegend();
   setTitle(tr("%1topic %2").arg(m_heading).arg(m_topic + 1));
-  const QString about = tr("Grey: overall; vermillion: topic %1's part. %2, λ = %3")
+  const QString about = tr("Grey: overall p(w), from the model; vermillion: topic %1's part. %2, λ = %3")
                             .arg(m_topic + 1)
                             .arg(m_name, QString::number(m_lambda, 'f', 2));
   setFootnote(m_note.isEmpty() ? about : about + QStringLiteral("; ") + m_note);
