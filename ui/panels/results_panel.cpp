@@ -36,7 +36,6 @@ namespace dplda {
 
 namespace {
 QString g(double v) { return std::isfinite(v) ? QString::number(v, 'g', 4) : QString("—"); }
-constexpr int kBrowserDataHeight = 150;  // ten terms of the topic browser, 15 px each
 
 QTableWidget* makeTable(const QStringList& header) { return makeResultsTable(header); }
 
@@ -210,8 +209,6 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QTabWidget(parent) {
   });
   // Every plot keeps a readable data area on a 1280×720 screen (the Sweeps tab's own too).
   for (PlotWidget* plot : findChildren<PlotWidget*>()) plot->setMinimumDataHeight(kPlotDataHeight);
-  // The browser's three plots share the Topics tab with its controls: ten terms read well in less.
-  for (PlotWidget* plot : m_topicsView->browser()->findChildren<PlotWidget*>()) plot->setMinimumDataHeight(kBrowserDataHeight);
 }
 
 ErrorVsEpsilonPlot* ResultsPanel::errorPlot() const { return m_experiments->errorPlot(); }

@@ -51,7 +51,8 @@ TopicBrowser::TopicBrowser(QWidget* parent) : QWidget(parent) {
          "counts: for a private model the browser shows only post-processing of the release.");
   m_both = new QCheckBox(tr("both on map"));
   m_both->setObjectName("bothOnMap");
-  m_both->setChecked(true);
+  // Off by default: the map of one model reads as in LDAvis; with both, a release far from the
+  // non-private topics (small ε, real text) sets the scale and crowds the non-private ones together.
   m_both->setToolTip(tr("Place the second model's topics on the same map (dashed rings), each joined to the topic "
                         "it is matched to: how far privacy moves every topic"));
   auto* lambdaLabel = new QLabel(tr("λ"));
@@ -74,7 +75,7 @@ TopicBrowser::TopicBrowser(QWidget* parent) : QWidget(parent) {
   m_problem->hide();
   v->addWidget(m_problem);
 
-  auto* split = new QSplitter(Qt::Horizontal);
+  auto* split = m_split = new QSplitter(Qt::Horizontal);
   m_map = new TopicMapPlot;
   m_map->setObjectName("topicMapPlot");
   m_map->setTitle(tr("Intertopic distance map"));
@@ -85,11 +86,11 @@ TopicBrowser::TopicBrowser(QWidget* parent) : QWidget(parent) {
   for (PlotWidget* p : {static_cast<PlotWidget*>(m_map), static_cast<PlotWidget*>(m_firstTerms),
                         static_cast<PlotWidget*>(m_secondTerms)}) {
     p->setMinimumWidth(200);
-    p->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Expanding);  // the splitter shares the width evenly
     split->addWidget(p);
   }
   split->setChildrenCollapsible(false);
   for (int i = 0; i < 3; ++i) split->setStretchFactor(i, 1);
+  connect(split, &QSplitter::splitterMoved, this, [this] { m_userSplit = true; });
   v->addWidget(split, 1);
 
   connect(m_lambda, &QSlider::valueChanged, this, [this](int value) {
@@ -117,6 +118,11 @@ TopicBrowser::TopicBrowser(QWidget* parent) : QWidget(parent) {
 QString TopicBrowser::problem() const { return m_problem->text(); }
 
 PlotWidget* TopicBrowser::currentPlot() const { return m_map; }
+
+void TopicBrowser::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  if (!m_userSplit) m_split->setSizes({1, 1, 1});  // scaled to the splitter's width
+}
 
 void TopicBrowser::setStale(bool stale) {
   m_map->setStale(stale);
@@ -205,7 +211,7 @@ void TopicBrowser::showModels() {
     clearAll();
     problems << tr("%1: %2").arg(a->label, error);
   } else {
-    m_firstTerms->setHeading(a->isPrivate ? tr("Private: ") : tr("Non-private: "));
+    m_firstTerms->setHeading(heading(*a));
   }
   m_secondTerms->clearModel();
   m_secondTerms->setNote(QString());
@@ -216,7 +222,7 @@ void TopicBrowser::showModels() {
     } else if (!m_secondTerms->setModel(b->model, m_words, b->label, &error)) {
       problems << tr("%1: %2").arg(b->label, error);
     } else {
-      m_secondTerms->setHeading(b->isPrivate ? tr("Private: ") : tr("Non-private: "));
+      m_secondTerms->setHeading(heading(*b));
       m_match = compareTopics(a->model.topics, a->model.alpha, b->model.topics, b->model.alpha);
     }
   }
@@ -245,6 +251,11 @@ void TopicBrowser::showModels() {
   showTopic(m_map->currentTopic());
 }
 
+QString TopicBrowser::heading(const BrowsedModel& m) {
+  const QString name = !m.shortName.isEmpty() ? m.shortName : m.isPrivate ? tr("Private") : tr("Non-private");
+  return name + QStringLiteral(": ");
+}
+
 int TopicBrowser::matchedTopic(int topic) const {
   if (!m_match || topic < 0 || topic >= static_cast<int>(m_match->matching.size())) return -1;
   return m_match->matching[topic];
@@ -261,7 +272,7 @@ void TopicBrowser::showTopic(int topic) {
   const BrowsedModel* a = chosen(m_first);
   const BrowsedModel* b = chosen(m_second);
   const double js = std::sqrt(jensenShannonDivergence(a->model.topics.col(topic), b->model.topics.col(m)));
-  m_secondTerms->setNote(tr("matched to topic %1 (ℓ₂ %2, JS distance %3)")
+  m_secondTerms->setNote(tr("matches topic %1 (ℓ₂ %2, JS %3)")
                              .arg(topic + 1)
                              .arg(g(m_match->l2PerTopic.at(topic)))
                              .arg(g(js)));

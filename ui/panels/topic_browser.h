@@ -4,7 +4,7 @@
 // most relevant terms with a relevance slider λ (TopicTermsPlot), and beside them the topic matched
 // to it in a second model (Hungarian on ℓ₂, as the Topics table and the errors), so a class sees
 // what privacy does to a topic: by default the non-private model and the private release of the
-// session's last run; both models' topics share the map (a checkbox). Relevance uses the model's own p(w), never the corpus counts, so browsing a
+// session's last run; both models' topics can share the map (a checkbox). Relevance uses the model's own p(w), never the corpus counts, so browsing a
 // private model shows nothing beyond its release. Every plot exports as PNG/PDF/SVG/CSV.
 #include <QString>
 #include <QStringList>
@@ -20,6 +20,7 @@ class QComboBox;
 class QLabel;
 class QSlider;
 class QSpinBox;
+class QSplitter;
 
 namespace dplda {
 
@@ -33,6 +34,7 @@ struct BrowsedModel {
   QString key, label;
   LdaModel model;
   bool isPrivate = false;
+  QString shortName;  // for plot titles, e.g. "Private ε 1"; "" gives "Private" / "Non-private"
 };
 
 class TopicBrowser : public QWidget {
@@ -63,12 +65,16 @@ class TopicBrowser : public QWidget {
   // The plot to export from the menu: the map.
   PlotWidget* currentPlot() const;
 
+ protected:
+  void resizeEvent(QResizeEvent* event) override;  // three equal widths until the user moves a handle
+
  private:
   const BrowsedModel* chosen(const QComboBox* box) const;
   void refreshChoices();
   void showModels();  // after a choice changed
   void showTopic(int topic);
   QStringList topWordLists(const LdaModel& model) const;
+  static QString heading(const BrowsedModel& m);
 
   QComboBox* m_first = nullptr;
   QComboBox* m_second = nullptr;
@@ -80,6 +86,8 @@ class TopicBrowser : public QWidget {
   TopicMapPlot* m_map = nullptr;
   TopicTermsPlot* m_firstTerms = nullptr;
   TopicTermsPlot* m_secondTerms = nullptr;
+  QSplitter* m_split = nullptr;
+  bool m_userSplit = false;  // the user moved a handle: keep their widths
   QVector<BrowsedModel> m_models;
   QStringList m_words;
   std::optional<TopicErrors> m_match;  // first (reference) vs second, when comparable

@@ -136,10 +136,10 @@ QString TopicsView::titleFor(const RunOutcome& o) {
 }
 
 void TopicsView::remember(const QString& key, const QString& label, const LdaModel& model,
-                          const std::vector<double>& npmi, bool isPrivate) {
+                          const std::vector<double>& npmi, bool isPrivate, const QString& shortName) {
   for (int i = 0; i < m_models.size(); ++i)
     if (m_models[i].key == key) m_models.removeAt(i--);
-  m_models.prepend({key, label, model, npmi, isPrivate});
+  m_models.prepend({key, label, model, npmi, isPrivate, shortName});
   while (m_models.size() > kRememberedModels) m_models.removeLast();
 }
 
@@ -169,7 +169,7 @@ void TopicsView::refreshChoices(const QString& firstKey) {
   m_updating = false;
   rebuildTable();
   QVector<BrowsedModel> browsed;
-  for (const Model& m : m_models) browsed.append({m.key, m.label, m.model, m.isPrivate});
+  for (const Model& m : m_models) browsed.append({m.key, m.label, m.model, m.isPrivate, m.shortName});
   m_browser->setModels(browsed, m_words);
 }
 
@@ -275,17 +275,19 @@ void TopicsView::showOutcome(const RunOutcome& o) {
     firstKey = priv ? QString("dp-vi@%1").arg(o.variational->ledger->epsilon, 0, 'g', 17) : QString("vi");
     QString label = tr("%1 (%2)").arg(modelLabel(o.variational->model), run);
     if (priv) label = tr("DP-VI (%1, ε %2)").arg(run, g(o.variational->ledger->epsilon));
-    remember(firstKey, label, o.variational->fit.model, npmiOf(o.coherence), priv);
+    remember(firstKey, label, o.variational->fit.model, npmiOf(o.coherence), priv,
+             priv ? tr("DP-VI ε %1").arg(g(o.variational->ledger->epsilon)) : tr("VI"));
     est = &o.variational->fit.model.topics;
   } else {
     if (o.hasNonPrivate) {
       remember("spectral", tr("spectral non-private (%1)").arg(run), LdaModel{o.nonPrivate.alpha, o.nonPrivate.topics},
-               npmiOf(o.baselineCoherence), false);
+               npmiOf(o.baselineCoherence), false, tr("Non-private"));
     }
     const QString privateKey = QString("spectral-private@%1@%2").arg(configurationLabel(s)).arg(s.epsilon, 0, 'g', 17);
     if (released && s.edges) {
       remember(privateKey, tr("spectral %1 (%2, ε %3)").arg(configurationLabel(s), run, g(s.epsilon)),
-               LdaModel{o.priv->output->alpha, o.priv->output->topics}, npmiOf(o.coherence), true);
+               LdaModel{o.priv->output->alpha, o.priv->output->topics}, npmiOf(o.coherence), true,
+               tr("Private ε %1").arg(g(s.epsilon)));
     }
     firstKey = released && s.edges ? privateKey : QString("spectral");
     est = released ? &o.priv->output->topics : &o.nonPrivate.topics;

@@ -64,9 +64,10 @@ class TopicsView : public QWidget {
     LdaModel model;
     std::vector<double> npmi;  // per topic, on the training documents; empty when not computed
     bool isPrivate = false;
+    QString shortName;  // the browser's titles: "Non-private", "Private ε 1", "VI", "DP-VI ε 2"
   };
   void remember(const QString& key, const QString& label, const LdaModel& model, const std::vector<double>& npmi,
-                bool isPrivate);
+                bool isPrivate, const QString& shortName);
   void refreshChoices(const QString& firstKey);
   const Model* chosen(const QComboBox* box) const;
   void rebuildTable();

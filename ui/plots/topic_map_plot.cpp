@@ -61,9 +61,8 @@ bool TopicMapPlot::setMap(const TopicMap& map, const QStringList& topWords, cons
     return positive > 0 && j < map.map.eigenvalues.size() ? std::max(0.0, map.map.eigenvalues[j]) / positive : 0.0;
   };
   setAxisLabels(tr("PC1 (%1 of the spread)").arg(percent(share(0))), tr("PC2 (%1)").arg(percent(share(1))));
-  QString note = tr("%1. Area ∝ α_t/α₀; Jensen–Shannon distances, classical scaling (%2 of the spread)")
-                     .arg(name, percent(map.map.explained));
-  if (companion.firstCount > 0) note += tr("; dashed rings: %1, joined to their matches").arg(companion.name);
+  QString note = companion.firstCount > 0 ? tr("%1; dashed: %2").arg(name, companion.name) : name;
+  note += tr(". Area ∝ α_t/α₀, JS distances (%1 of the spread)").arg(percent(map.map.explained));
   setFootnote(note);
   m_current = std::clamp(m_current, 0, static_cast<int>(k) - 1);
   m_userView = false;

@@ -20,7 +20,7 @@ TopicTermsPlot::TopicTermsPlot(QWidget* parent) : PlotWidget(parent) {
   m_within->setBrush(okabe_ito::kVermillion);
   m_overall->setName(tr("overall"));
   yAxis->grid()->setVisible(false);
-  setAxisLabels(tr("share of all words"), QString());
+  setAxisLabels(tr("share of words"), QString());
   // The footnote names the two bars: a legend finds no free corner beside bars that fill the rows.
   setLegendShown(false);
   setPlaceholderText(tr("no model yet: run one"));
@@ -122,9 +122,9 @@ void TopicTermsPlot::rebuild() {
   m_overall->addToLegend();
   m_within->addToLegend();
   setTitle(tr("%1topic %2").arg(m_heading).arg(m_topic + 1));
-  const QString about = tr("Grey: overall p(w), from the model; vermillion: topic %1's part. %2, λ = %3")
-                            .arg(m_topic + 1)
-                            .arg(m_name, QString::number(m_lambda, 'f', 2));
+  // Short enough for one or two lines beside the map on a 1280×720 screen; the model's name is in
+  // the title's heading, the browser's choices and the export's side file.
+  const QString about = tr("grey: all words; colour: topic %1's part; λ %2").arg(m_topic + 1).arg(QString::number(m_lambda, 'f', 2));
   setFootnote(m_note.isEmpty() ? about : about + QStringLiteral("; ") + m_note);
   fitAxesToData();
   requestReplot();
