@@ -1,6 +1,6 @@
 // dplda-explorer: the desktop app.
 //   dplda-explorer [SESSION.json]
-//   dplda-explorer --screenshot FILE [--select e5|node:T] [--tab sweeps|diagnostics|topics|ledger|history]
+//   dplda-explorer --screenshot FILE [--select e5|node:T] [--tab sweeps|diagnostics|topics|topic-map|ledger|history]
 //                  [--experiment PRESET [--trials T]] [--figure KEY] [--size WxH] [SESSION.json]
 // --screenshot renders the window offscreen once the session's runs (and sweep, and the preset
 // experiment if asked for) have finished, saves it and exits (0 on success, 1 when the image
@@ -17,6 +17,7 @@
 #include "ui/main_window.h"
 #include "ui/panels/experiment_view.h"
 #include "ui/panels/results_panel.h"
+#include "ui/panels/topics_view.h"
 #include "ui/worker/run_worker.h"
 
 int main(int argc, char** argv) {
@@ -50,7 +51,7 @@ int main(int argc, char** argv) {
   parser.addPositionalArgument("session", "A session file (.json) to open.", "[SESSION]");
   QCommandLineOption shot("screenshot", "Render the window after the runs finish, save it to FILE and exit.", "FILE");
   QCommandLineOption select("select", "Select an edge (e5) or a node (node:T) before the screenshot.", "ITEM");
-  QCommandLineOption tab("tab", "Results tab to show: sweeps, diagnostics, topics, ledger, history.", "TAB");
+  QCommandLineOption tab("tab", "Results tab to show: sweeps, diagnostics, topics, topic-map (the topic browser), ledger, history.", "TAB");
   QCommandLineOption experiment("experiment", "Run a preset experiment in the Sweeps tab before the screenshot.",
                                 "PRESET");
   QCommandLineOption trials("trials", "Trials per point of the --experiment preset.", "T", "10");
@@ -111,8 +112,10 @@ int main(int argc, char** argv) {
     }
     if (parser.isSet(tab)) {
       const QStringList tabs{"sweeps", "diagnostics", "topics", "ledger", "history"};
-      const int i = tabs.indexOf(parser.value(tab) == "error" ? "sweeps" : parser.value(tab));
+      const bool map = parser.value(tab) == "topic-map";
+      const int i = tabs.indexOf(parser.value(tab) == "error" ? "sweeps" : map ? "topics" : parser.value(tab));
       if (i >= 0) window.results()->setCurrentIndex(i);
+      window.results()->topicsView()->showBrowser(map);
     }
     if (parser.isSet(figure) && !view->setCurrentFigure(parser.value(figure)))
       std::fprintf(stderr, "dplda-explorer: no figure '%s' (available: %s)\n", qPrintable(parser.value(figure)),

@@ -24,6 +24,7 @@
 #include "ui/plots/diagnostics_plot.h"
 #include "ui/panels/experiment_view.h"
 #include "ui/panels/model_rows.h"
+#include "ui/panels/topic_browser.h"
 #include "ui/panels/topics_view.h"
 #include "ui/panels/table_export.h"
 #include "ui/plots/error_epsilon_plot.h"
@@ -222,7 +223,7 @@ PlotWidget* ResultsPanel::currentPlot() const {
   switch (currentIndex()) {
     case 0: return m_experiments->currentPlot();
     case 1: return qobject_cast<PlotWidget*>(m_diagPlots->currentWidget());
-    case 2: return m_topicsView->plot();
+    case 2: return m_topicsView->currentPlot();
     default: return currentWidget() == m_audit ? m_audit->currentPlot() : nullptr;
   }
 }
@@ -276,6 +277,7 @@ void ResultsPanel::setMetadata(const QJsonObject& metadata) {
   m_experiments->setSessionMetadata(metadata);
   m_spectrum->setMetadata(metadata);
   m_topicsView->plot()->setMetadata(metadata);
+  for (PlotWidget* p : m_topicsView->browser()->findChildren<PlotWidget*>()) p->setMetadata(metadata);
 }
 
 QJsonObject ResultsPanel::summarize(const RunOutcome& o) {

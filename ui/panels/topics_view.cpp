@@ -6,12 +6,14 @@
 #include <QLabel>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <cmath>
 
 #include "core/eval/metrics.h"
 #include "ui/panels/table_export.h"
+#include "ui/panels/topic_browser.h"
 #include "ui/plots/topics_plot.h"
 #include "ui/worker/run_worker.h"
 
@@ -20,6 +22,7 @@ namespace dplda {
 namespace {
 constexpr int kPlotWords = 12;  // bars per topic in the plot
 constexpr int kTableWords = 8;  // top words per cell of the table
+constexpr int kRememberedModels = 8;  // private releases are kept per configuration and ε
 QString g(double v) { return std::isfinite(v) ? QString::number(v, 'g', 3) : QString("—"); }
 
 std::vector<double> npmiOf(const std::optional<CoherenceResult>& c) {
@@ -40,7 +43,10 @@ bool comparable(const LdaModel& ref, const LdaModel& est) {
 }  // namespace
 
 TopicsView::TopicsView(QWidget* parent) : QWidget(parent) {
-  auto* v = new QVBoxLayout(this);
+  auto* outer = new QVBoxLayout(this);
+  outer->setContentsMargins(0, 0, 0, 0);
+  auto* wordsPage = new QWidget;
+  auto* v = new QVBoxLayout(wordsPage);
   v->setContentsMargins(2, 2, 2, 2);
   auto* row = new QHBoxLayout;
   m_spin = new QSpinBox;
@@ -83,6 +89,13 @@ TopicsView::TopicsView(QWidget* parent) : QWidget(parent) {
   split->setChildrenCollapsible(false);
   v->addWidget(split, 1);
   addTableExportMenu(m_table, "topics");
+  m_browser = new TopicBrowser;
+  m_views = new QTabWidget;
+  m_views->setTabPosition(QTabWidget::South);
+  m_views->setDocumentMode(true);
+  m_views->addTab(wordsPage, tr("Top words && table"));
+  m_views->addTab(m_browser, tr("Map && relevance (browser)"));
+  outer->addWidget(m_views);
 
   connect(m_spin, &QSpinBox::valueChanged, this, [this](int t) { m_plot->setCurrentTopic(t - 1); });
   connect(m_plot, &TopicsPlot::currentTopicChanged, this, [this](int t) {
@@ -97,8 +110,15 @@ TopicsView::TopicsView(QWidget* parent) : QWidget(parent) {
 
 QString TopicsView::note() const { return m_note->text(); }
 
+void TopicsView::showBrowser(bool browser) { m_views->setCurrentWidget(browser ? static_cast<QWidget*>(m_browser) : m_views->widget(0)); }
+
+PlotWidget* TopicsView::currentPlot() const {
+  return m_views->currentWidget() == m_browser ? m_browser->currentPlot() : m_plot;
+}
+
 void TopicsView::setStale(bool stale) {
   m_plot->setStale(stale);
+  m_browser->setStale(stale);
   m_table->setStyleSheet(stale ? "color: gray;" : QString());
 }
 
@@ -116,10 +136,11 @@ QString TopicsView::titleFor(const RunOutcome& o) {
 }
 
 void TopicsView::remember(const QString& key, const QString& label, const LdaModel& model,
-                          const std::vector<double>& npmi) {
+                          const std::vector<double>& npmi, bool isPrivate, const QString& shortName) {
   for (int i = 0; i < m_models.size(); ++i)
     if (m_models[i].key == key) m_models.removeAt(i--);
-  m_models.prepend({key, label, model, npmi});
+  m_models.prepend({key, label, model, npmi, isPrivate, shortName});
+  while (m_models.size() > kRememberedModels) m_models.removeLast();
 }
 
 const TopicsView::Model* TopicsView::chosen(const QComboBox* box) const {
@@ -147,6 +168,9 @@ void TopicsView::refreshChoices(const QString& firstKey) {
   m_second->setCurrentIndex(std::max(0, index));
   m_updating = false;
   rebuildTable();
+  QVector<BrowsedModel> browsed;
+  for (const Model& m : m_models) browsed.append({m.key, m.label, m.model, m.isPrivate, m.shortName});
+  m_browser->setModels(browsed, m_words);
 }
 
 QString TopicsView::topWords(const Eigen::MatrixXd& topics, int column) const {
@@ -248,21 +272,24 @@ void TopicsView::showOutcome(const RunOutcome& o) {
   const QString run = tr("run %1").arg(o.id);
   if (o.variational) {
     const bool priv = o.variational->ledger.has_value();
-    firstKey = priv ? "dp-vi" : "vi";
+    firstKey = priv ? QString("dp-vi@%1").arg(o.variational->ledger->epsilon, 0, 'g', 17) : QString("vi");
     QString label = tr("%1 (%2)").arg(modelLabel(o.variational->model), run);
     if (priv) label = tr("DP-VI (%1, ε %2)").arg(run, g(o.variational->ledger->epsilon));
-    remember(firstKey, label, o.variational->fit.model, npmiOf(o.coherence));
+    remember(firstKey, label, o.variational->fit.model, npmiOf(o.coherence), priv,
+             priv ? tr("DP-VI ε %1").arg(g(o.variational->ledger->epsilon)) : tr("VI"));
     est = &o.variational->fit.model.topics;
   } else {
     if (o.hasNonPrivate) {
       remember("spectral", tr("spectral non-private (%1)").arg(run), LdaModel{o.nonPrivate.alpha, o.nonPrivate.topics},
-               npmiOf(o.baselineCoherence));
+               npmiOf(o.baselineCoherence), false, tr("Non-private"));
     }
+    const QString privateKey = QString("spectral-private@%1@%2").arg(configurationLabel(s)).arg(s.epsilon, 0, 'g', 17);
     if (released && s.edges) {
-      remember("spectral-private", tr("spectral %1 (%2, ε %3)").arg(configurationLabel(s), run, g(s.epsilon)),
-               LdaModel{o.priv->output->alpha, o.priv->output->topics}, npmiOf(o.coherence));
+      remember(privateKey, tr("spectral %1 (%2, ε %3)").arg(configurationLabel(s), run, g(s.epsilon)),
+               LdaModel{o.priv->output->alpha, o.priv->output->topics}, npmiOf(o.coherence), true,
+               tr("Private ε %1").arg(g(s.epsilon)));
     }
-    firstKey = released && s.edges ? "spectral-private" : "spectral";
+    firstKey = released && s.edges ? privateKey : QString("spectral");
     est = released ? &o.priv->output->topics : &o.nonPrivate.topics;
     if (!released) err = o.baselineError ? &*o.baselineError : nullptr;
   }

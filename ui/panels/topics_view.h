@@ -7,7 +7,9 @@
 // ℓ₂, as the errors); without one the rows are the first model's topics and the second model's
 // topic matched to each. Each model's per-topic coherence (NPMI of its top 10 words on the training
 // documents, a non-private diagnostic) ends the row when the run computed it. The table exports as
-// CSV from its context menu (table_export.h).
+// CSV from its context menu (table_export.h). A second view of the tab, the topic browser
+// (TopicBrowser: a map of the topics and their relevant terms, two models side by side), reads the
+// same remembered models. Private releases are remembered per configuration and ε, so two ε compare.
 #include <QString>
 #include <QStringList>
 #include <QVector>
@@ -19,10 +21,13 @@
 class QComboBox;
 class QLabel;
 class QSpinBox;
+class QTabWidget;
 class QTableWidget;
 
 namespace dplda {
 
+class PlotWidget;
+class TopicBrowser;
 class TopicsPlot;
 struct RunOutcome;
 
@@ -36,6 +41,12 @@ class TopicsView : public QWidget {
   void setStale(bool stale);
 
   TopicsPlot* plot() const { return m_plot; }
+  TopicBrowser* browser() const { return m_browser; }
+  // The tab's two views: the words and table (0) and the topic browser (1).
+  QTabWidget* views() const { return m_views; }
+  void showBrowser(bool browser);
+  // The plot of the visible view: the topic plot, or the browser's map.
+  PlotWidget* currentPlot() const;
   QTableWidget* table() const { return m_table; }
   QComboBox* firstModel() const { return m_first; }
   QComboBox* secondModel() const { return m_second; }
@@ -52,14 +63,19 @@ class TopicsView : public QWidget {
     QString key, label;
     LdaModel model;
     std::vector<double> npmi;  // per topic, on the training documents; empty when not computed
+    bool isPrivate = false;
+    QString shortName;  // the browser's titles: "Non-private", "Private ε 1", "VI", "DP-VI ε 2"
   };
-  void remember(const QString& key, const QString& label, const LdaModel& model, const std::vector<double>& npmi);
+  void remember(const QString& key, const QString& label, const LdaModel& model, const std::vector<double>& npmi,
+                bool isPrivate, const QString& shortName);
   void refreshChoices(const QString& firstKey);
   const Model* chosen(const QComboBox* box) const;
   void rebuildTable();
   QString topWords(const Eigen::MatrixXd& topics, int column) const;
 
   TopicsPlot* m_plot = nullptr;
+  TopicBrowser* m_browser = nullptr;
+  QTabWidget* m_views = nullptr;
   QSpinBox* m_spin = nullptr;
   QLabel* m_note = nullptr;
   QComboBox* m_first = nullptr;
