@@ -8,6 +8,7 @@
 
 #include "core/eval/perplexity.h"
 #include "core/experiments/paper_claims.h"
+#include "core/experiments/verdict.h"
 #include "core/experiments/table_text.h"
 #include "core/graph/computation_graph.h"
 
@@ -266,6 +267,7 @@ std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
          "matched d x k topic matrix.\n";
     table(o, r, [](const SweepSummaryRow& sr, const SweepCaseInfo&) { return fmt(sr.errorFrobenius.median); });
   }
+  o << verdictMarkdown(r);
   o << paperClaimsMarkdown(r);
   if (c.procedureOneTable) {
     o << "\n## Procedure 1: private lower bounds\n\nMedians over the trials of sigma_k~ and gamma_s~ (the "
