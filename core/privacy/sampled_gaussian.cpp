@@ -1,5 +1,6 @@
 #include "core/privacy/sampled_gaussian.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <map>
@@ -83,37 +84,33 @@ Result<SampledGaussianCalibration> calibrate(double epsilon, double delta, doubl
     return invalidArgument("sampled Gaussian: the sampling rate q must be in (0, 1], got " + shortNumber(q));
   }
   if (t < 1) return invalidArgument("sampled Gaussian: at least one release, got " + std::to_string(t));
-  auto meets = [&](double m) -> Result<bool> {
-    auto a = SampledGaussianAccountant::make(m, q, t);
-    if (!a.ok()) return a.status();
-    return a->delta(epsilon, perExpEpsilonDelta) <= delta;
+  // Each composition may raise the loss by up to one grid step h (pessimistic rounding, §16.3), so
+  // T·h is kept to 5 % of the target: at ε = 0.1 over T = 1 000 releases h = 1e-4 alone would
+  // spend the whole budget on rounding.
+  const double h = std::max(1e-7, std::min(kPldInterval, epsilon / (20.0 * static_cast<double>(t))));
+  // A multiplier whose losses do not fit the grid (too little noise for this h) does not meet it.
+  auto meets = [&](double m) {
+    auto a = SampledGaussianAccountant::make(m, q, t, h);
+    return a.ok() && a->delta(epsilon, perExpEpsilonDelta) <= delta;
   };
-  // Bracket: from the unsubsampled Gaussian's multiplier (sensitivity 2C: always enough, §16.5) down.
+  // Bracket: double from σ/C = 1 until the budget is met, then halve down until it is not.
   double hi = 1.0;
-  for (int i = 0; i < 60; ++i, hi *= 2.0) {
-    auto ok = meets(hi);
-    if (!ok.ok()) return ok.status();
-    if (ok.value()) break;
-    if (i == 59) return invalidArgument("sampled Gaussian: no noise multiplier up to 2^60 meets epsilon = " +
-                                        shortNumber(epsilon) + ", delta = " + shortNumber(delta));
+  for (int i = 0; !meets(hi); ++i, hi *= 2.0) {
+    if (i == 60) {
+      return invalidArgument("sampled Gaussian: no noise multiplier up to 2^60 meets epsilon = " +
+                             shortNumber(epsilon) + ", delta = " + shortNumber(delta));
+    }
   }
   double lo = hi / 2.0;
-  for (int i = 0; i < 60; ++i) {
-    auto ok = meets(lo);
-    if (!ok.ok()) {
-      break;  // a multiplier so small that the losses leave the grid: treat as not meeting
-    }
-    if (!ok.value()) break;
+  for (int i = 0; i < 60 && meets(lo); ++i) {
     hi = lo;
     lo /= 2.0;
   }
   while (hi / lo > 1.001) {
     const double mid = std::sqrt(lo * hi);
-    auto ok = meets(mid);
-    if (ok.ok() && ok.value()) hi = mid;
-    else lo = mid;
+    (meets(mid) ? hi : lo) = mid;
   }
-  auto a = SampledGaussianAccountant::make(hi, q, t);
+  auto a = SampledGaussianAccountant::make(hi, q, t, h);
   if (!a.ok()) return a.status();
   SampledGaussianCalibration c;
   c.noiseMultiplier = hi;

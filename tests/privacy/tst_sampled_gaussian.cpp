@@ -171,6 +171,17 @@ class TestSampledGaussian : public QObject {
     }
   }
 
+  void smallBudgetsOverManyReleasesAreMet() {
+    // ε = 0.1 over T = 1 000 releases at q = 0.01: at the default grid the rounding alone (up to
+    // T·h = 0.1) would leave no multiplier that meets it.
+    auto c = calibrateSampledGaussian(0.1, 1e-5, 0.01, 1000, 1e-11);
+    QVERIFY2(c.ok(), c.ok() ? "" : c.status().message().c_str());
+    QVERIFY(c->interval <= 0.1 / 20000 * 1.000001);
+    auto check = SampledGaussianAccountant::make(c->noiseMultiplier, 0.01, 1000, c->interval);
+    QVERIFY(check.ok());
+    QVERIFY(check->delta(0.1, 1e-11) <= 1e-5);
+  }
+
   void badParametersAreRefused() {
     QVERIFY(!PrivacyLossDistribution::poissonSampledGaussian(1.0, 1.0, 0.0, Direction::Remove).ok());
     QVERIFY(!PrivacyLossDistribution::poissonSampledGaussian(1.0, 1.0, 1.5, Direction::Add).ok());
