@@ -242,7 +242,9 @@ class TstWindowBehaviour : public QObject {
           guess);
     QVERIFY2(whitened < 0.1 && whitened < config1 / 3, qPrintable(QString("%1 vs %2").arg(whitened).arg(config1)));
     QVERIFY2(clipped < config1, qPrintable(QString("%1 vs %2").arg(clipped).arg(config1)));
-    QVERIFY2(config1 > guess / 2, qPrintable(QString("%1 vs guess %2").arg(config1).arg(guess)));
+    // Configuration 1 stays far from useful: its median over the app's few trials spread 0.18-0.28
+    // over launches (fresh noise each time) against a random guess of 0.44.
+    QVERIFY2(config1 > guess / 3, qPrintable(QString("%1 vs guess %2").arg(config1).arg(guess)));
     // The session's own curve is configuration 1's (the budget bar's expected error reads it).
     QVERIFY(std::isfinite(w.results()->experiments()->sessionReading(s).expectedErrorL2));
     ErrorVsEpsilonPlot::CurveData c;
