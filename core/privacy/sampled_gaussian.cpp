@@ -54,29 +54,7 @@ double SampledGaussianAccountant::epsilon(double target, double perExpEpsilonDel
 }
 
 namespace {
-// Sweeps calibrate the same (ε, δ, q, T, tails) for every trial: computed once (a few seconds each).
-std::mutex calibrationsMutex;
-std::map<std::array<double, 5>, SampledGaussianCalibration> calibrations;
-Result<SampledGaussianCalibration> calibrate(double epsilon, double delta, double q, long long t,
-                                             double perExpEpsilonDelta);
-}  // namespace
 
-Result<SampledGaussianCalibration> calibrateSampledGaussian(double epsilon, double delta, double q, long long t,
-                                                            double perExpEpsilonDelta) {
-  const std::array<double, 5> key{epsilon, delta, q, static_cast<double>(t), perExpEpsilonDelta};
-  {
-    std::lock_guard<std::mutex> lock(calibrationsMutex);
-    if (auto it = calibrations.find(key); it != calibrations.end()) return it->second;
-  }
-  auto c = calibrate(epsilon, delta, q, t, perExpEpsilonDelta);
-  if (c.ok()) {
-    std::lock_guard<std::mutex> lock(calibrationsMutex);
-    calibrations.emplace(key, c.value());
-  }
-  return c;
-}
-
-namespace {
 Result<SampledGaussianCalibration> calibrate(double epsilon, double delta, double q, long long t,
                                              double perExpEpsilonDelta) {
   DPLDA_RETURN_IF_ERROR(validatePrivacyParameters(epsilon, delta));
@@ -124,6 +102,24 @@ Result<SampledGaussianCalibration> calibrate(double epsilon, double delta, doubl
   return c;
 }
 
+// Sweeps calibrate the same (ε, δ, q, T, tails) for every trial: computed once (a few seconds each).
+std::mutex calibrationsMutex;
+std::map<std::array<double, 5>, SampledGaussianCalibration> calibrations;
 }  // namespace
+
+Result<SampledGaussianCalibration> calibrateSampledGaussian(double epsilon, double delta, double q, long long t,
+                                                            double perExpEpsilonDelta) {
+  const std::array<double, 5> key{epsilon, delta, q, static_cast<double>(t), perExpEpsilonDelta};
+  {
+    std::lock_guard<std::mutex> lock(calibrationsMutex);
+    if (auto it = calibrations.find(key); it != calibrations.end()) return it->second;
+  }
+  auto c = calibrate(epsilon, delta, q, t, perExpEpsilonDelta);
+  if (c.ok()) {
+    std::lock_guard<std::mutex> lock(calibrationsMutex);
+    calibrations.emplace(key, c.value());
+  }
+  return c;
+}
 
 }  // namespace dplda

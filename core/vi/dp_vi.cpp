@@ -119,7 +119,7 @@ Result<DpViFit> fitDpVi(const Corpus& train, int k, const DpViOptions& options, 
   } else if (options.vi.method == ViMethod::Poisson) {
     // σ/C from the sampled Gaussian's account: contributions of norm ≤ C against an absent one,
     // chained for replace-one; the tails' reserve (1 + e^ε)·draws·2^-53 inside δ.
-    L.samplingRate = PoissonSampler(static_cast<double>(L.batchSize) / train.docCount()).rate();
+    L.samplingRate = minibatchSampler(options.vi.batchSize, train.docCount()).rate();
     auto cal = calibrateSampledGaussian(options.epsilon, options.delta, L.samplingRate, releases, L.draws * 0x1p-53);
     if (!cal.ok()) return cal.status();
     L.accountant = kDpViSampledAccountantName;

@@ -24,4 +24,10 @@ class PoissonSampler {
   std::uint64_t m_threshold;
 };
 
+// The sampler of method poisson, q = min(S, N)/N: the engine draws with it and DP-VI accounts its
+// rate(), so the two cannot disagree.
+inline PoissonSampler minibatchSampler(int batchSize, int docCount) {
+  return PoissonSampler(static_cast<double>(std::min(batchSize, docCount)) / docCount);
+}
+
 }  // namespace dplda

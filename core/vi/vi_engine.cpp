@@ -291,8 +291,7 @@ Result<int> firstPassSum(const ViFirstPass& s, const Corpus& corpus, int k, cons
 
 Result<ViFirstPass> runFirstPass(const Corpus& corpus, int k, const ViOptions& options,
                                  const std::vector<double>& clips, Feedback* feedback) {
-  Eigen::VectorXd alpha = viAlpha(options, k);  // learnAlpha: updated after every M-step (c holds a reference)
-  const double alpha0 = alpha.sum();
+  const Eigen::VectorXd alpha = viAlpha(options, k);
   EngineHooks hooks;
   Context c{corpus, k, options, alpha, hooks, options.threads > 0 ? options.threads : omp_get_max_threads()};
   ViFirstPass out;
@@ -388,7 +387,7 @@ Result<ViFit> runEngine(const Corpus& corpus, int k, const ViOptions& options, E
     const int S = std::min(options.batchSize, N);
     SeededRandom orderRng(deriveSeed(options.seed, 1));
     const bool poisson = options.method == ViMethod::Poisson;
-    const PoissonSampler sampler(static_cast<double>(S) / N);
+    const PoissonSampler sampler = minibatchSampler(options.batchSize, N);
     // DP-VI draws its samples from the secret noise source; non-private VI from the seed.
     RandomSource& sampleRng = hooks.sampling ? *hooks.sampling : static_cast<RandomSource&>(orderRng);
     const long long updatesPerEpoch = (N + S - 1) / S;
