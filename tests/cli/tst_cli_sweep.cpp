@@ -246,6 +246,15 @@ class TestCliSweep : public QObject {
                                  << "9";
     QTest::newRow("bad topics") << QStringList{"sweep", "--corpus", "x", "--topics", "three", "--out", out}
                                 << "--topics";
+    QTest::newRow("vi online") << QStringList{"sweep", "--corpus", "x", "--topics", "3", "--vi", "online", "--out", out}
+                               << "--vi (the sweep's VI and DP-VI) must be batch or poisson";
+    QTest::newRow("batch-size without poisson")
+        << QStringList{"sweep", "--corpus", "x", "--topics", "3", "--batch-size", "100", "--out", out}
+        << "--batch-size needs --vi poisson";
+    QTest::newRow("vi-alpha") << QStringList{"sweep", "--corpus", "x", "--topics", "3", "--vi-alpha", "auto", "--out", out}
+                              << "--vi-alpha must be symmetric or learned";
+    QTest::newRow("vi with preset")
+        << QStringList{"sweep", "--preset", "figure2", "--vi", "poisson", "--out", out} << "--vi cannot be combined";
     QTest::newRow("negative threads")
         << QStringList{"sweep", "--preset", "figure2", "--threads", "-1", "--out", out} << "--threads";
   }
