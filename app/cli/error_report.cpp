@@ -1,7 +1,9 @@
 #include <iostream>
+#include <new>
 
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
+#include "core/common/memory_budget.h"
 #include "core/common/text_escape.h"
 
 namespace dplda::cli {
@@ -23,6 +25,14 @@ int runReportingErrors(const std::string& command, const std::function<int()>& b
     return kExitBadInput;
   } catch (const RunError& e) {
     report("failed: ", e.what());
+    return kExitFailed;
+  } catch (const std::bad_alloc&) {
+    // The memory checks estimate before a stage allocates; this is what remains when an estimate
+    // fell short (an address-space limit the libraries' own buffers filled, another process).
+    report("failed: ", ("out of memory: an allocation failed although the estimate before the run fitted; this "
+                        "process can now allocate " + memoryText(availableMemoryBytes()) +
+                        " (ulimit -v); fewer topics, fewer threads (OMP_NUM_THREADS) or more memory")
+                           .c_str());
     return kExitFailed;
   } catch (const std::exception& e) {
     report("internal error: ", e.what());

@@ -323,7 +323,7 @@ int runCommand(const std::vector<std::string>& args) {
   SpectralPipeline pipeline;
   pipeline.setCorpus(corpus);
   pipeline.setOptions(o);
-  require(checkSpectralMemory(o, *corpus));  // before any stage allocates: k is capped by what fits
+  require(checkSpectralMemory(o, *corpus, isPrivateRun ? &privacy : nullptr));  // before any stage allocates: k is capped by what fits
   // The release first: nothing non-private is computed before it (a failure of the exact
   // pipeline must not decide whether a private run releases).
   using Clock = std::chrono::steady_clock;

@@ -8,6 +8,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 #endif
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 
 namespace dplda {
@@ -27,7 +30,15 @@ double availableMemoryBytes() {
       if (std::fscanf(f, "%lu", &size) == 1) mapped = static_cast<double>(size) * page;
       std::fclose(f);
     }
-    available = std::min(available, std::max(0.0, static_cast<double>(limit.rlim_cur) - mapped));
+    // Address space the libraries map later, on first use: OpenBLAS a 128 MiB work buffer, glibc
+    // a 64 MiB arena per thread that allocates (a Laplace run under 400 MiB, 220 MB estimated,
+    // failed in std::bad_alloc with 94 MB mapped at the check and 242 MB at the failure).
+    int threads = 1;
+#ifdef _OPENMP
+    threads = std::max(1, omp_get_max_threads());
+#endif
+    const double later = (128.0 + 64.0 * threads) * 1048576.0;
+    available = std::min(available, std::max(0.0, static_cast<double>(limit.rlim_cur) - mapped - later));
   }
 #endif
   return available;

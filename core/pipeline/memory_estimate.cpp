@@ -77,21 +77,42 @@ SpectralMemory estimateSpectralMemory(int vocabSize, int topicCount, const Spect
   return m;
 }
 
-Status checkSpectralMemory(const SpectralOptions& o, const Corpus& corpus) {
+SpectralMemory privateReleaseMemory(int vocabSize, int topicCount, const PrivacyOptions& privacy) {
+  SpectralMemory m;
+  if (privacy.mechanism == Mechanism::Laplace && contains(privacy.edges, 3)) {
+    const double d = vocabSize, k = topicCount;
+    m.bytes = sizeof(double) * (d * d * d + d * d * k);  // the noise tensor, then its first contraction with W
+    m.largest = "Laplace noise on M3, drawn on the explicit " + size3(vocabSize) + " tensor (" +
+                memoryText(sizeof(double) * d * d * d) + ")";
+  }
+  return m;
+}
+
+Status checkSpectralMemory(const SpectralOptions& o, const Corpus& corpus, const PrivacyOptions* privacy,
+                           const std::string& topicsName) {
   const int d = corpus.vocabSize(), k = o.topicCount;
-  const SpectralMemory m = estimateSpectralMemory(d, k, o);
+  const SpectralMemory fit = estimateSpectralMemory(d, k, o);
+  const SpectralMemory release = privacy ? privateReleaseMemory(d, k, *privacy) : SpectralMemory{};
   const double available = availableMemoryBytes();
-  if (m.bytes <= available) return Status::ok();
+  const double total = fit.bytes + release.bytes;
+  if (total <= available) return Status::ok();
+  const std::string needs = " needs about " + memoryText(total) + " (estimated) for ";
+  if (release.bytes >= fit.bytes) {  // fewer topics do not help: the release's size is set by d
+    return Status(StatusCode::ResourceLimit, "this private run" + needs + release.largest + " beside the fit (" + memoryText(fit.bytes) +
+                                                 "); this process can allocate " + memoryText(available) +
+                                                 ": use a Gaussian mechanism, whose M3 noise is drawn in k dimensions");
+  }
   // The largest k that fits (the estimate grows with k).
   int lo = 0, hi = k;
   while (hi - lo > 1) {
     const int mid = lo + (hi - lo) / 2;
-    (estimateSpectralMemory(d, mid, o).bytes <= available ? lo : hi) = mid;
+    const double bytes = estimateSpectralMemory(d, mid, o).bytes + (privacy ? privateReleaseMemory(d, mid, *privacy).bytes : 0.0);
+    (bytes <= available ? lo : hi) = mid;
   }
   return Status(StatusCode::ResourceLimit,
-                "--topics " + std::to_string(k) + " needs about " + memoryText(m.bytes) + " (estimated) for " +
-                    m.largest + "; this process can allocate " + memoryText(available) +
-                    (lo >= 1 ? ": at most --topics " + std::to_string(lo) + " fits"
+                topicsName + " " + std::to_string(k) + needs + fit.largest + (release.bytes > 0 ? " and " + release.largest : std::string()) +
+                    "; this process can allocate " + memoryText(available) +
+                    (lo >= 1 ? ": at most " + topicsName + " " + std::to_string(lo) + " fits"
                              : ": not even one topic fits over " + std::to_string(d) + " words"));
 }
 

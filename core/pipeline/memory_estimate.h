@@ -9,6 +9,7 @@
 
 #include "core/common/status.h"
 #include "core/corpus/corpus.h"
+#include "core/pipeline/private_run.h"
 #include "core/pipeline/spectral_pipeline.h"
 
 namespace dplda {
@@ -20,8 +21,16 @@ struct SpectralMemory {
 
 SpectralMemory estimateSpectralMemory(int vocabSize, int topicCount, const SpectralOptions& options);
 
-// Ok when the estimate fits in availableMemoryBytes(); else ResourceLimit naming what it needs,
-// why, what this process can allocate and the largest k that fits.
-Status checkSpectralMemory(const SpectralOptions& options, const Corpus& corpus);
+// What a private release holds beside the fit: Laplace noise on M3 is drawn on the explicit
+// d x d x d tensor and seen through W (d x d x k on the way); Gaussian releases are drawn in
+// k-space (projected) and are counted by the fit's own k³ terms. Zero bytes when nothing extra.
+SpectralMemory privateReleaseMemory(int vocabSize, int topicCount, const PrivacyOptions& privacy);
+
+// Ok when the estimate (with the release's, when `privacy` is given) fits in
+// availableMemoryBytes(); else ResourceLimit naming what it needs, why, what this process can
+// allocate and the largest k that fits. `topicsName` is how the caller's user sets k
+// ("--topics" on the command line, "Topics k" in the app).
+Status checkSpectralMemory(const SpectralOptions& options, const Corpus& corpus, const PrivacyOptions* privacy = nullptr,
+                           const std::string& topicsName = "--topics");
 
 }  // namespace dplda

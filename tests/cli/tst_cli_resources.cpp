@@ -180,6 +180,27 @@ class TestCliResources : public QObject {
     QVERIFY(m.captured(1).toInt() >= 50 && m.captured(1).toInt() < 800);
   }
 
+  // Pure-DP configuration 1 draws Laplace noise on the explicit d x d x d M3 (216 MB at d = 300):
+  // under 400 MiB it ended in "internal error: std::bad_alloc" (the check counted the fit only,
+  // and OpenBLAS's buffer was mapped after it). Now refused before the release, naming the tensor;
+  // under 1 GiB it runs.
+  void laplaceNoiseTensorIsCountedBeforeTheRelease() {
+    if (!cli_test::kMemoryLimitsApply) QSKIP("no address-space limit under AddressSanitizer");
+    const QString c = m_dir.filePath("d300");
+    const Outcome g = dplda({"generate", "--vocab", "300", "--topics", "3", "--docs", "1000", "--doc-length", "20",
+                             "--seed", "3", "--out", c});
+    QVERIFY2(g.code == 0, qPrintable(g.err));
+    const QStringList run = {"run", "--corpus", c, "--topics", "3", "--config", "1", "--mechanism", "laplace",
+                             "--epsilon", "1", "--noise-seed", "1", "--no-cache"};
+    const Outcome small = dpldaWithMemoryLimit(run, 400, 120000);
+    QCOMPARE(small.code, 3);
+    QVERIFY2(small.err.contains("needs about") && small.err.contains("Laplace noise on M3") &&
+                 small.err.contains("300 x 300 x 300") && !small.err.contains("internal error"),
+             qPrintable(small.err));
+    const Outcome enough = dpldaWithMemoryLimit(run, 1024, 120000);
+    QVERIFY2(enough.code == 0, qPrintable(enough.err));
+  }
+
   // §2: a truth of 40 MB of "0," took 12.7x its size before its shape was checked. A topic longer
   // than the corpus vocabulary is refused as it is read.
   void oversizedTruthIsRefusedWhileRead() {

@@ -148,16 +148,6 @@ class TestFuzzOptions : public QObject {
       const fuzz::Outcome o = fuzz::runDplda(args);
       QStringList problems = fuzz::commonProblems(o, opt.command, {0, 2, 3, 4});
       const QString outcome = o.timedOut ? "hang" : o.crashed ? "crash" : QString("exit%1").arg(o.code);
-      // Known and reported, not yet fixed (docs/FUZZING.md, "Known issues"): listed so that CI
-      // stays green while the owner fixes it; remove the entry with the fix.
-      const bool known = opt.command == "run" && opt.name == "online-iterations" && o.timedOut;
-      if (known) {
-        qWarning("options fuzz: KNOWN ISSUE case %d: run --decomposer online --online-iterations %s hangs", c,
-                 qPrintable(v.left(40)));
-        tally.add(opt.command + " --" + opt.name, "KNOWN-hang");
-        QDir(dir).removeRecursively();
-        continue;
-      }
       tally.add(opt.command + " --" + opt.name, problems.isEmpty() ? outcome : "FAIL");
       if (!problems.isEmpty()) {
         QStringList shown;

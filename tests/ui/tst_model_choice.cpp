@@ -107,6 +107,10 @@ class TstModelChoice : public QObject {
     QVERIFY(!o->status.isOk());
     QCOMPARE(o->failedStage, QString("model"));
     QVERIFY2(o->status.message().find("needs about") != std::string::npos, o->status.message().c_str());
+    // In the app's words: its control is "Topics k", there is no --topics to lower.
+    QVERIFY2(o->status.message().find("Topics k 1500") != std::string::npos &&
+                 o->status.message().find("--topics") == std::string::npos,
+             o->status.message().c_str());
     QVERIFY(!o->hasNonPrivate);
   }
 

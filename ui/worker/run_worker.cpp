@@ -191,7 +191,8 @@ void RunWorker::process(const RunRequest& request, const std::shared_ptr<Feedbac
   st = validateSpectralOptions(so, *m_corpus);  // public inputs only (k, d, α0, the decomposer)
   // Before any stage allocates (issue 28): a k x k x k tensor that cannot fit is refused with what it
   // needs, as on the command line, instead of failing or swapping halfway through the fit.
-  if (st.isOk()) st = checkSpectralMemory(so, *m_corpus);
+  const PrivacyOptions po = privacyOptionsOf(s);
+  if (st.isOk()) st = checkSpectralMemory(so, *m_corpus, s.edges ? &po : nullptr, "Topics k");
   if (!st.isOk()) {
     finish(st, "model");
     emit done(id);
@@ -204,7 +205,6 @@ void RunWorker::process(const RunRequest& request, const std::shared_ptr<Feedbac
   // exact statistics it reports (diagnostics.nonPrivate) are computed after the release.
   *stage = s.edges ? "private run" : "spectral pipeline";
   emit progress(id, 0.0, *stage);
-  const PrivacyOptions po = privacyOptionsOf(s);
   std::unique_ptr<RandomSource> noise;
   if (s.noiseSeed) noise = std::make_unique<SeededRandom>(*s.noiseSeed);
   else noise = std::make_unique<SecureRandom>();
