@@ -121,7 +121,7 @@ Commands:
       fingerprint) are NOT private, which every output says; --release-only refuses them.
       --perplexity scores the model on these documents (document completion).
   dplda sweep --preset figure2|figure2-vi|figure2-small-corpus|figure2-alpha|figure3|figure4|tpm-noise|online-tpm|dp-tpm|dp-tpm-lda|sound-utility|headline --out DIR [--force]
-                 [--trials T] [--formats png,pdf,svg|none] [--figure-size column|two-column|WxH]
+                 [--corpus DIR (figure3, sound-utility, headline)] [--trials T] [--formats png,pdf,svg|none] [--figure-size column|two-column|WxH]
                  [--bounds sound|printed] [--threads N] [--seed S]
   dplda sweep --corpus DIR --topics K[,K2..] --out DIR [--force] [--truth FILE] [--alpha0 A[,A2..]]
                  [--configs none,1,2,3,4,vi,dp-vi|e5+e6,...] [--epsilons LO:HI:COUNT|E1,E2,..] [--delta D]
@@ -140,7 +140,8 @@ Commands:
       non-private diagnostic; a figure against epsilon), left out with --release-only.
       --release-only (also with a preset): the outputs hold released values only: no exact sigma_k,
       gamma_s, utility loss, held-out perplexity, timings or non-private configuration (none, vi).
-      figure3 runs on --corpus DIR or builds the Debian package descriptions into out/corpora/debian.
+      figure3 runs on --corpus DIR or builds the Debian package descriptions into out/corpora/debian;
+      sound-utility and headline add --corpus DIR as a case judged on held-out perplexity.
 
 Files: inputs must be regular files (a FIFO, device, socket or folder is refused). Outputs are
 written atomically (a temporary file beside them, renamed when complete), never over an input

@@ -166,15 +166,16 @@ int sweepCommand(const std::vector<std::string>& args) {
   ExperimentPreset preset;
   if (a.has("preset")) {
     const bool figure3 = a.text("preset") == "figure3";
-    const bool soundUtility = a.text("preset") == "sound-utility";  // a real corpus only when given
+    // sound-utility and headline add a real corpus only when given
+    const bool realCorpusOptional = a.text("preset") == "sound-utility" || a.text("preset") == "headline";
     for (const char* custom : {"corpus", "truth", "topics", "alpha0", "configs", "epsilons", "delta",
                                "mechanism", "decomposer", "max-length", "share-releases", "separate-releases", "accountant", "holdout", "coherence-top-words",
                                "clip", "iterations", "vi", "vi-alpha", "batch-size"}) {
-      if ((figure3 || soundUtility) && std::string(custom) == "corpus") continue;  // runs on any real corpus
+      if ((figure3 || realCorpusOptional) && std::string(custom) == "corpus") continue;  // runs on any real corpus
       if (a.has(custom)) throw UsageError(std::string("--") + custom + " cannot be combined with --preset");
     }
     PresetOverrides ov;
-    if (figure3 || (soundUtility && a.has("corpus"))) {
+    if (figure3 || (realCorpusOptional && a.has("corpus"))) {
       const std::string dir = a.has("corpus") ? a.text("corpus") : defaultFigure3Corpus();
       ov.corpus = std::make_shared<const Corpus>(takeValue(loadUciCorpus(dir, CorpusCacheOptions{false})));
       ov.corpusDescription = dir + " (" + std::to_string(ov.corpus->docCount()) + " documents, d = " +

@@ -1,7 +1,8 @@
 #pragma once
 // The papers' question per (case, ε) cell of a sweep that holds DP-VI and private spectral
 // configurations (issue 25 §1): which side's error is lower, and whether the trials' quantile bands
-// separate them. Only configurations that released in at least half the trials compete; the
+// separate them, on the l2 error where the case has a truth and on the held-out perplexity where it
+// is a real corpus with a public split. Only configurations that released in at least half the trials compete; the
 // spectral side is its best such configuration by median error at that ε.
 #include <string>
 #include <vector>
@@ -19,7 +20,8 @@ struct VerdictCell {
   std::string winner;
 };
 
-// Empty unless the sweep has a DP-VI configuration, a private spectral one, and a truth per case.
+// Empty unless the sweep has a DP-VI configuration and a private spectral one; cells only for the
+// cases with a truth or held-out documents.
 std::vector<VerdictCell> spectralVersusDpVi(const SweepResult& r);
 // The report's section ("" when there is no verdict to give).
 std::string verdictMarkdown(const SweepResult& r);

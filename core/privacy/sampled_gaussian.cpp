@@ -65,7 +65,19 @@ Result<SampledGaussianCalibration> calibrate(double epsilon, double delta, doubl
   // Each composition may raise the loss by up to one grid step h (pessimistic rounding, §16.3), so
   // T·h is kept to 5 % of the target: at ε = 0.1 over T = 1 000 releases h = 1e-4 alone would
   // spend the whole budget on rounding.
-  const double h = std::max(1e-7, std::min(kPldInterval, epsilon / (20.0 * static_cast<double>(t))));
+  // Above ε_tails = ln(δ/(2p) − 1) the tails' (1 + e^ε)·p takes more than half of δ, and at
+  // (1 + e^ε)·p >= δ no σ can meet δ (ε = 10 over 580 releases of 1187 x 10 draws: "no multiplier
+  // up to 2^60"). A release that is (ε_tails, δ)-DP is (ε, δ)-DP: it is calibrated there.
+  const double tailsRoom = delta / (2.0 * perExpEpsilonDelta) - 1.0;
+  if (perExpEpsilonDelta > 0.0 && !(tailsRoom > 1.0)) {
+    return invalidArgument("sampled Gaussian: the noise sampler's truncated tails alone, 2 x " +
+                           shortNumber(perExpEpsilonDelta) + ", take more than half of delta = " + shortNumber(delta) +
+                           " (too many noise draws for this delta)");
+  }
+  if (perExpEpsilonDelta > 0.0) epsilon = std::min(epsilon, std::nextafter(std::log(tailsRoom), 0.0));
+  // At ε > 1 the grid grows with ε (rounding stays below T·h <= 5 % of ε, and ≤ 1e-4·ε per
+  // release): a calibration at ε ≈ 9 spans a loss range ~ε wide, 9× fewer points than at 1e-4.
+  const double h = std::max(1e-7, std::min(kPldInterval * std::max(1.0, epsilon), epsilon / (20.0 * static_cast<double>(t))));
   // A multiplier whose losses do not fit the grid (too little noise for this h) does not meet it.
   auto meets = [&](double m) {
     auto a = SampledGaussianAccountant::make(m, q, t, h);

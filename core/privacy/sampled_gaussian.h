@@ -43,11 +43,14 @@ class SampledGaussianAccountant {
 
 // The smallest noise multiplier σ/C found (to 0.1 % relative) whose account meets (ε, δ) with the
 // tails' perExpEpsilonDelta: a bisection on log σ/C, then checked at the returned value. The grid
-// is h = min(1e-4, ε/(20T)) (at least 1e-7), so rounding costs at most 5 % of ε. The
-// result's account is what a run reports. InvalidArgument for ε, δ, q, T out of range.
+// is h = min(1e-4·max(1, ε), ε/(20T)) (at least 1e-7), so rounding costs at most 5 % of ε. The
+// result's account is what a run reports. Above the ε at which the tails, (1 + e^ε)·
+// perExpEpsilonDelta, reach δ/2 no multiplier meets δ at ε itself; the calibration then meets
+// (ε_tails, δ), which implies (ε, δ) (docs/PRIVACY.md §16.5), and says so in `epsilon`.
+// InvalidArgument for ε, δ, q, T out of range, or tails above δ/2 at every ε.
 struct SampledGaussianCalibration {
   double noiseMultiplier = 0.0;
-  double epsilon = 0.0;  // the target, met at that multiplier (delta(ε) <= δ checked)
+  double epsilon = 0.0;  // where delta(ε) <= δ is met and checked: the target, or ε_tails below it
   double delta = 0.0;
   double interval = 0.0;
 };

@@ -125,9 +125,15 @@ Result<DpViFit> fitDpVi(const Corpus& train, int k, const DpViOptions& options, 
     L.accountant = kDpViSampledAccountantName;
     L.sigma = cal->noiseMultiplier * options.clip;
     L.noiseMultiplier = L.sigma / L.sensitivity;
-    L.epsilon = options.epsilon;
+    L.epsilon = cal->epsilon;
     L.delta = options.delta;
-    L.samplerDelta = gaussianSamplerDelta(options.epsilon, L.draws);
+    L.samplerDelta = gaussianSamplerDelta(L.epsilon, L.draws);
+    if (cal->epsilon < options.epsilon) {
+      L.notes.push_back("calibrated at epsilon " + shortNumber(cal->epsilon) + " below the budget " +
+                        shortNumber(options.epsilon) + ": above it the noise sampler's truncated tails would take "
+                        "more than half of delta; (" + shortNumber(cal->epsilon) + ", delta)-DP implies (" +
+                        shortNumber(options.epsilon) + ", delta)-DP (docs/PRIVACY.md §16.5)");
+    }
     const DpViAccount full = dpViAccount(L.sigma, L.sensitivity, releases, options.delta);
     L.rho = full.rho;
     L.epsilonFullRelease = full.epsilon;

@@ -214,6 +214,27 @@ class TestSweepModels : public QObject {
     }
     QVERIFY(vi && dpvi);
   }
+
+  // headline: synthetic only by default; --corpus adds the real corpus (k = 10, alpha0 = 0.1) and a
+  // public 10% split whose held-out perplexity the verdict judges it on.
+  void headlineTakesARealCorpusWhenGiven() {
+    auto plain = makeExperimentPreset("headline");
+    QVERIFY(plain.ok());
+    QCOMPARE(plain.value().sweep.cases.size(), std::size_t(2));
+    QCOMPARE(plain.value().sweep.holdout, 0.0);
+    PresetOverrides ov;
+    ov.corpus = smallCase().source.corpus;
+    ov.corpusDescription = "test corpus";
+    auto real = makeExperimentPreset("headline", ov);
+    QVERIFY(real.ok());
+    QCOMPARE(real.value().sweep.cases.size(), std::size_t(3));
+    const SweepCase& c = real.value().sweep.cases[2];
+    QCOMPARE(c.source.corpus, ov.corpus);
+    QCOMPARE(c.topicCount, 10);
+    QCOMPARE(c.alpha0, 0.1);
+    QCOMPARE(real.value().sweep.holdout, 0.1);
+    QVERIFY(real.value().description.find("held-out perplexity") != std::string::npos);
+  }
 };
 
 QTEST_APPLESS_MAIN(TestSweepModels)

@@ -84,7 +84,35 @@ class TestVerdict : public QObject {
     QVERIFY(spectralVersusDpVi(viOnly).empty());
     SweepResult noTruth = sweepOf("1,dp-vi", 1);
     noTruth.cases[0].hasTruth = false;
-    QVERIFY(spectralVersusDpVi(noTruth).empty());
+    QVERIFY(spectralVersusDpVi(noTruth).empty());  // and no held-out documents
+  }
+
+  // A real corpus has no truth: its cells are judged on held-out perplexity, whatever the l2
+  // columns hold (NaN there, as the sweep leaves them).
+  void aRealCorpusIsJudgedOnHeldOutPerplexity() {
+    SweepResult r = sweepOf("1/clip/gdp,dp-vi", 2);
+    r.cases[0].hasTruth = false;
+    r.cases[0].heldOutDocuments = 100;
+    r.cases[0].label = "real k=10";
+    auto perplexity = [&](int g, int e, double median, double lower, double upper) {
+      SweepSummaryRow& row = r.summary[summaryIndex(r.spec, 0, g, e)];
+      row.releaseRate = 1.0;
+      row.trials = row.released = 4;
+      row.errorL2 = {0, std::nan(""), std::nan(""), std::nan("")};
+      row.perplexity = {4, median, lower, upper};
+    };
+    perplexity(0, 0, 2100, 2000, 2200);  // ε0: spectral's perplexity is higher: DP-VI
+    perplexity(1, 0, 1500, 1450, 1550);
+    perplexity(0, 1, 900, 880, 920);  // ε1: spectral lower
+    perplexity(1, 1, 1400, 1350, 1450);
+    const std::vector<VerdictCell> v = spectralVersusDpVi(r);
+    QCOMPARE(v.size(), std::size_t(2));
+    QCOMPARE(v[0].winner, std::string("dp-vi"));
+    QCOMPARE(v[1].winner, std::string("spectral"));
+    const std::string md = verdictMarkdown(r);
+    QVERIFY2(md.find("| real k=10 | held-out perplexity | 0.2 | 1/clip/gdp: 900 [880, 920] | 1400 [1350, 1450] | "
+                     "**spectral** |") != std::string::npos,
+             md.c_str());
   }
 };
 

@@ -182,6 +182,29 @@ class TestSampledGaussian : public QObject {
     QVERIFY(check->delta(0.1, 1e-11) <= 1e-5);
   }
 
+  // The real-corpus headline run (ε = 10, 580 releases of 1187 x 10 draws, p = 6.9e6·2^-53 =
+  // 7.7e-10) failed ("no multiplier up to 2^60"): the tails' (1 + e^10)·p alone exceed δ = 1e-5.
+  // It now meets (ε_tails, δ) with ε_tails < 10, which implies (10, δ). Here at T = 50 to stay quick.
+  void largeEpsilonIsCalibratedWhereTheTailsLeaveRoom() {
+    const double p = 1e-9, delta = 1e-5;
+    QVERIFY((1.0 + std::exp(10.0)) * p > delta);  // the case: no σ meets δ at ε = 10 itself
+    auto c = calibrateSampledGaussian(10.0, delta, 0.02, 50, p);
+    QVERIFY2(c.ok(), c.ok() ? "" : c.status().message().c_str());
+    const double tails = std::log(delta / (2.0 * p) - 1.0);
+    QVERIFY(c->epsilon < 10.0 && c->epsilon <= tails && c->epsilon > tails - 1e-9);
+    auto check = SampledGaussianAccountant::make(c->noiseMultiplier, 0.02, 50, c->interval);
+    QVERIFY(check.ok());
+    QVERIFY(check->delta(c->epsilon, p) <= delta);
+    // Below ε_tails nothing changes: the target is met at itself.
+    auto small = calibrateSampledGaussian(1.0, delta, 0.02, 50, p);
+    QVERIFY(small.ok());
+    QCOMPARE(small->epsilon, 1.0);
+    // Tails above δ/2 at every ε: refused, naming them.
+    auto none = calibrateSampledGaussian(1.0, delta, 0.02, 50, delta / 3.0);
+    QVERIFY(!none.ok());
+    QVERIFY2(none.status().message().find("truncated tails") != std::string::npos, none.status().message().c_str());
+  }
+
   void badParametersAreRefused() {
     QVERIFY(!PrivacyLossDistribution::poissonSampledGaussian(1.0, 1.0, 0.0, Direction::Remove).ok());
     QVERIFY(!PrivacyLossDistribution::poissonSampledGaussian(1.0, 1.0, 1.5, Direction::Add).ok());
