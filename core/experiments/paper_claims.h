@@ -34,5 +34,8 @@ std::vector<PaperClaimCheck> checkPaperClaims(const SweepResult& result);
 
 // "## The paper's claims, point by point" with one table row per check, the bound set named.
 std::string paperClaimsMarkdown(const SweepResult& result);
+// The same section for any list of checks, after `intro` (what was measured, how verdicts are
+// reached); "" when `checks` is empty.
+std::string claimsMarkdown(const std::vector<PaperClaimCheck>& checks, const std::string& intro);
 
 }  // namespace dplda
