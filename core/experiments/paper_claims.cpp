@@ -363,8 +363,8 @@ void figure4Claims(const SweepResult& r, std::vector<PaperClaimCheck>& out) {
                                     "sigma~_k are 0 left out)",
                           smallerGap(false), "no k < 50 where a sigma~_k median is positive"));
   out.push_back(byEpsilon(
-      r, label, "the difference between configuration 3's and configuration 2's sigma_k gaps shrinks as k grows "
-                "(smallest vs largest k; \"configuration 3's performance would improve as k increases\")",
+      r, label, "the difference between configuration 3's and configuration 2's sigma_k gaps shrinks (by more than "
+                "1%) as k grows (smallest vs largest k; \"configuration 3's performance would improve as k increases\")",
       [&](int e, std::string& d) -> std::optional<bool> {
         int lo = 0, hi = static_cast<int>(r.cases.size()) - 1;  // the smallest and largest k with a bound
         while (lo < hi && bothZero(lo, e, false)) ++lo;
@@ -373,7 +373,7 @@ void figure4Claims(const SweepResult& r, std::vector<PaperClaimCheck>& out) {
         if (lo == hi || std::isnan(a) || std::isnan(b)) return std::nullopt;
         d = "k = " + std::to_string(r.cases[lo].topicCount) + ": " + fmt(a) + ", k = " +
             std::to_string(r.cases[hi].topicCount) + ": " + fmt(b);
-        return b < a;
+        return b < 0.99 * a;  // by more than 1%: equal gaps differ in the last bits
       },
       "fewer than two values of k where a sigma~_k median is positive"));
 }
