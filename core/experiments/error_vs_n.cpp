@@ -156,8 +156,10 @@ std::vector<ErrorVsNFit> fitErrorVsN(const SweepResult& r) {
       }
       f.median = fitLogLog(n, y);
       if (!baseline) f.excess = fitLogLog(excessN, excess);
-      // The range: trial t's own slope over the same N (its row at every one of them released).
-      if (f.median.ok()) {
+      // The range: trial t's own slope over the same N (its row at every one of them released). A
+      // running sweep (the app's live view) has its summary rows but no trial rows yet: no range.
+      const bool haveRows = r.rows.size() == r.summary.size() * static_cast<std::size_t>(s.trials);
+      if (f.median.ok() && haveRows) {
         for (int t = 0; t < s.trials; ++t) {
           std::vector<double> ty;
           for (int c : f.cases) {

@@ -219,7 +219,7 @@ Result<ExperimentPreset> makeExperimentPreset(const std::string& name, const Pre
         "000's Lemma 29 predict (the privacy term shrinks as 1/N, the non-private error as 1/sqrt(N)). Three epsilon "
         "values because one rarely shows every configuration in its asymptotic regime: under the sound bounds "
         "configurations 2-4 release nothing at epsilon = 1 on these corpora, and configuration 1 is saturated "
-        "there below N = 1e5.";
+        "there at every N.";
     p.kind = ExperimentKind::ErrorVsN;
     for (double n : logSpaced(1000.0, 100000.0, 5)) {
       const int N = static_cast<int>(std::lround(n));

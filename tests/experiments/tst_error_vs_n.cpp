@@ -158,6 +158,12 @@ class TstErrorVsN : public QObject {
     const std::string csv = errorVsNCsv(r);
     QVERIFY(csv.rfind("configuration,epsilon,quantity,n_used,slope,", 0) == 0);
     QCOMPARE(std::count(csv.begin(), csv.end(), '\n'), 3L);
+    // A running sweep (the app's live view) has summary rows but no trial rows: slopes, no range.
+    SweepResult live = r;
+    live.rows.clear();
+    const std::vector<ErrorVsNFit> liveFits = fitErrorVsN(live);
+    QVERIFY(std::abs(fitOf(liveFits, 1).median.slope + 1.0) < 1e-12);
+    QCOMPARE(fitOf(liveFits, 1).trialFits, 0);
     // One case: no slope to fit, no section.
     QVERIFY(errorVsNMarkdown(handMadeSweep({1000}, 2, loss, 1.0)).empty());
   }
