@@ -120,7 +120,7 @@ Commands:
       set: post-processing of the release. The training documents (recognised by their folder or
       fingerprint) are NOT private, which every output says; --release-only refuses them.
       --perplexity scores the model on these documents (document completion).
-  dplda sweep --preset figure2|figure2-vi|figure2-small-corpus|figure2-alpha|figure3|figure4|tpm-noise|online-tpm|dp-tpm|dp-tpm-lda|sound-utility|headline --out DIR [--force]
+  dplda sweep --preset figure2|figure2-vi|figure2-small-corpus|figure2-alpha|figure3|figure4|tpm-noise|online-tpm|dp-tpm|dp-tpm-lda|sound-utility|headline|error-vs-n --out DIR [--force]
                  [--corpus DIR (figure3, sound-utility, headline)] [--trials T] [--formats png,pdf,svg|none] [--figure-size column|two-column|WxH]
                  [--bounds sound|printed] [--threads N] [--seed S]
   dplda sweep --corpus DIR --topics K[,K2..] --out DIR [--force] [--truth FILE] [--alpha0 A[,A2..]]

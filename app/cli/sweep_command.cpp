@@ -320,6 +320,7 @@ int sweepCommand(const std::vector<std::string>& args) {
   context.commandLine = commandLine(args);
   context.seedNote = seedNote;
   context.procedureOneTable = preset.kind == ExperimentKind::Diagnostics;
+  context.errorVsN = preset.kind == ExperimentKind::ErrorVsN;
   Feedback feedback;
 
   ExperimentRun run;

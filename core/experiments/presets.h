@@ -17,6 +17,10 @@
 //                         figure-2 corpus, batch method as reference (see online_tpm.h)
 //   dp-tpm                seed 004 Algorithm 3: private recovery error vs ε for three accountings,
 //                         vs d, k and the incoherence μ0 (see dp_tpm.h)
+//   error-vs-n            theory beside measurement (issue 25 §4): error vs N = 1e3..1e5 (5 log-spaced
+//                         values) at fixed total ε = 1, 10 and 100, configurations none, 1-4 and
+//                         1/clip/gdp; report.md fits the slopes against the seeds' exponents
+//                         (error_vs_n.h)
 //   dp-tpm-lda            seed 004 in the graph: configuration 2 on the figure-2 corpus with e6 as
 //                         noise on T̂ versus e6 by the private power method ("2/tpm"), ε up to 1e11
 //
@@ -45,6 +49,7 @@ enum class ExperimentKind {
   TpmNoise,     // failure probability of the tensor power method vs noise level
   OnlineTpm,    // online tensor power method: error vs documents per step
   DpTpm,        // private tensor power method: error vs ε, d, k, μ0
+  ErrorVsN,     // error / utility loss vs N at fixed ε, with fitted slopes (error_vs_n.h)
 };
 
 struct ExperimentPreset {

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/eval/perplexity.h"
+#include "core/experiments/error_vs_n.h"
 #include "core/experiments/paper_claims.h"
 #include "core/experiments/verdict.h"
 #include "core/experiments/table_text.h"
@@ -267,6 +268,7 @@ std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
          "matched d x k topic matrix.\n";
     table(o, r, [](const SweepSummaryRow& sr, const SweepCaseInfo&) { return fmt(sr.errorFrobenius.median); });
   }
+  if (c.errorVsN) o << errorVsNMarkdown(r);
   o << verdictMarkdown(r);
   o << paperClaimsMarkdown(r);
   if (c.procedureOneTable) {

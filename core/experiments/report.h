@@ -23,6 +23,7 @@ struct ReportContext {
   std::vector<ReportFigure> figures;
   std::vector<std::string> notes;  // extra remarks (e.g. figures that could not be rendered)
   bool procedureOneTable = false;  // add σ_k, σ̃_k, γ_s, γ̃_s per case (Figure 4)
+  bool errorVsN = false;           // add the slopes of error vs N beside the theory (error_vs_n.h)
 };
 
 // The sections every report.md shares: title, description, software and command; the figures

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/experiments/seed004_claims.h"
 #include "core/experiments/table_text.h"
 
 namespace dplda {
@@ -66,6 +67,7 @@ std::string onlineTpmReportMarkdown(const OnlineTpmResult& r, const ReportContex
        "estimates T-hat with an error of order sqrt(1/n - 1/N) (sampling without replacement), which vanishes at "
        "n = N where the online method is the batch method; against that factor the slope is "
     << fmt(r.slopeVsFinite) << " (1 if the error is proportional to it), with c = " << fmt(r.finiteScale) << ".\n";
+  o << claimsMarkdown(onlineTpmClaims(r), "Seed 004's claims against this run; computed from the table above.");
   o << "\n## Tables\n\n- [results.csv](results.csv): one row per (n, trial)\n"
        "- [summary.csv](summary.csv): medians and 10-90% quantiles per n\n";
   o << "\n## Timing\n\n- " << r.threadsUsed << " worker threads, " << fmt(r.elapsedMs / 1000.0)
@@ -158,6 +160,8 @@ std::string dpTpmReportMarkdown(const DpTpmResult& r, const ReportContext& c) {
     o << " Theorem 4.2 asks for epsilon = Omega(mu0 k^2 log(lambda_max d/delta)/lambda_min): growing with mu0, and with "
          "d only through the logarithm.\n";
   }
+  o << claimsMarkdown(dpTpmClaims(r), "Seed 004's claims against this run (exact Gaussian accounting); computed "
+                                      "from the recovery epsilons above.");
   o << "\n## Tables\n\n- [results.csv](results.csv): one row per (case, accountant, epsilon, trial)\n"
        "- [summary.csv](summary.csv): per point, the multiplier, the epsilon it spends three ways, and the error "
        "quantiles\n";

@@ -218,6 +218,26 @@ class TestCliSweep : public QObject {
     QVERIFY(!QImage(out + "/figures/release_rate.png").isNull());
   }
 
+  // error-vs-n writes its slope table three ways: slopes.csv, the report section, a figure per epsilon.
+  void errorVsNWritesItsSlopes() {
+    const QString out = m_dir.filePath("error-vs-n");
+    const Run r = runCli({"sweep", "--preset", "error-vs-n", "--trials", "2", "--formats", "png", "--out", out});
+    QVERIFY2(r.exitCode == 0, qPrintable(QString("exit %1: %2").arg(r.exitCode).arg(r.err)));
+    QString problem;
+    const QVector<QStringList> slopes = readCsv(out + "/slopes.csv", &problem);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    QCOMPARE(slopes.size(), 1 + 1 + 5 * 3);  // none once, five configurations at three epsilons
+    QCOMPARE(slopes[0].mid(0, 5), (QStringList{"configuration", "epsilon", "quantity", "n_used", "slope"}));
+    QCOMPARE(slopes[1][0], QString("none"));
+    QVERIFY(slopes[1][4].toDouble() < 0);  // the non-private error falls with N
+    const QString report = readAll(out + "/report.md");
+    QVERIFY(report.contains("## Error against N: fitted slopes beside the theory"));
+    QVERIFY(report.contains("Theorem 10"));
+    for (const char* eps : {"1", "10", "100"})
+      QVERIFY(!QImage(out + "/figures/error_vs_n_eps" + eps + ".png").isNull());
+    QVERIFY(!QFile::exists(out + "/figures/error_l2.png"));  // no error-vs-epsilon figures here
+  }
+
   void badArgumentsAreUsageErrors_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("mentions");

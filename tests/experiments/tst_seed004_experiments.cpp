@@ -10,6 +10,7 @@
 #include "core/experiments/dp_tpm.h"
 #include "core/experiments/online_tpm.h"
 #include "core/experiments/presets.h"
+#include "core/experiments/seed004_claims.h"
 #include "core/experiments/seed004_report.h"
 
 using namespace dplda;
@@ -41,6 +42,24 @@ OnlineTpmSpec smallOnline(int threads) {
   s.seed = 3;
   s.threads = threads;
   return s;
+}
+
+// A dp-tpm case whose median top error drops below the success threshold from grid index
+// `first` on (epsilons 1, 10, 100, 1000): its recovery epsilon grows with `first`.
+void addRecoveredCase(DpTpmResult& r, const std::string& group, int d, double rho, double mu0, int first) {
+  const int ci = static_cast<int>(r.spec.cases.size());
+  r.spec.cases.push_back({group, group + " " + std::to_string(ci), d, 5, rho, {TpmAccountant::GaussianExact},
+                          {1.0, 10.0, 100.0, 1000.0}});
+  r.cases.push_back({mu0, 10});
+  for (int e = 0; e < 4; ++e) {
+    DpTpmPoint p;
+    p.caseIndex = ci;
+    p.epsilonIndex = e;
+    p.epsilon = r.spec.cases.back().epsilons[e];
+    p.mu0 = mu0;
+    p.topMedian = e >= first ? 0.05 : 0.9;
+    r.points.push_back(p);
+  }
 }
 
 int countLines(const std::string& s) {
@@ -100,6 +119,40 @@ class TestSeed004Experiments : public QObject {
 
   // What online-tpm shows: ten times the documents per step cut the distance to the batch
   // eigenvectors by about √10; the slopes are fitted; the result does not depend on threads.
+  void seed004ClaimsFollowTheResults() {
+    auto verdictOf = [](const std::vector<PaperClaimCheck>& checks, const std::string& prefix) {
+      for (const PaperClaimCheck& p : checks)
+        if (p.claim.rfind(prefix, 0) == 0) return std::string(claimVerdictName(p.verdict));
+      return std::string("missing");
+    };
+    OnlineTpmResult online;
+    online.docCount = 100000;
+    online.slopeVsN = -0.47;
+    QCOMPARE(verdictOf(onlineTpmClaims(online), "Corollary 3.1"), std::string("reproduced"));
+    online.slopeVsN = -0.2;
+    QCOMPARE(verdictOf(onlineTpmClaims(online), "Corollary 3.1"), std::string("not reproduced"));
+    online.slopeVsN = std::nan("");
+    QCOMPARE(verdictOf(onlineTpmClaims(online), "Corollary 3.1"), std::string("not checked"));
+
+    DpTpmResult dp;
+    dp.spec.successThreshold = 0.25;
+    for (int i = 0; i < 3; ++i) addRecoveredCase(dp, "incoherence", 50, 0.5 * i, 1.0 + 2.0 * i, i);  // grows with mu0
+    for (int d : {25, 50, 100}) addRecoveredCase(dp, "dimension", d, 0.0, 1.5, 1);  // flat in d
+    for (int d : {25, 50, 100}) addRecoveredCase(dp, "dimension", d, 1.0, d / 5.0, d / 40);
+    std::vector<PaperClaimCheck> checks = dpTpmClaims(dp);
+    QCOMPARE(verdictOf(checks, "Theorem 4.2: the epsilon needed to recover v1 grows"), std::string("reproduced"));
+    QCOMPARE(verdictOf(checks, "Theorem 4.2: with mu0 constant"), std::string("reproduced"));
+    // Incoherent tensors needing ten times the epsilon per doubling of d: polynomial in d.
+    DpTpmResult poly;
+    for (int i = 0; i < 3; ++i) addRecoveredCase(poly, "dimension", 25 << i, 0.0, 1.5, i);
+    checks = dpTpmClaims(poly);
+    QCOMPARE(verdictOf(checks, "Theorem 4.2: with mu0 constant"), std::string("not reproduced"));
+    QCOMPARE(verdictOf(checks, "Theorem 4.2: the epsilon needed to recover v1 grows"), std::string("missing"));
+    ReportContext c;
+    c.title = "dp";
+    QVERIFY(dpTpmReportMarkdown(dp, c).find("| dimension | Theorem 4.2: with mu0 constant") != std::string::npos);
+  }
+
   void onlineTpmTrends() {
     const OnlineTpmResult r = runOnlineTpm(smallOnline(2)).value();
     QCOMPARE(r.points.size(), std::size_t(2));

@@ -186,8 +186,18 @@ class TestSweepModels : public QObject {
     };
     PaperClaimCheck p = verdictOf(handMade({0.1, 0.1, 0.1}, {0.5, 0.4, 0.3}), "configuration 2");
     QCOMPARE(std::string(claimVerdictName(p.verdict)), std::string("reproduced"));
+    // Beaten at one epsilon where both released: the ordering claim fails (there is no "partly").
     p = verdictOf(handMade({0.1, 0.5, 0.1}, {0.5, 0.4, 0.3}), "configuration 2");
-    QCOMPARE(std::string(claimVerdictName(p.verdict)), std::string("partly"));
+    QCOMPARE(std::string(claimVerdictName(p.verdict)), std::string("not reproduced"));
+    // Lower wherever both released, nothing released at the smallest epsilon: reproduced, and said so.
+    p = verdictOf(handMade({nan, 0.1, 0.1}, {0.5, 0.4, 0.3}), "configuration 2");
+    QCOMPARE(std::string(claimVerdictName(p.verdict)), std::string("reproduced"));
+    QVERIFY2(p.measured.find("lower at 2 of 2 epsilon values where both released (at the other 1 one of them "
+                             "released nothing)") != std::string::npos, p.measured.c_str());
+    // DP-VI released nothing where configuration 2 did: no epsilon to compare at.
+    p = verdictOf(handMade({0.1, nan, nan}, {nan, 0.4, 0.3}), "configuration 2");
+    QCOMPARE(std::string(claimVerdictName(p.verdict)), std::string("not checked"));
+    QVERIFY(p.measured.find("no epsilon where both released") != std::string::npos);
     p = verdictOf(handMade({nan, nan, nan}, {0.5, 0.4, 0.3}), "configuration 2");
     QCOMPARE(std::string(claimVerdictName(p.verdict)), std::string("not reproduced"));
     QVERIFY(p.measured.find("sigma_k~ <= Delta2") != std::string::npos);

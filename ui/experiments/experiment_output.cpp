@@ -1,12 +1,15 @@
 #include "ui/experiments/experiment_output.h"
 
 #include <QFile>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <system_error>
 
+#include "core/experiments/error_vs_n.h"
 #include "core/experiments/seed004_report.h"
 #include "core/experiments/table_text.h"
+#include "ui/experiments/band_plot.h"
 #include "ui/experiments/experiment_figure.h"
 #include "ui/common/palette.h"
 #include "ui/experiments/seed004_figures.h"
@@ -237,6 +240,62 @@ void diagnosticsFigures(const std::shared_ptr<const SweepResult>& result, std::v
   }
 }
 
+// error-vs-n: per ε, the fitted medians against N on log–log axes with their least-squares lines
+// (error_vs_n.h: the utility loss of each private configuration, the error of the non-private one).
+void errorVsNFigures(const std::shared_ptr<const SweepResult>& result, std::vector<ExperimentFigure>& out) {
+  const SweepSpec& s = result->spec;
+  for (int e = 0; e < static_cast<int>(s.epsilons.size()); ++e) {
+    const QString eps = q(shortNumber(s.epsilons[e]));
+    auto fill = [result, e](BandPlot& plot, QString* error) {
+      const SweepResult& r = *result;
+      const SweepSpec& s = r.spec;
+      plot.clearCurves();
+      plot.clearBaseline();
+      plot.setLogError(true);
+      plot.setXAxis(QObject::tr("documents N (log scale)"), QStringLiteral("N"));
+      plot.setErrorLabel(QObject::tr("utility loss ‖μ̂ − μ̃‖ (none: error vs truth), log"));
+      QVector<double> n;
+      for (const SweepCaseInfo& info : r.cases) n.append(info.docCount);
+      for (const ErrorVsNFit& f : fitErrorVsN(r)) {
+        const bool baseline = s.configurations[f.configIndex].edges == 0 &&
+                              s.configurations[f.configIndex].model == SweepModel::Spectral;
+        if (f.epsilonIndex != e && !baseline) continue;
+        const int g = f.configIndex;
+        QVector<double> med, lo, hi, line;
+        for (int c = 0; c < static_cast<int>(r.cases.size()); ++c) {
+          const SweepSummaryRow& row = r.summaryRow(c, g, baseline ? 0 : e);
+          const QuantileSummary& qs = baseline ? row.errorL2 : row.lossL2;
+          med.append(qs.median);
+          lo.append(qs.lower);
+          hi.append(qs.upper);
+          const bool used = std::find(f.cases.begin(), f.cases.end(), c) != f.cases.end();
+          line.append(used ? f.median.at(n[c]) : std::nan(""));
+        }
+        if (std::none_of(med.begin(), med.end(), [](double v) { return std::isfinite(v); })) continue;
+        const QString label = q(s.configurations[g].label);
+        const int style = styleOf(s, g);
+        const QString name = baseline ? QObject::tr("none (error vs truth)") : QObject::tr("config %1").arg(label);
+        if (!plot.setCurve(label, name, n, med, lo, hi, style, error)) return false;
+        if (!f.median.ok()) continue;
+        const QString slope = q(shortNumber(std::round(f.median.slope * 100.0) / 100.0));
+        const QString theory = std::isfinite(f.theory.exponent) ? q(shortNumber(f.theory.exponent)) : QObject::tr("no theorem");
+        if (!plot.setCurve(label + "_fit", QObject::tr("fit %1: slope %2 (theory %3)").arg(label, slope, theory), n,
+                           line, {}, {}, seriesStyleIndex(style % 8, 2, style % 7), error))
+          return false;
+      }
+      plot.setFootnote(QObject::tr("median over released trials, band %1–%2%; dotted: least-squares fits over the "
+                                   "unsaturated points; %3 bounds")
+                           .arg(q(shortNumber(s.bandLower * 100)), q(shortNumber(s.bandUpper * 100)),
+                                boundSetName(s.bounds)));
+      return true;
+    };
+    out.push_back(figure<BandPlot>("error_vs_n_eps" + q(fileSafe(shortNumber(s.epsilons[e]))),
+                                   QObject::tr("How fast does the privacy cost shrink with N? (total ε = %1)").arg(eps),
+                                   QObject::tr("utility loss vs N with fitted slopes (total ε = %1)").arg(eps),
+                                   std::function<bool(BandPlot&, QString*)>(fill)));
+  }
+}
+
 // Failure probability against the four noise scalings, one figure per (model, scaling).
 void tpmFigures(const std::shared_ptr<const TpmNoiseResult>& result, std::vector<ExperimentFigure>& out) {
   const TpmNoiseSpec& s = result->spec;
@@ -283,7 +342,7 @@ Status writeText(const std::filesystem::path& path, const std::string& text, con
 }  // namespace
 
 std::vector<std::string> experimentFolderEntries() {
-  return {"results.csv", "summary.csv", "timings.csv", "report.md", "figures"};
+  return {"results.csv", "summary.csv", "slopes.csv", "timings.csv", "report.md", "figures"};
 }
 
 std::vector<ExperimentFigure> experimentFigures(const ExperimentRun& run) {
@@ -297,6 +356,8 @@ std::vector<ExperimentFigure> experimentFigures(const ExperimentRun& run) {
   } else if (run.sweep) {
     if (run.preset.kind == ExperimentKind::Diagnostics)
       diagnosticsFigures(run.sweep, out);
+    else if (run.preset.kind == ExperimentKind::ErrorVsN && !run.sweep->spec.releaseOnly)
+      errorVsNFigures(run.sweep, out);
     else
       errorSweepFigures(run.sweep, out);
   }
@@ -363,6 +424,8 @@ Result<std::filesystem::path> writeExperimentFolder(const ExperimentRun& run, co
   } else {
     DPLDA_RETURN_IF_ERROR(writeText(dir / "results.csv", sweepResultsCsv(*run.sweep), rules));
     DPLDA_RETURN_IF_ERROR(writeText(dir / "summary.csv", sweepSummaryCsv(*run.sweep), rules));
+    if (run.preset.kind == ExperimentKind::ErrorVsN && !run.sweep->spec.releaseOnly)
+      DPLDA_RETURN_IF_ERROR(writeText(dir / "slopes.csv", errorVsNCsv(*run.sweep), rules));
     // Timings depend on the data: not part of a release-only sweep.
     if (!run.sweep->spec.releaseOnly)
       DPLDA_RETURN_IF_ERROR(writeText(dir / "timings.csv", sweepTimingsCsv(*run.sweep), rules));

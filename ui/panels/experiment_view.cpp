@@ -559,6 +559,7 @@ bool ExperimentView::saveShown(const QString& dir, QString* error) {
   context.title = u->run->preset.title;
   context.description = u->run->preset.description;
   context.procedureOneTable = u->run->preset.kind == ExperimentKind::Diagnostics;
+  context.errorVsN = u->run->preset.kind == ExperimentKind::ErrorVsN;
   if (u->commandLine.isEmpty()) {
     context.commandLine = "dplda-explorer: the session's epsilon sweep (its settings are in session.json)";
     const SweepSpec& s = u->run->sweep->spec;

@@ -8,6 +8,7 @@
 #include "ui/common/palette.h"
 #include "ui/common/privacy_text.h"
 #include "ui/panels/bound_math.h"
+#include "ui/panels/theory_text.h"
 #include "ui/session/session_privacy.h"
 #include "ui/worker/run_worker.h"
 
@@ -255,6 +256,7 @@ QString InspectorPanel::nodeHtml(Node n) const {
     case Node::OUT:
       if (o.error) h += tr("<p>Error vs truth: ℓ₂ %1, ℓ₁ %2, α %3</p>").arg(g(o.error->l2Mean), g(o.error->l1Mean), g(o.error->alphaError));
       if (o.utilityLoss) h += teachingHtml(tr("utility loss vs the non-private output: ℓ₂ %1").arg(g(o.utilityLoss->l2Mean)));
+      if (const QString theory = theoryHtml(o); !theory.isEmpty()) h += teachingHtml(theory);
       else if (!o.nonPrivateFailure.isEmpty())
         h += teachingHtml(tr("non-private model: %1").arg(o.nonPrivateFailure.toHtmlEscaped()));
       if (o.priv && !o.priv->released)
