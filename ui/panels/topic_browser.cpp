@@ -74,6 +74,11 @@ TopicBrowser::TopicBrowser(QWidget* parent) : QWidget(parent) {
   m_problem->setStyleSheet("color: gray;");
   m_problem->hide();
   v->addWidget(m_problem);
+  m_statement = new QLabel;
+  m_statement->setObjectName("browserStatement");
+  m_statement->setWordWrap(true);
+  m_statement->hide();
+  v->addWidget(m_statement);
 
   auto* split = m_split = new QSplitter(Qt::Horizontal);
   m_map = new TopicMapPlot;
@@ -116,6 +121,15 @@ TopicBrowser::TopicBrowser(QWidget* parent) : QWidget(parent) {
 }
 
 QString TopicBrowser::problem() const { return m_problem->text(); }
+
+QString TopicBrowser::statement() const { return m_statement->text(); }
+
+void TopicBrowser::chooseSecond(const QString& key) {
+  const int i = m_second->findData(key);
+  if (i < 0) return;
+  m_userSecond = true;
+  m_second->setCurrentIndex(i);
+}
 
 PlotWidget* TopicBrowser::currentPlot() const { return m_map; }
 
@@ -199,6 +213,7 @@ void TopicBrowser::showModels() {
   if (!a) {
     clearAll();
     m_problem->hide();
+    m_statement->hide();
     return;
   }
   const Result<TopicMap> map = topicMap(a->model);
@@ -243,6 +258,11 @@ void TopicBrowser::showModels() {
       problems << QString::fromStdString(joint.status().message());
     }
   }
+  QStringList statements;
+  for (const BrowsedModel* m : {a, b})
+    if (m && !m->statement.isEmpty()) statements << m->statement;
+  m_statement->setText(statements.join('\n'));
+  m_statement->setVisible(!statements.isEmpty());
   m_problem->setText(problems.join('\n'));
   m_problem->setVisible(!problems.isEmpty());
   m_updating = true;
