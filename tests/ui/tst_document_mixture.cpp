@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QLabel>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -167,8 +168,9 @@ class TestDocumentMixture : public QObject {
     // Another vocabulary size, a file that is not a model, a FIFO.
     ModelFile smaller = file.value();
     smaller.vocabulary.pop_back();
-    smaller.lda.topics = smaller.lda.topics.topRows(smaller.vocabulary.size()).eval();
-    smaller.lda.topics.array().rowwise() /= smaller.lda.topics.colwise().sum().array();
+    smaller.lda.topics = smaller.lda.topics.topRows(static_cast<Eigen::Index>(smaller.vocabulary.size())).eval();
+    const Eigen::RowVectorXd sums = smaller.lda.topics.colwise().sum();
+    smaller.lda.topics.array().rowwise() /= sums.array();
     const QString small = dir.filePath("smaller.json");
     QVERIFY(writeModelFile(smaller, small.toStdString()).isOk());
     const QString garbage = dir.filePath("garbage.json");

@@ -19,6 +19,7 @@
 #include "ui/panels/model_files.h"
 #include "ui/panels/table_export.h"
 #include "ui/panels/topic_browser.h"
+#include "ui/plots/document_mixture_plot.h"
 #include "ui/plots/topics_plot.h"
 #include "ui/worker/run_worker.h"
 
