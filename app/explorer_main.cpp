@@ -3,7 +3,7 @@
 //   dplda-explorer --screenshot FILE [--select e5|node:T]
 //                  [--tab sweeps|diagnostics|topics|topic-map|document-mixture|ledger|history]
 //                  [--experiment PRESET [--trials T]] [--figure KEY] [--size WxH] [--open-model FILE]
-//                  [--document N] [SESSION.json]
+//                  [--document N|held-out:N] [SESSION.json]
 // --screenshot renders the window offscreen once the session's runs (and sweep, and the preset
 // experiment if asked for) have finished, saves it and exits (0 on success, 1 when the image
 // could not be written or the run timed out).
@@ -62,7 +62,8 @@ int main(int argc, char** argv) {
   QCommandLineOption size("size", "Window size WxH for the screenshot (default 1500x960).", "WxH");
   QCommandLineOption lesson("lesson", "Open a built-in lesson by name.", "NAME");
   QCommandLineOption openModel("open-model", "Open a model file (File > Open model...) once the run has finished.", "FILE");
-  QCommandLineOption document("document", "Training document N (1-based) in the document-mixture view.", "N", "1");
+  QCommandLineOption document("document", "Document of the document-mixture view: training document N (1-based), or held-out:N.",
+                              "N", "1");
   parser.addOptions({shot, select, tab, size, lesson, experiment, trials, figure, openModel, document});
   parser.process(app);
 
@@ -129,8 +130,11 @@ int main(int argc, char** argv) {
       if (mixture) {
         window.results()->topicsView()->showMixture();
         QString error;
-        if (!window.results()->topicsView()->mixture()->showDocument(dplda::DocumentMixtureView::Set::Training,
-                                                                     parser.value(document).toInt() - 1, &error))
+        const QString which = parser.value(document);
+        const bool heldOut = which.startsWith("held-out:");
+        if (!window.results()->topicsView()->mixture()->showDocument(
+                heldOut ? dplda::DocumentMixtureView::Set::HeldOut : dplda::DocumentMixtureView::Set::Training,
+                (heldOut ? which.mid(9) : which).toInt() - 1, &error))
           std::fprintf(stderr, "dplda-explorer: %s\n", qPrintable(error));
       }
     }

@@ -232,7 +232,7 @@ class TestDocumentMixture : public QObject {
     const QString key = TopicsView::modelFileKey(path);
     TopicBrowser* b = view->browser();
     QCOMPARE(b->secondModel()->currentData().toString(), key);
-    QVERIFY2(b->statement().contains("private release: " + QString::fromStdString(o.priv->statement.summary)),
+    QVERIFY2(b->statement().contains("private release — " + QString::fromStdString(o.priv->statement.summary)),
              qPrintable(b->statement()));
     QVERIFY(b->problem().isEmpty());
     // The file's topics are the release's: matched to it topic by topic at ℓ₂ 0 in the browser.

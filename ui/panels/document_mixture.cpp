@@ -24,7 +24,7 @@ namespace dplda {
 namespace {
 constexpr int kTopicWords = 3;      // words naming a topic beside its bar
 constexpr int kDocumentWords = 40;  // most frequent words listed for the document
-const char* const kSessionFit = "the session's run fitted this model on its training part, these documents";
+const char* const kSessionFit = "the session's run fitted the model on them, its training part";
 }  // namespace
 
 DocumentMixtureView::DocumentMixtureView(QWidget* parent) : QWidget(parent) {
@@ -59,7 +59,6 @@ DocumentMixtureView::DocumentMixtureView(QWidget* parent) : QWidget(parent) {
   m_privacy = new QLabel;
   m_privacy->setObjectName("mixturePrivacy");
   m_privacy->setWordWrap(true);
-  v->addWidget(m_privacy);
   m_problem = new QLabel;
   m_problem->setWordWrap(true);
   m_problem->setStyleSheet("color: gray;");
@@ -73,9 +72,15 @@ DocumentMixtureView::DocumentMixtureView(QWidget* parent) : QWidget(parent) {
   m_words = new QPlainTextEdit;
   m_words->setObjectName("mixtureDocumentWords");
   m_words->setReadOnly(true);
-  m_words->setMinimumWidth(160);
+  // Beside the plot: the mixture's privacy label first, then the document (the plot keeps the height).
+  auto* side = new QWidget;
+  auto* sv = new QVBoxLayout(side);
+  sv->setContentsMargins(0, 0, 0, 0);
+  sv->addWidget(m_privacy);
+  sv->addWidget(m_words, 1);
+  side->setMinimumWidth(160);
   split->addWidget(m_plot);
-  split->addWidget(m_words);
+  split->addWidget(side);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
   split->setChildrenCollapsible(false);

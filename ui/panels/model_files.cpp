@@ -169,7 +169,7 @@ Result<ModelFile> readSessionModel(const QString& path, const Corpus& corpus) {
 }
 
 QString modelStatement(const ModelFile& m) {
-  return (m.isPrivate ? QObject::tr("private release: %1") : QObject::tr("NOT private: %1"))
+  return (m.isPrivate ? QObject::tr("private release — %1") : QObject::tr("NOT private — %1"))
       .arg(QString::fromStdString(m.claim));
 }
 

@@ -24,7 +24,7 @@ Result<ModelFile> runModelFile(const RunOutcome& o);
 // file and the first difference.
 Result<ModelFile> readSessionModel(const QString& path, const Corpus& corpus);
 
-// The model's privacy statement in one line: "private release: <claim>" or "NOT private: <claim>".
+// The model's privacy statement in one line: "private release — <claim>" or "NOT private — <claim>".
 QString modelStatement(const ModelFile& m);
 
 }  // namespace dplda

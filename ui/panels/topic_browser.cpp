@@ -76,7 +76,7 @@ TopicBrowser::TopicBrowser(QWidget* parent) : QWidget(parent) {
   v->addWidget(m_problem);
   m_statement = new QLabel;
   m_statement->setObjectName("browserStatement");
-  m_statement->setWordWrap(true);
+  m_statement->setMinimumWidth(1);  // elided to the width it gets
   m_statement->hide();
   v->addWidget(m_statement);
 
@@ -122,7 +122,14 @@ TopicBrowser::TopicBrowser(QWidget* parent) : QWidget(parent) {
 
 QString TopicBrowser::problem() const { return m_problem->text(); }
 
-QString TopicBrowser::statement() const { return m_statement->text(); }
+QString TopicBrowser::statement() const { return m_statementText; }
+
+void TopicBrowser::showStatement() {
+  m_statement->setText(m_statement->fontMetrics().elidedText(QString(m_statementText).replace('\n', QStringLiteral("  ·  ")),
+                                                             Qt::ElideRight, std::max(40, m_statement->width())));
+  m_statement->setToolTip(m_statementText);
+  m_statement->setVisible(!m_statementText.isEmpty());
+}
 
 void TopicBrowser::chooseSecond(const QString& key) {
   const int i = m_second->findData(key);
@@ -136,6 +143,7 @@ PlotWidget* TopicBrowser::currentPlot() const { return m_map; }
 void TopicBrowser::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);
   if (!m_userSplit) m_split->setSizes({1, 1, 1});  // scaled to the splitter's width
+  showStatement();
 }
 
 void TopicBrowser::setStale(bool stale) {
@@ -213,7 +221,8 @@ void TopicBrowser::showModels() {
   if (!a) {
     clearAll();
     m_problem->hide();
-    m_statement->hide();
+    m_statementText.clear();
+    showStatement();
     return;
   }
   const Result<TopicMap> map = topicMap(a->model);
@@ -261,8 +270,8 @@ void TopicBrowser::showModels() {
   QStringList statements;
   for (const BrowsedModel* m : {a, b})
     if (m && !m->statement.isEmpty()) statements << m->statement;
-  m_statement->setText(statements.join('\n'));
-  m_statement->setVisible(!statements.isEmpty());
+  m_statementText = statements.join('\n');
+  showStatement();
   m_problem->setText(problems.join('\n'));
   m_problem->setVisible(!problems.isEmpty());
   m_updating = true;

@@ -52,7 +52,7 @@ class TopicBrowser : public QWidget {
   void setCurrentTopic(int topic);  // of the first model
   // Shows the model `key` beside the map's model, as if the user had picked it (kept across runs).
   void chooseSecond(const QString& key);
-  QString statement() const;  // the chosen models' statements ("" when they have none)
+  QString statement() const;  // the chosen models' statements, in full ("" when they have none)
   void setLambda(double lambda);
 
   TopicMapPlot* map() const { return m_map; }
@@ -87,7 +87,9 @@ class TopicBrowser : public QWidget {
   QLabel* m_lambdaValue = nullptr;
   QCheckBox* m_both = nullptr;
   QLabel* m_problem = nullptr;
-  QLabel* m_statement = nullptr;
+  QLabel* m_statement = nullptr;  // one line, elided; the full text in its tooltip
+  QString m_statementText;
+  void showStatement();
   TopicMapPlot* m_map = nullptr;
   TopicTermsPlot* m_firstTerms = nullptr;
   TopicTermsPlot* m_secondTerms = nullptr;

@@ -183,7 +183,9 @@ void TopicsView::refreshChoices(const QString& firstKey) {
   QVector<MixtureModel> mixed;
   for (const Model& m : m_models) {
     const QString statement =
-        m.file ? tr("%1: %2").arg(m.shortName, modelStatement(*m.file)) : QString();
+        m.file ? tr("Model file %1: %2")
+                         .arg(QString::fromStdString(escapeControls(QFileInfo(m.key.mid(5)).fileName().toStdString())),
+                              modelStatement(*m.file)) : QString();
     browsed.append({m.key, m.label, m.model, m.isPrivate, m.shortName, statement});
     mixed.append({m.key, m.label, m.model, m.claimHolds, m.claim, m.file});
   }
@@ -372,10 +374,13 @@ bool TopicsView::openModelFile(const QString& path, QString* error) {
   }
   auto file = std::make_shared<const ModelFile>(std::move(read).value());
   const QString name = QString::fromStdString(escapeControls(QFileInfo(path).fileName().toStdString()));
+  // Plot headings name it shortly ("release: topic 3"); the choices and the statement in full.
+  QString shortName = QString::fromStdString(escapeControls(QFileInfo(path).completeBaseName().toStdString()));
+  if (shortName.size() > 20) shortName = shortName.left(19) + QStringLiteral("…");
   const QString key = modelFileKey(path);
   const QString first = m_first->currentData().toString();
   remember({key, tr("file %1 (%2)").arg(name, file->isPrivate ? tr("private") : tr("NOT private")), file->lda, {},
-            file->isPrivate, name, QString::fromStdString(file->claim), file->isPrivate, file});
+            file->isPrivate, shortName, QString::fromStdString(file->claim), file->isPrivate, file});
   refreshChoices(first.isEmpty() || first == key ? m_models.value(1).key : first);
   m_browser->chooseSecond(key);
   m_mixture->chooseModel(key);
