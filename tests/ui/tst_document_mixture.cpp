@@ -100,6 +100,7 @@ class TestDocumentMixture : public QObject {
     QVERIFY(m->showDocument(Set::Training, 3));
     QVERIFY2(m->privacyText().contains("NOT private: these are the model's training documents"),
              qPrintable(m->privacyText()));
+    QVERIFY(m->privacyText().contains("computed from the document itself"));
     const LdaModel released{o.priv->output->alpha, o.priv->output->topics};
     const auto held = inferTopics(released, *o.test);
     QVERIFY(held.ok());
@@ -255,6 +256,20 @@ class TestDocumentMixture : public QObject {
     QVERIFY(m->chooseModel(privateKey));
     QVERIFY(m->showDocument(Set::Training, 5));
     QVERIFY(maxDifference(m->proportions(), fromFile) == 0);
+
+    // A model file whose claim does not hold: every mixture under it is NOT private, held out or not.
+    ModelFile plain = read.value();
+    plain.isPrivate = false;
+    plain.claim = "no noise: not a private release";
+    plain.training = {};
+    const QString plainPath = dir.filePath("plain.json");
+    QVERIFY(writeModelFile(plain, plainPath.toStdString()).isOk());
+    QVERIFY2(view->openModelFile(plainPath, &error), qPrintable(error));
+    QCOMPARE(m->modelChoice()->currentData().toString(), TopicsView::modelFileKey(plainPath));
+    QVERIFY(m->showDocument(Set::HeldOut, 1));
+    QVERIFY2(m->privacyText().startsWith("NOT private: the model itself is not a private release (no noise"),
+             qPrintable(m->privacyText()));
+    QVERIFY(b->statement().contains("NOT private — no noise: not a private release"));
 
     // Never over the session's own files.
     const QString session = dir.filePath("session.json");

@@ -50,6 +50,7 @@ DocumentMixtureView::DocumentMixtureView(QWidget* parent) : QWidget(parent) {
   m_id = new QLabel;
   m_id->setObjectName("mixtureDocumentId");
   m_id->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_id->setTextFormat(Qt::PlainText);
   row->addWidget(new QLabel(tr("Model")));
   row->addWidget(m_model, 2);
   row->addWidget(m_set);
@@ -59,6 +60,7 @@ DocumentMixtureView::DocumentMixtureView(QWidget* parent) : QWidget(parent) {
   m_privacy = new QLabel;
   m_privacy->setObjectName("mixturePrivacy");
   m_privacy->setWordWrap(true);
+  m_privacy->setTextFormat(Qt::PlainText);  // claims come from model files: never read as markup
   m_problem = new QLabel;
   m_problem->setWordWrap(true);
   m_problem->setStyleSheet("color: gray;");
@@ -256,7 +258,8 @@ void DocumentMixtureView::refresh() {
   QString label = QString::fromStdString(inferencePrivacyLabel(model->isPrivate, model->claim.toStdString(),
                                                                match.toStdString()));
   const bool isPrivate = model->isPrivate && match.isEmpty();
-  if (!isPrivate) label += tr(" — computed from the document itself: a non-private diagnostic.");
+  if (!match.isEmpty()) label += tr(" — computed from the document itself: a non-private diagnostic.");
+  else if (!isPrivate) label += tr(" — a non-private diagnostic.");
   m_privacy->setText(label);
   m_privacy->setStyleSheet(isPrivate ? QString("color: gray;")
                                      : QString("color: %1;").arg(okabe_ito::kVermillion.darker(120).name()));

@@ -77,6 +77,7 @@ TopicBrowser::TopicBrowser(QWidget* parent) : QWidget(parent) {
   m_statement = new QLabel;
   m_statement->setObjectName("browserStatement");
   m_statement->setMinimumWidth(1);  // elided to the width it gets
+  m_statement->setTextFormat(Qt::PlainText);  // a model file's claim is text, never markup
   m_statement->hide();
   v->addWidget(m_statement);
 
