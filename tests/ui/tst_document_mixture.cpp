@@ -227,6 +227,7 @@ class TestDocumentMixture : public QObject {
     QCOMPARE(read.value().model, std::string("spectral"));
     QCOMPARE(read.value().training.documents, o.train->docCount());
     QVERIFY(read.value().training.heldOutSplit);
+    QVERIFY(read.value().training.fingerprint == corpusFingerprint(*o.train));
     QVERIFY(read.value().privacyJson.find("\"ledger\"") != std::string::npos);
 
     QVERIFY2(view->openModelFile(path, &error), qPrintable(error));

@@ -106,7 +106,7 @@ std::string compact(const QJsonObject& o) { return QJsonDocument(o).toJson(QJson
 
 }  // namespace
 
-Result<ModelFile> runModelFile(const RunOutcome& o) {
+Result<ModelFile> runModelFile(const RunOutcome& o, bool fingerprint) {
   if (!o.status.isOk() || !o.train) return badInput("no model to save: the session has no finished run");
   const SessionState& s = o.session;
   ModelFile m;
@@ -153,7 +153,7 @@ Result<ModelFile> runModelFile(const RunOutcome& o) {
   }
   m.training.documents = o.train->docCount();
   m.training.heldOutSplit = o.test != nullptr;
-  m.training.fingerprint = corpusFingerprint(*o.train);  // not private: the app shows the diagnostics
+  if (fingerprint) m.training.fingerprint = corpusFingerprint(*o.train);  // not private: the app shows the diagnostics
   return m;
 }
 

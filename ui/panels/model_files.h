@@ -17,8 +17,9 @@ struct RunOutcome;
 // the run released one, else the non-private spectral output (teaching). With the run's privacy
 // statement and ledger ("privacy", as `dplda run --json` names its keys), the session's parameters,
 // and what it was fitted on: the session's training part, with its fingerprint (a non-private
-// diagnostic: the app always shows those). BadInput when the run has no model to save.
-Result<ModelFile> runModelFile(const RunOutcome& o);
+// diagnostic: the app always shows those; `fingerprint` false leaves it to the caller, as it hashes
+// every training document). BadInput when the run has no model to save.
+Result<ModelFile> runModelFile(const RunOutcome& o, bool fingerprint = true);
 
 // readModelFile, then checkSameVocabulary against `corpus` (the session's): BadInput naming the
 // file and the first difference.

@@ -284,7 +284,8 @@ void TopicsView::showOutcome(const RunOutcome& o) {
   m_truth = o.truth;
   m_words = o.words;
   m_corpus = o.corpus;
-  m_runFile = runModelFile(o);
+  m_runFile = runModelFile(o, false);
+  m_train = o.train;
   m_corpusFiles.clear();
   if (s.source == SessionState::Source::Uci) m_corpusFiles = uciCorpusFiles(s.corpusPath.toStdString());
   if (s.source == SessionState::Source::Text) m_corpusFiles = {s.corpusPath.toStdString(), s.vocabularyFile.toStdString()};
@@ -399,7 +400,9 @@ bool TopicsView::saveModelFile(const QString& path, const QStringList& otherInpu
   OutputRules rules;
   rules.inputs = m_corpusFiles;
   for (const QString& f : otherInputs) rules.inputs.push_back(f.toStdString());
-  const Status written = writeModelFile(m_runFile->value(), path.toStdString(), rules);
+  ModelFile file = m_runFile->value();
+  file.training.fingerprint = corpusFingerprint(*m_train);  // as runModelFile: not private, the app shows diagnostics
+  const Status written = writeModelFile(file, path.toStdString(), rules);
   if (!written.isOk()) {
     if (error) *error = QString::fromStdString(written.message());
     return false;

@@ -108,7 +108,9 @@ class TopicsView : public QWidget {
   std::optional<LdaModel> m_truth;
   QStringList m_words;
   std::shared_ptr<const Corpus> m_corpus;  // the session's corpus (a model file's vocabulary is checked on it)
-  std::optional<Result<ModelFile>> m_runFile;  // the run shown as a model file, or why there is none
+  // The run shown as a model file (its training fingerprint added when saved), or why there is none.
+  std::optional<Result<ModelFile>> m_runFile;
+  std::shared_ptr<const Corpus> m_train;  // the run's training documents
   std::vector<std::string> m_corpusFiles;      // the files its corpus was read from (never written over)
   bool m_updating = false;
 };
