@@ -1,7 +1,9 @@
 // dplda-explorer: the desktop app.
 //   dplda-explorer [SESSION.json]
-//   dplda-explorer --screenshot FILE [--select e5|node:T] [--tab sweeps|diagnostics|topics|topic-map|ledger|history]
-//                  [--experiment PRESET [--trials T]] [--figure KEY] [--size WxH] [SESSION.json]
+//   dplda-explorer --screenshot FILE [--select e5|node:T]
+//                  [--tab sweeps|diagnostics|topics|topic-map|document-mixture|ledger|history]
+//                  [--experiment PRESET [--trials T]] [--figure KEY] [--size WxH] [--open-model FILE]
+//                  [--document N|held-out:N] [SESSION.json]
 // --screenshot renders the window offscreen once the session's runs (and sweep, and the preset
 // experiment if asked for) have finished, saves it and exits (0 on success, 1 when the image
 // could not be written or the run timed out).
@@ -15,6 +17,7 @@
 #include "ui/common/quiet_qt_messages.h"
 #include "ui/graph/graph_canvas.h"
 #include "ui/main_window.h"
+#include "ui/panels/document_mixture.h"
 #include "ui/panels/experiment_view.h"
 #include "ui/panels/results_panel.h"
 #include "ui/panels/topics_view.h"
@@ -51,14 +54,17 @@ int main(int argc, char** argv) {
   parser.addPositionalArgument("session", "A session file (.json) to open.", "[SESSION]");
   QCommandLineOption shot("screenshot", "Render the window after the runs finish, save it to FILE and exit.", "FILE");
   QCommandLineOption select("select", "Select an edge (e5) or a node (node:T) before the screenshot.", "ITEM");
-  QCommandLineOption tab("tab", "Results tab to show: sweeps, diagnostics, topics, topic-map (the topic browser), ledger, history.", "TAB");
+  QCommandLineOption tab("tab", "Results tab to show: sweeps, diagnostics, topics, topic-map (the topic browser), document-mixture, ledger, history.", "TAB");
   QCommandLineOption experiment("experiment", "Run a preset experiment in the Sweeps tab before the screenshot.",
                                 "PRESET");
   QCommandLineOption trials("trials", "Trials per point of the --experiment preset.", "T", "10");
   QCommandLineOption figure("figure", "Figure of the Sweeps tab to show (e.g. error_l2, release_rate).", "KEY");
   QCommandLineOption size("size", "Window size WxH for the screenshot (default 1500x960).", "WxH");
   QCommandLineOption lesson("lesson", "Open a built-in lesson by name.", "NAME");
-  parser.addOptions({shot, select, tab, size, lesson, experiment, trials, figure});
+  QCommandLineOption openModel("open-model", "Open a model file (File > Open model...) once the run has finished.", "FILE");
+  QCommandLineOption document("document", "Document of the document-mixture view: training document N (1-based), or held-out:N.",
+                              "N", "1");
+  parser.addOptions({shot, select, tab, size, lesson, experiment, trials, figure, openModel, document});
   parser.process(app);
 
   dplda::MainWindow window;
@@ -110,12 +116,27 @@ int main(int argc, char** argv) {
         window.canvas()->setSelectedEdge(item.mid(1).toInt());
       }
     }
+    if (parser.isSet(openModel)) {
+      QString error;
+      if (!window.results()->topicsView()->openModelFile(parser.value(openModel), &error))
+        std::fprintf(stderr, "dplda-explorer: %s\n", qPrintable(error));
+    }
     if (parser.isSet(tab)) {
       const QStringList tabs{"sweeps", "diagnostics", "topics", "ledger", "history"};
-      const bool map = parser.value(tab) == "topic-map";
-      const int i = tabs.indexOf(parser.value(tab) == "error" ? "sweeps" : map ? "topics" : parser.value(tab));
+      const bool map = parser.value(tab) == "topic-map", mixture = parser.value(tab) == "document-mixture";
+      const int i = tabs.indexOf(parser.value(tab) == "error" ? "sweeps" : map || mixture ? "topics" : parser.value(tab));
       if (i >= 0) window.results()->setCurrentIndex(i);
       window.results()->topicsView()->showBrowser(map);
+      if (mixture) {
+        window.results()->topicsView()->showMixture();
+        QString error;
+        const QString which = parser.value(document);
+        const bool heldOut = which.startsWith("held-out:");
+        if (!window.results()->topicsView()->mixture()->showDocument(
+                heldOut ? dplda::DocumentMixtureView::Set::HeldOut : dplda::DocumentMixtureView::Set::Training,
+                (heldOut ? which.mid(9) : which).toInt() - 1, &error))
+          std::fprintf(stderr, "dplda-explorer: %s\n", qPrintable(error));
+      }
     }
     if (parser.isSet(figure) && !view->setCurrentFigure(parser.value(figure)))
       std::fprintf(stderr, "dplda-explorer: no figure '%s' (available: %s)\n", qPrintable(parser.value(figure)),

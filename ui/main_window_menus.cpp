@@ -21,6 +21,7 @@
 #include "ui/panels/inspector_panel.h"
 #include "ui/panels/results_panel.h"
 #include "ui/panels/experiment_view.h"
+#include "ui/panels/topics_view.h"
 #include "ui/session/session_privacy.h"
 #include "ui/window/presentation_mode.h"
 #include "ui/window/recent_sessions.h"
@@ -78,6 +79,36 @@ void MainWindow::buildActions() {
     if (!path.isEmpty() && !exportCurrentPlot(path, &err)) QMessageBox::warning(this, tr("Export"), err);
   });
   exportPlot->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+  // Model files (docs/MODEL_FORMAT.md): the format `dplda run --save-model` writes and `infer` reads.
+  file->addSeparator();
+  file->addAction(tr("Open &model…"), this, [this] {
+    const QString p = QFileDialog::getOpenFileName(this, tr("Open model"), lastFolder("model"),
+                                                   tr("Model files (*.json);;All files (*)"));
+    if (p.isEmpty()) return;
+    rememberFolder("model", p);
+    QString err;
+    if (!m_results->topicsView()->openModelFile(p, &err)) {
+      QMessageBox::warning(this, tr("Open model"), err);
+      return;
+    }
+    m_results->setCurrentWidget(m_results->topicsView());
+    m_results->topicsView()->showBrowser(true);
+    setStatus(tr("Model %1 opened: its topics are beside the map's model in the topic browser, and its document "
+                 "mixtures in the Document mixture view").arg(QFileInfo(p).fileName()));
+  });
+  file->addAction(tr("Sa&ve model…"), this, [this] {
+    QString p = QFileDialog::getSaveFileName(this, tr("Save model"), QDir(lastFolder("model")).filePath("model.json"),
+                                             tr("Model files (*.json)"));
+    if (p.isEmpty()) return;
+    if (!p.endsWith(".json")) p += ".json";
+    rememberFolder("model", p);
+    QString err;
+    if (!m_results->topicsView()->saveModelFile(p, m_path.isEmpty() ? QStringList() : QStringList{m_path}, &err)) {
+      QMessageBox::warning(this, tr("Save model"), err);
+      return;
+    }
+    setStatus(tr("Model saved to %1 (holds a fingerprint of the training documents, not private)").arg(p));
+  });
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);

@@ -20,6 +20,7 @@
 #include "core/corpus/uci_io.h"
 #include "core/eval/perplexity.h"
 #include "core/experiments/table_text.h"
+#include "core/model/inference_privacy.h"
 #include "core/model/model_file.h"
 #include "core/model/text_documents.h"
 #include "core/model/topic_inference.h"
@@ -39,18 +40,6 @@ std::string canonical(const std::string& path) {
   std::error_code ec;
   const auto p = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
   return ec ? path : p.string();
-}
-
-// Why these documents are the model's training documents, or "" when nothing says they are.
-std::string trainingMatch(const ModelFile& m, const Arguments& a, const Corpus& corpus) {
-  if (m.training.fingerprint && *m.training.fingerprint == corpusFingerprint(corpus)) {
-    return "their fingerprint is the training corpus's";
-  }
-  if (a.has("corpus") && !m.training.path.empty() && canonical(a.text("corpus")) == m.training.path) {
-    return m.training.heldOutSplit ? "the model was fitted on a split of this corpus folder (its training part)"
-                                   : "the model was fitted on this corpus folder";
-  }
-  return "";
 }
 
 Documents readDocuments(const Arguments& a, const ModelFile& m) {
@@ -111,12 +100,9 @@ int inferCommand(const std::vector<std::string>& args) {
 
   const ModelFile m = take(readModelFile(modelPath));
   Documents docs = readDocuments(a, m);
-  const std::string match = trainingMatch(m, a, docs.corpus);
+  const std::string match = trainingDocumentsMatch(m, docs.corpus, a.has("corpus") ? a.text("corpus") : "");
   const bool training = !match.empty();
-  std::string label;
-  if (!m.isPrivate) label = "NOT private: the model itself is not a private release (" + m.claim + ")";
-  else if (training) label = "NOT private: these are the model's training documents (" + match + "); inferring their topics is not post-processing of the release";
-  else label = "post-processing of the model's private release (" + m.claim + "), for documents outside its training set";
+  const std::string label = inferencePrivacyLabel(m.isPrivate, m.claim, match);
   if (a.flag("release-only") && (training || !m.isPrivate)) {
     throw InputError("--release-only refuses this output: " + label);
   }
@@ -137,8 +123,7 @@ int inferCommand(const std::vector<std::string>& args) {
   }
   out << "privacy: " << label << "\n";
   if (!training && m.isPrivate) {
-    out << "  (infer recognises the training corpus by its folder and by the fingerprint the model file holds "
-           "outside --release-only; other copies of training documents are not recognised)\n";
+    out << "  (" << kTrainingRecognitionNote << ")\n";
   }
   out << "E-step: tolerance " << o.tolerance << ", at most " << o.maxIterations << " updates; " << r.notConverged
       << " documents reached the limit\n";

@@ -5,7 +5,7 @@
 
 namespace dplda {
 
-// Kinds used by the app: "export" (plots and tables), "session", "corpus", "experiment".
+// Kinds used by the app: "export" (plots and tables), "session", "corpus", "experiment", "model".
 // The last folder remembered for `kind`, else the user's Documents folder, else home.
 QString lastFolder(const QString& kind);
 // Remembers the folder of `path` (a file; or a folder, when it is one) for `kind`.

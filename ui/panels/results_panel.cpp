@@ -276,8 +276,7 @@ void ResultsPanel::setStale(bool stale) {
 void ResultsPanel::setMetadata(const QJsonObject& metadata) {
   m_experiments->setSessionMetadata(metadata);
   m_spectrum->setMetadata(metadata);
-  m_topicsView->plot()->setMetadata(metadata);
-  for (PlotWidget* p : m_topicsView->browser()->findChildren<PlotWidget*>()) p->setMetadata(metadata);
+  for (PlotWidget* p : m_topicsView->findChildren<PlotWidget*>()) p->setMetadata(metadata);  // words, browser, mixture
 }
 
 QJsonObject ResultsPanel::summarize(const RunOutcome& o) {

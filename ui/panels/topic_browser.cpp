@@ -74,6 +74,12 @@ TopicBrowser::TopicBrowser(QWidget* parent) : QWidget(parent) {
   m_problem->setStyleSheet("color: gray;");
   m_problem->hide();
   v->addWidget(m_problem);
+  m_statement = new QLabel;
+  m_statement->setObjectName("browserStatement");
+  m_statement->setMinimumWidth(1);  // elided to the width it gets
+  m_statement->setTextFormat(Qt::PlainText);  // a model file's claim is text, never markup
+  m_statement->hide();
+  v->addWidget(m_statement);
 
   auto* split = m_split = new QSplitter(Qt::Horizontal);
   m_map = new TopicMapPlot;
@@ -117,11 +123,28 @@ TopicBrowser::TopicBrowser(QWidget* parent) : QWidget(parent) {
 
 QString TopicBrowser::problem() const { return m_problem->text(); }
 
+QString TopicBrowser::statement() const { return m_statementText; }
+
+void TopicBrowser::showStatement() {
+  m_statement->setText(m_statement->fontMetrics().elidedText(QString(m_statementText).replace('\n', QStringLiteral("  ·  ")),
+                                                             Qt::ElideRight, std::max(40, m_statement->width())));
+  m_statement->setToolTip(m_statementText);
+  m_statement->setVisible(!m_statementText.isEmpty());
+}
+
+void TopicBrowser::chooseSecond(const QString& key) {
+  const int i = m_second->findData(key);
+  if (i < 0) return;
+  m_userSecond = true;
+  m_second->setCurrentIndex(i);
+}
+
 PlotWidget* TopicBrowser::currentPlot() const { return m_map; }
 
 void TopicBrowser::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);
   if (!m_userSplit) m_split->setSizes({1, 1, 1});  // scaled to the splitter's width
+  showStatement();
 }
 
 void TopicBrowser::setStale(bool stale) {
@@ -199,6 +222,8 @@ void TopicBrowser::showModels() {
   if (!a) {
     clearAll();
     m_problem->hide();
+    m_statementText.clear();
+    showStatement();
     return;
   }
   const Result<TopicMap> map = topicMap(a->model);
@@ -243,6 +268,11 @@ void TopicBrowser::showModels() {
       problems << QString::fromStdString(joint.status().message());
     }
   }
+  QStringList statements;
+  for (const BrowsedModel* m : {a, b})
+    if (m && !m->statement.isEmpty()) statements << m->statement;
+  m_statementText = statements.join('\n');
+  showStatement();
   m_problem->setText(problems.join('\n'));
   m_problem->setVisible(!problems.isEmpty());
   m_updating = true;

@@ -35,6 +35,7 @@ struct BrowsedModel {
   LdaModel model;
   bool isPrivate = false;
   QString shortName;  // for plot titles, e.g. "Private ε 1"; "" gives "Private" / "Non-private"
+  QString statement;  // shown under the choices while the model is chosen (a model file's privacy statement)
 };
 
 class TopicBrowser : public QWidget {
@@ -49,6 +50,9 @@ class TopicBrowser : public QWidget {
   void setModels(const QVector<BrowsedModel>& models, const QStringList& words);
   void setStale(bool stale);
   void setCurrentTopic(int topic);  // of the first model
+  // Shows the model `key` beside the map's model, as if the user had picked it (kept across runs).
+  void chooseSecond(const QString& key);
+  QString statement() const;  // the chosen models' statements, in full ("" when they have none)
   void setLambda(double lambda);
 
   TopicMapPlot* map() const { return m_map; }
@@ -83,6 +87,9 @@ class TopicBrowser : public QWidget {
   QLabel* m_lambdaValue = nullptr;
   QCheckBox* m_both = nullptr;
   QLabel* m_problem = nullptr;
+  QLabel* m_statement = nullptr;  // one line, elided; the full text in its tooltip
+  QString m_statementText;
+  void showStatement();
   TopicMapPlot* m_map = nullptr;
   TopicTermsPlot* m_firstTerms = nullptr;
   TopicTermsPlot* m_secondTerms = nullptr;

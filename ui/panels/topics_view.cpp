@@ -1,6 +1,7 @@
 #include "ui/panels/topics_view.h"
 
 #include <QComboBox>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -11,9 +12,14 @@
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "core/common/text_escape.h"
+#include "core/corpus/uci_io.h"
 #include "core/eval/metrics.h"
+#include "ui/panels/document_mixture.h"
+#include "ui/panels/model_files.h"
 #include "ui/panels/table_export.h"
 #include "ui/panels/topic_browser.h"
+#include "ui/plots/document_mixture_plot.h"
 #include "ui/plots/topics_plot.h"
 #include "ui/worker/run_worker.h"
 
@@ -90,11 +96,13 @@ TopicsView::TopicsView(QWidget* parent) : QWidget(parent) {
   v->addWidget(split, 1);
   addTableExportMenu(m_table, "topics");
   m_browser = new TopicBrowser;
+  m_mixture = new DocumentMixtureView;
   m_views = new QTabWidget;
   m_views->setTabPosition(QTabWidget::South);
   m_views->setDocumentMode(true);
   m_views->addTab(wordsPage, tr("Top words && table"));
   m_views->addTab(m_browser, tr("Map && relevance (browser)"));
+  m_views->addTab(m_mixture, tr("Document mixture"));
   outer->addWidget(m_views);
 
   connect(m_spin, &QSpinBox::valueChanged, this, [this](int t) { m_plot->setCurrentTopic(t - 1); });
@@ -112,13 +120,17 @@ QString TopicsView::note() const { return m_note->text(); }
 
 void TopicsView::showBrowser(bool browser) { m_views->setCurrentWidget(browser ? static_cast<QWidget*>(m_browser) : m_views->widget(0)); }
 
+void TopicsView::showMixture() { m_views->setCurrentWidget(m_mixture); }
+
 PlotWidget* TopicsView::currentPlot() const {
+  if (m_views->currentWidget() == m_mixture) return m_mixture->plot();
   return m_views->currentWidget() == m_browser ? m_browser->currentPlot() : m_plot;
 }
 
 void TopicsView::setStale(bool stale) {
   m_plot->setStale(stale);
   m_browser->setStale(stale);
+  m_mixture->setStale(stale);
   m_table->setStyleSheet(stale ? "color: gray;" : QString());
 }
 
@@ -135,11 +147,10 @@ QString TopicsView::titleFor(const RunOutcome& o) {
   return truth ? tr("True vs %1 topic").arg(what) : tr("%1 topic — no truth for this corpus").arg(what);
 }
 
-void TopicsView::remember(const QString& key, const QString& label, const LdaModel& model,
-                          const std::vector<double>& npmi, bool isPrivate, const QString& shortName) {
+void TopicsView::remember(Model model) {
   for (int i = 0; i < m_models.size(); ++i)
-    if (m_models[i].key == key) m_models.removeAt(i--);
-  m_models.prepend({key, label, model, npmi, isPrivate, shortName});
+    if (m_models[i].key == model.key) m_models.removeAt(i--);
+  m_models.prepend(std::move(model));
   while (m_models.size() > kRememberedModels) m_models.removeLast();
 }
 
@@ -169,8 +180,17 @@ void TopicsView::refreshChoices(const QString& firstKey) {
   m_updating = false;
   rebuildTable();
   QVector<BrowsedModel> browsed;
-  for (const Model& m : m_models) browsed.append({m.key, m.label, m.model, m.isPrivate, m.shortName});
+  QVector<MixtureModel> mixed;
+  for (const Model& m : m_models) {
+    const QString statement =
+        m.file ? tr("Model file %1: %2")
+                         .arg(QString::fromStdString(escapeControls(QFileInfo(m.key.mid(5)).fileName().toStdString())),
+                              modelStatement(*m.file)) : QString();
+    browsed.append({m.key, m.label, m.model, m.isPrivate, m.shortName, statement});
+    mixed.append({m.key, m.label, m.model, m.claimHolds, m.claim, m.file});
+  }
   m_browser->setModels(browsed, m_words);
+  m_mixture->setModels(mixed);
 }
 
 QString TopicsView::topWords(const Eigen::MatrixXd& topics, int column) const {
@@ -263,6 +283,13 @@ void TopicsView::showOutcome(const RunOutcome& o) {
   m_corpusKey = corpus;
   m_truth = o.truth;
   m_words = o.words;
+  m_corpus = o.corpus;
+  m_runFile = runModelFile(o, false);
+  m_train = o.train;
+  m_corpusFiles.clear();
+  if (s.source == SessionState::Source::Uci) m_corpusFiles = uciCorpusFiles(s.corpusPath.toStdString());
+  if (s.source == SessionState::Source::Text) m_corpusFiles = {s.corpusPath.toStdString(), s.vocabularyFile.toStdString()};
+  m_mixture->setDocuments(o);
 
   // The run's own topics in the plot: VI's fit, the spectral release, else the non-private output.
   const bool released = o.priv && o.priv->released && o.priv->output;
@@ -275,19 +302,25 @@ void TopicsView::showOutcome(const RunOutcome& o) {
     firstKey = priv ? QString("dp-vi@%1").arg(o.variational->ledger->epsilon, 0, 'g', 17) : QString("vi");
     QString label = tr("%1 (%2)").arg(modelLabel(o.variational->model), run);
     if (priv) label = tr("DP-VI (%1, ε %2)").arg(run, g(o.variational->ledger->epsilon));
-    remember(firstKey, label, o.variational->fit.model, npmiOf(o.coherence), priv,
-             priv ? tr("DP-VI ε %1").arg(g(o.variational->ledger->epsilon)) : tr("VI"));
+    remember({firstKey, label, o.variational->fit.model, npmiOf(o.coherence), priv,
+              priv ? tr("DP-VI ε %1").arg(g(o.variational->ledger->epsilon)) : tr("VI"),
+              priv ? QString::fromStdString(o.variational->ledger->summary)
+                   : tr("non-private variational inference: no noise, not a private release"),
+              priv && o.variational->ledger->claim == "proven", nullptr});
     est = &o.variational->fit.model.topics;
   } else {
     if (o.hasNonPrivate) {
-      remember("spectral", tr("spectral non-private (%1)").arg(run), LdaModel{o.nonPrivate.alpha, o.nonPrivate.topics},
-               npmiOf(o.baselineCoherence), false, tr("Non-private"));
+      remember({"spectral", tr("spectral non-private (%1)").arg(run), LdaModel{o.nonPrivate.alpha, o.nonPrivate.topics},
+                npmiOf(o.baselineCoherence), false, tr("Non-private"),
+                tr("the non-private spectral model: exact statistics of the training documents, not a release"), false,
+                nullptr});
     }
     const QString privateKey = QString("spectral-private@%1@%2").arg(configurationLabel(s)).arg(s.epsilon, 0, 'g', 17);
     if (released && s.edges) {
-      remember(privateKey, tr("spectral %1 (%2, ε %3)").arg(configurationLabel(s), run, g(s.epsilon)),
-               LdaModel{o.priv->output->alpha, o.priv->output->topics}, npmiOf(o.coherence), true,
-               tr("Private ε %1").arg(g(s.epsilon)));
+      remember({privateKey, tr("spectral %1 (%2, ε %3)").arg(configurationLabel(s), run, g(s.epsilon)),
+                LdaModel{o.priv->output->alpha, o.priv->output->topics}, npmiOf(o.coherence), true,
+                tr("Private ε %1").arg(g(s.epsilon)), QString::fromStdString(o.priv->statement.summary),
+                o.priv->statement.isPrivate(), nullptr});
     }
     firstKey = released && s.edges ? privateKey : QString("spectral");
     est = released ? &o.priv->output->topics : &o.nonPrivate.topics;
@@ -325,6 +358,56 @@ void TopicsView::showOutcome(const RunOutcome& o) {
     note += tr("; no utility loss: the non-private model could not be computed");
   m_note->setText(note);
   refreshChoices(firstKey);
+}
+
+QString TopicsView::modelFileKey(const QString& path) { return "file:" + QFileInfo(path).absoluteFilePath(); }
+
+bool TopicsView::openModelFile(const QString& path, QString* error) {
+  if (!m_corpus) {
+    if (error) *error = tr("Cannot open the model %1: run the session first (a model is checked against the "
+                           "session's corpus).").arg(QString::fromStdString(escapeText(path.toStdString())));
+    return false;
+  }
+  Result<ModelFile> read = readSessionModel(path, *m_corpus);
+  if (!read.ok()) {
+    if (error) *error = QString::fromStdString(read.status().message());
+    return false;
+  }
+  auto file = std::make_shared<const ModelFile>(std::move(read).value());
+  const QString name = QString::fromStdString(escapeControls(QFileInfo(path).fileName().toStdString()));
+  // Plot headings name it shortly ("release: topic 3"); the choices and the statement in full.
+  QString shortName = QString::fromStdString(escapeControls(QFileInfo(path).completeBaseName().toStdString()));
+  if (shortName.size() > 20) shortName = shortName.left(19) + QStringLiteral("…");
+  const QString key = modelFileKey(path);
+  const QString first = m_first->currentData().toString();
+  remember({key, tr("file %1 (%2)").arg(name, file->isPrivate ? tr("private") : tr("NOT private")), file->lda, {},
+            file->isPrivate, shortName, QString::fromStdString(file->claim), file->isPrivate, file});
+  refreshChoices(first.isEmpty() || first == key ? m_models.value(1).key : first);
+  m_browser->chooseSecond(key);
+  m_mixture->chooseModel(key);
+  return true;
+}
+
+bool TopicsView::saveModelFile(const QString& path, const QStringList& otherInputs, QString* error) {
+  if (!m_runFile) {
+    if (error) *error = tr("No model to save: run the session first.");
+    return false;
+  }
+  if (!m_runFile->ok()) {
+    if (error) *error = QString::fromStdString(m_runFile->status().message());
+    return false;
+  }
+  OutputRules rules;
+  rules.inputs = m_corpusFiles;
+  for (const QString& f : otherInputs) rules.inputs.push_back(f.toStdString());
+  ModelFile file = m_runFile->value();
+  file.training.fingerprint = corpusFingerprint(*m_train);  // as runModelFile: not private, the app shows diagnostics
+  const Status written = writeModelFile(file, path.toStdString(), rules);
+  if (!written.isOk()) {
+    if (error) *error = QString::fromStdString(written.message());
+    return false;
+  }
+  return true;
 }
 
 }  // namespace dplda

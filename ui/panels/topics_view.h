@@ -10,13 +10,19 @@
 // CSV from its context menu (table_export.h). A second view of the tab, the topic browser
 // (TopicBrowser: a map of the topics and their relevant terms, two models side by side), reads the
 // same remembered models. Private releases are remembered per configuration and ε, so two ε compare.
+// A third view, the document mixture (DocumentMixtureView), shows a document's topic proportions
+// under one of these models. Model files (docs/MODEL_FORMAT.md) join the models: openModelFile
+// checks the vocabulary against the session's corpus and shows the file's topics beside the map's
+// model; saveModelFile writes the model of the run shown.
 #include <QString>
 #include <QStringList>
 #include <QVector>
 #include <QWidget>
+#include <memory>
 #include <optional>
 
 #include "core/corpus/corpus.h"
+#include "core/model/model_file.h"
 
 class QComboBox;
 class QLabel;
@@ -26,6 +32,7 @@ class QTableWidget;
 
 namespace dplda {
 
+class DocumentMixtureView;
 class PlotWidget;
 class TopicBrowser;
 class TopicsPlot;
@@ -42,9 +49,21 @@ class TopicsView : public QWidget {
 
   TopicsPlot* plot() const { return m_plot; }
   TopicBrowser* browser() const { return m_browser; }
-  // The tab's two views: the words and table (0) and the topic browser (1).
+  DocumentMixtureView* mixture() const { return m_mixture; }
+  // The tab's three views: the words and table (0), the topic browser (1), the document mixture (2).
   QTabWidget* views() const { return m_views; }
   void showBrowser(bool browser);
+  void showMixture();
+
+  // File ▸ Open model…: reads the model file, checks its vocabulary against the session's corpus
+  // and adds it to the models (the browser shows it beside the map's model, with its privacy
+  // statement). False with a message naming the file and the problem (nothing changes then).
+  bool openModelFile(const QString& path, QString* error = nullptr);
+  // File ▸ Save model…: writes the model of the run shown (runModelFile) to `path`, atomically;
+  // never over the session's corpus files or `otherInputs` (e.g. the session file).
+  bool saveModelFile(const QString& path, const QStringList& otherInputs = {}, QString* error = nullptr);
+  // The key of a model file's entry among the models ("file:" and its absolute path).
+  static QString modelFileKey(const QString& path);
   // The plot of the visible view: the topic plot, or the browser's map.
   PlotWidget* currentPlot() const;
   QTableWidget* table() const { return m_table; }
@@ -65,9 +84,11 @@ class TopicsView : public QWidget {
     std::vector<double> npmi;  // per topic, on the training documents; empty when not computed
     bool isPrivate = false;
     QString shortName;  // the browser's titles: "Non-private", "Private ε 1", "VI", "DP-VI ε 2"
+    QString claim;      // its privacy claim in one sentence
+    bool claimHolds = false;  // the claim is a private release's (the document mixture's label)
+    std::shared_ptr<const ModelFile> file;  // opened from a model file (else fitted by this session)
   };
-  void remember(const QString& key, const QString& label, const LdaModel& model, const std::vector<double>& npmi,
-                bool isPrivate, const QString& shortName);
+  void remember(Model model);
   void refreshChoices(const QString& firstKey);
   const Model* chosen(const QComboBox* box) const;
   void rebuildTable();
@@ -75,6 +96,7 @@ class TopicsView : public QWidget {
 
   TopicsPlot* m_plot = nullptr;
   TopicBrowser* m_browser = nullptr;
+  DocumentMixtureView* m_mixture = nullptr;
   QTabWidget* m_views = nullptr;
   QSpinBox* m_spin = nullptr;
   QLabel* m_note = nullptr;
@@ -85,6 +107,11 @@ class TopicsView : public QWidget {
   QString m_corpusKey;      // the corpus and split the remembered models were fitted on
   std::optional<LdaModel> m_truth;
   QStringList m_words;
+  std::shared_ptr<const Corpus> m_corpus;  // the session's corpus (a model file's vocabulary is checked on it)
+  // The run shown as a model file (its training fingerprint added when saved), or why there is none.
+  std::optional<Result<ModelFile>> m_runFile;
+  std::shared_ptr<const Corpus> m_train;  // the run's training documents
+  std::vector<std::string> m_corpusFiles;      // the files its corpus was read from (never written over)
   bool m_updating = false;
 };
 

@@ -14,6 +14,7 @@
 #include "core/corpus/synthetic_generator.h"
 #include "core/corpus/text_import.h"
 #include "core/corpus/corpus_cache.h"
+#include "core/corpus/document_ids.h"
 #include "core/corpus/holdout.h"
 #include "core/corpus/truth_io.h"
 #include "core/corpus/uci_io.h"
@@ -56,6 +57,7 @@ Status RunWorker::prepareCorpus(const SessionState& s, Feedback* fb, RunOutcome&
   if (key != m_corpusKey || !m_corpus) {
     m_corpusKey.clear();
     m_corpus.reset();
+    m_documentIds.reset();
     m_truth.reset();
     m_truthNote.clear();
     if (s.source == SessionState::Source::Synthetic) {
@@ -73,6 +75,8 @@ Status RunWorker::prepareCorpus(const SessionState& s, Feedback* fb, RunOutcome&
       auto r = importText(textImportParams(s), &report, fb);
       if (!r.ok()) return r.status();
       m_corpus = std::make_shared<Corpus>(std::move(r.value()));
+      if (static_cast<int>(report.documentIds.size()) == m_corpus->docCount())
+        m_documentIds = std::make_shared<const std::vector<std::string>>(std::move(report.documentIds));
       m_truthNote = QString("plain text (%1 documents, %2 of them empty after the vocabulary, %3 distinct words, "
                             "d = %4, vocabulary %5): no truth; errors are measured against the non-private output")
                         .arg(report.documentsRead).arg(report.emptyDocuments).arg(report.distinctWords)
@@ -87,7 +91,8 @@ Status RunWorker::prepareCorpus(const SessionState& s, Feedback* fb, RunOutcome&
       auto r = loadUciCorpus(s.corpusPath.toStdString(), corpusCacheOptionsFromEnvironment(), fb);  // binary cache, issue 11
       if (!r.ok()) return r.status();
       m_corpus = std::make_shared<Corpus>(std::move(r.value()));
-      const QString truthPath = QDir(info.isDir() ? info.absoluteFilePath() : info.absolutePath()).filePath("truth.json");
+      const QString folder = info.isDir() ? info.absoluteFilePath() : info.absolutePath();
+      const QString truthPath = QDir(folder).filePath("truth.json");
       if (QFileInfo::exists(truthPath)) {
         auto t = readTruthJson(truthPath.toStdString());
         if (!t.ok()) {
@@ -101,6 +106,10 @@ Status RunWorker::prepareCorpus(const SessionState& s, Feedback* fb, RunOutcome&
       } else {
         m_truthNote = "no truth.json next to the corpus: errors are measured against the non-private output";
       }
+      // The ids import-text kept (documents.txt), else the row numbers; a bad file is named, not fatal.
+      auto ids = readDocumentIds(folder.toStdString(), m_corpus->docCount());
+      if (!ids.ok()) m_truthNote += "; document ids ignored: " + QString::fromStdString(ids.status().message());
+      else if (!ids.value().empty()) m_documentIds = std::make_shared<const std::vector<std::string>>(std::move(ids.value()));
     }
     m_corpusKey = key;
     m_splitKey.clear();  // prepareSplit gives the pipeline its (training) corpus
@@ -128,15 +137,26 @@ Status RunWorker::prepareSplit(const SessionState& s, RunOutcome& out) {
       if (!split.ok()) return split.status();
       m_train = std::make_shared<Corpus>(std::move(split.value().train));
       m_test = std::make_shared<Corpus>(std::move(split.value().test));
+      m_trainRows = std::move(split.value().trainIds);
+      m_testRows = std::move(split.value().testIds);
     } else {
       m_train = m_corpus;
       m_test.reset();
+      m_trainRows.resize(static_cast<std::size_t>(m_corpus->docCount()));
+      for (int n = 0; n < m_corpus->docCount(); ++n) m_trainRows[static_cast<std::size_t>(n)] = n;
+      m_testRows.clear();
     }
     m_pipeline.setCorpus(m_train);
     m_splitKey = key;
   }
   out.trainDocCount = m_train->docCount();
   out.testDocCount = m_test ? m_test->docCount() : 0;
+  out.corpus = m_corpus;
+  out.train = m_train;
+  out.test = m_test;
+  out.trainRows = m_trainRows;
+  out.testRows = m_testRows;
+  out.documentIds = m_documentIds;
   return Status::ok();
 }
 

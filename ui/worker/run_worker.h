@@ -70,6 +70,13 @@ struct RunOutcome {
   // Topic coherence (NPMI, UMass; top 10 words) on the training documents of the run's model and
   // of the non-private spectral model: non-private diagnostics (exact statistics of the data).
   std::optional<CoherenceResult> coherence, baselineCoherence;
+  // ---- the documents (issue 26: a document's topic mixture, a model file's vocabulary check) ----
+  // The worker's cached corpus and its split, shared read-only (set once the split is made).
+  std::shared_ptr<const Corpus> corpus, train, test;  // test: null without held-out evaluation
+  std::vector<int> trainRows, testRows;  // the corpus row of each train / test document
+  // Each corpus row's id (file name, id column, line number: documents.txt or the text import),
+  // or null (synthetic corpora, UCI folders without documents.txt): ids are the row numbers.
+  std::shared_ptr<const std::vector<std::string>> documentIds;
 };
 
 // An experiment in the results dock: the session's own ε sweep (run after each main run) or a
@@ -130,6 +137,8 @@ class RunWorker : public QObject {
   QString m_splitKey;                     // corpus key, fraction and seed of m_train / m_test
   std::shared_ptr<const Corpus> m_train;  // what every fit sees (m_corpus without a split)
   std::shared_ptr<const Corpus> m_test;   // the held-out documents, or null
+  std::vector<int> m_trainRows, m_testRows;  // their rows of m_corpus
+  std::shared_ptr<const std::vector<std::string>> m_documentIds;  // of m_corpus's rows, or null
   SpectralPipeline m_pipeline;
   bool m_pipelineHasCorpus = false;
 };
