@@ -4,6 +4,7 @@
 // on the page, the data area at least half the page's height, y axes not inverted, and a legend
 // that covers no drawn data. Every figure's PDF is then read back with `pdftotext -bbox`
 // (poppler-utils): no two words overlap and every word lies on the page.
+#include <QDir>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -208,7 +209,10 @@ class TstJournalFigures : public QObject {
     const ExperimentRun run = smallRun(preset.toStdString());
     const std::vector<ExperimentFigure> figures = experimentFigures(run);
     QVERIFY(!figures.empty());
-    QTemporaryDir dir;
+    QTemporaryDir tmp;
+    // DPLDA_JOURNAL_KEEP=DIR keeps the PDFs there, to look at.
+    const QString keep = qEnvironmentVariable("DPLDA_JOURNAL_KEEP");
+    const QDir dir(keep.isEmpty() ? tmp.path() : keep);
     const bool havePdfText = !QStandardPaths::findExecutable("pdftotext").isEmpty();
     double smallestFraction = 1.0, smallestPt = 100.0;
     for (const ExperimentFigure& f : figures) {
@@ -216,12 +220,18 @@ class TstJournalFigures : public QObject {
       QString error;
       QVERIFY2(f.fill(*plot, &error), qPrintable(f.key + ": " + error));
       plot->setTitle(f.title);
+      if (!keep.isEmpty())  // before any check can stop the test
+        for (const char* sizeName : {"column", "two-column"}) {
+          plot->setExportSize(PlotWidget::pageSizeFromText(sizeName, &error));
+          plot->exportPdf(dir.filePath(preset + "_" + f.key + "_" + sizeName + ".pdf"), &error);
+        }
       for (const QString& sizeName : {QString("column"), QString("two-column")}) {
         const QSize page = PlotWidget::pageSizeFromText(sizeName, &error);
         QVERIFY(page.isValid());
         const QString what = f.key + " at " + sizeName;
         plot->beginPageLayout(page);
         const QRect data = plot->axisRect()->rect();
+        if (qEnvironmentVariableIsSet("DBG")) for (QCPAxis* a : {plot->xAxis, plot->yAxis}) qInfo() << what << a->range() << a->ticker()->tickCount() << a->tickVector() << data;
         smallestFraction = std::min(smallestFraction, double(data.height()) / page.height());
         QVERIFY2(data.height() >= page.height() / 2,
                  qPrintable(QString("%1: data area %2×%3 of a %4×%5 page").arg(what).arg(data.width()).arg(data.height())
@@ -277,7 +287,7 @@ class TstJournalFigures : public QObject {
         // The PDF as a reader's tools see it.
         if (!havePdfText || !plot->hasData()) continue;
         plot->setExportSize(page);
-        const QString pdf = dir.filePath(f.key + "_" + sizeName + ".pdf");
+        const QString pdf = dir.filePath(preset + "_" + f.key + "_" + sizeName + ".pdf");
         QVERIFY2(plot->exportPdf(pdf, &error), qPrintable(error));
         QSizeF pdfPage;
         QVector<PdfWord> words;
