@@ -122,16 +122,19 @@ QString dataUnder(PlotWidget& plot, const QRectF& rect) {
           return p->name() + " (its line)";
     }
     if (QCPGraph* other = graph->channelFillGraph()) {
-      QPolygonF band;
-      for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
-        band << graph->coordsToPixels(it->key, it->value);
-      for (auto it = other->data()->constEnd(); it != other->data()->constBegin();) {
-        --it;
-        band << other->coordsToPixels(it->key, it->value);
+      // The band is filled between neighbouring points where both bounds are finite (a NaN is a
+      // gap in the fill, as QCustomPlot draws it).
+      QVector<QPointF> below;
+      for (auto it = other->data()->constBegin(); it != other->data()->constEnd(); ++it)
+        below << (std::isfinite(it->value) ? other->coordsToPixels(it->key, it->value) : QPointF(qQNaN(), qQNaN()));
+      auto finite = [](const QPointF& q) { return std::isfinite(q.x()) && std::isfinite(q.y()); };
+      for (int j = 1; j < px.size() && j < below.size(); ++j) {
+        if (!finite(px[j - 1]) || !finite(px[j]) || !finite(below[j - 1]) || !finite(below[j])) continue;
+        const QPolygonF band({px[j - 1], px[j], below[j], below[j - 1]});
+        for (double y = inner.top(); y <= inner.bottom(); y += 1)
+          for (double x = inner.left(); x <= inner.right(); x += 1)
+            if (band.containsPoint(QPointF(x, y), Qt::OddEvenFill)) return p->name() + " (its band)";
       }
-      for (double y = inner.top(); y <= inner.bottom(); y += 1)
-        for (double x = inner.left(); x <= inner.right(); x += 1)
-          if (band.containsPoint(QPointF(x, y), Qt::OddEvenFill)) return p->name() + " (its band)";
     }
   }
   return {};

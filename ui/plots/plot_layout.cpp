@@ -189,6 +189,20 @@ void PlotWidget::fitTicksToRoom() {
     if (!changed) break;
     QCustomPlot::updateLayout();
   }
+  // The corner: the lowest y label (at the bottom edge) and the first x label (at the left edge)
+  // may meet; the x labels then move down just clear of it.
+  constexpr int kTickLabelPadding = 5;  // QCustomPlot's default
+  const int padding = xAxis->tickLabelPadding();
+  int needed = kTickLabelPadding;  // the padding that leaves 1 px between them, never less than the default
+  const QVector<QRectF> xs = tickLabelRects(xAxis), ys = tickLabelRects(yAxis);
+  if (!xs.isEmpty())
+    for (const QRectF& y : ys)
+      if (y.right() > xs.first().left())
+        needed = std::max(needed, padding + qCeil(y.bottom() + 1 - xs.first().top()));
+  if (needed != padding) {
+    xAxis->setTickLabelPadding(needed);
+    QCustomPlot::updateLayout();
+  }
 }
 
 // ---- legend -----------------------------------------------------------------------------------
@@ -376,6 +390,7 @@ bool PlotWidget::placeLegendOutside() {
     inset->setInsetRect(0, QRectF(double(at.x() - frame.left()) / frame.width(), double(at.y() - frame.top()) / frame.height(),
                                   double(box.width()) / frame.width(), double(box.height()) / frame.height()));
     QCustomPlot::updateLayout();  // pass 3: the legend in its place
+    if (qEnvironmentVariableIsSet("DBG")) qInfo() << "layOut" << beside << box << axisRect()->rect() << legend->outerRect() << need << legend->wrap();
     return true;
   };
   const bool wide = page.width() >= 1.4 * page.height();
