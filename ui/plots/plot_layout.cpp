@@ -390,7 +390,6 @@ bool PlotWidget::placeLegendOutside() {
     inset->setInsetRect(0, QRectF(double(at.x() - frame.left()) / frame.width(), double(at.y() - frame.top()) / frame.height(),
                                   double(box.width()) / frame.width(), double(box.height()) / frame.height()));
     QCustomPlot::updateLayout();  // pass 3: the legend in its place
-    if (qEnvironmentVariableIsSet("DBG")) qInfo() << "layOut" << beside << box << axisRect()->rect() << legend->outerRect() << need << legend->wrap();
     return true;
   };
   const bool wide = page.width() >= 1.4 * page.height();
@@ -436,6 +435,20 @@ void PlotWidget::beginPageLayout(const QSize& logical) {
     m_title = title;  // the export's file metadata keeps it
     updateLayout();
   }
+}
+
+QSize PlotWidget::pageSizeFor(const QSize& requested) {
+  QSize page = requested;
+  // The data area grows one for one with the page's height once the legend and text are placed;
+  // a few rounds, as a taller page may place them differently.
+  for (int round = 0; round < 4 && page.height() < 2 * requested.height(); ++round) {
+    beginPageLayout(page);
+    const int data = axisRect()->rect().height();
+    endPageLayout();
+    if (2 * data >= page.height()) break;
+    page.setHeight(std::min(2 * requested.height(), page.height() + (page.height() - 2 * data) + 1));
+  }
+  return page;
 }
 
 void PlotWidget::endPageLayout() {
