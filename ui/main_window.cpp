@@ -95,7 +95,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   scroll->setWidget(m_generator);
   scroll->setWidgetResizable(true);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
-  auto* left = new QDockWidget(tr("Corpus & model"), this);
+  auto* left = new QDockWidget(tr("Corpus and model"), this);  // "&" would be a mnemonic in a tab
   left->setObjectName("GeneratorDock");
   left->setWidget(scroll);
   left->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
@@ -259,6 +259,14 @@ void MainWindow::showEvent(QShowEvent* event) {
   // A narrow window (a 1280-px screen) gives the Inspector's width to the graph and the plots
   // until it has something to say: a lesson, or a node or edge chosen (View ▸ Inspector too).
   if (width() < kInspectorShownFrom && m_model.state().lessonText.isEmpty()) m_inspectorDock->hide();
+  // There, too, the Inspector (a lesson's text) shares the left panel's place as a tab rather than
+  // taking ~300 px more from the graph and the plots.
+  if (width() < kInspectorShownFrom) {
+    QDockWidget* corpus = findChild<QDockWidget*>("GeneratorDock");
+    tabifyDockWidget(corpus, m_inspectorDock);
+    resizeDocks({corpus}, {corpus->widget()->minimumWidth()}, Qt::Horizontal);  // the panel's width, not the Inspector's
+    if (!m_model.state().lessonText.isEmpty()) m_inspectorDock->raise();
+  }
 }
 
 QStringList MainWindow::lessonNames() { return dplda::lessonNames(); }

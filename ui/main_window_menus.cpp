@@ -175,7 +175,10 @@ void MainWindow::buildActions() {
   if (lessons->isEmpty()) lessons->addAction(tr("(no lessons compiled in)"))->setEnabled(false);
   m_lessons = new LessonController(&m_model, this);  // Reset lesson (Ctrl+Shift+L), Leave lesson
   connect(m_lessons, &LessonController::lessonShown, m_inspector, &InspectorPanel::showLesson);
-  connect(m_lessons, &LessonController::lessonShown, m_inspectorDock, &QDockWidget::show);  // the lesson's text
+  connect(m_lessons, &LessonController::lessonShown, m_inspectorDock, [this] {  // the lesson's text, in front
+    m_inspectorDock->show();
+    m_inspectorDock->raise();
+  });
   // Each lesson starts on its own view: the session's ε sweep (not whatever preset was shown).
   connect(m_lessons, &LessonController::lessonShown, this, [this] {
     m_results->setCurrentWidget(m_results->experiments());

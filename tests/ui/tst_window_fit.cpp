@@ -11,6 +11,8 @@
 #include <QScrollBar>
 #include <QStackedWidget>
 #include <QStyleOptionComboBox>
+#include <QStyleOptionTab>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QLayout>
 #include <QLineEdit>
@@ -88,6 +90,26 @@ QString cutText(QWidget* w) {
     const int needed = combo->fontMetrics().horizontalAdvance(combo->currentText());
     return needed > field.width() ? QString("combo '%1' %2 px in %3 px").arg(combo->currentText()).arg(needed).arg(field.width())
                                   : QString();
+  }
+  if (auto* tabs = qobject_cast<QTabBar*>(w)) {  // a tab whose title is elided ("Corpus _m…")
+    for (int i = 0; i < tabs->count(); ++i) {
+      QStyleOptionTab opt;
+      opt.initFrom(tabs);
+      opt.rect = tabs->tabRect(i);
+      opt.text = tabs->tabText(i);
+      const QRect field = tabs->style()->subElementRect(QStyle::SE_TabBarTabText, &opt, tabs);
+      const int needed = tabs->fontMetrics().horizontalAdvance(QString(tabs->tabText(i)).remove(QLatin1Char('&')));
+      if (needed > field.width()) return QString("tab '%1' %2 px in %3 px").arg(tabs->tabText(i)).arg(needed).arg(field.width());
+    }
+    return {};
+  }
+  // A line edit too narrow for its text or, empty, for its placeholder ("fold…").
+  if (auto* edit = qobject_cast<QLineEdit*>(w)) {
+    const QString shown = edit->text().isEmpty() ? edit->placeholderText() : edit->text();
+    const QMargins m = edit->textMargins();
+    const int room = edit->contentsRect().width() - m.left() - m.right() - 4;
+    const int needed = edit->fontMetrics().horizontalAdvance(shown);
+    return needed > room ? QString("line edit '%1' %2 px in %3 px").arg(shown).arg(needed).arg(room) : QString();
   }
   const bool oneLine = qobject_cast<QAbstractButton*>(w) ||
                        (qobject_cast<QLabel*>(w) && !static_cast<QLabel*>(w)->wordWrap() &&
@@ -238,6 +260,71 @@ class TstWindowFit : public QObject {
       QVERIFY2(cut.isEmpty(), qPrintable(cut.join("; ")));
     }
     qInfo("%dx%d: %s", size.width(), size.height(), qPrintable(report.join("; ")));
+  }
+
+  // Issue 24 §2 with a lesson open (its text in the Inspector), every lesson at 1280×720: the
+  // sweep's plot keeps a data area of at least 200 px each way, the graph's text at least 11 px,
+  // and no text of the panels, toolbar, tabs or dock tabs is cut.
+  void lessonsAt1280x720_data() {
+    QTest::addColumn<QString>("lesson");
+    for (const QString& lesson : MainWindow::lessonNames()) QTest::newRow(qPrintable(lesson)) << lesson;
+  }
+  void lessonsAt1280x720() {
+    QFETCH(QString, lesson);
+    MainWindow w;
+    w.setAutoRun(false);
+    w.resize(1280, 720);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QString err;
+    QVERIFY2(w.loadLesson(lesson, &err), qPrintable(err));
+    w.setAutoRun(false);
+    w.runNow();
+    QTRY_VERIFY_WITH_TIMEOUT(w.shownSweepId() == w.runner()->currentId(), 60000);
+    QTest::qWait(50);
+    QCOMPARE(w.size(), QSize(1280, 720));
+    QVERIFY2(w.inspector()->isVisible(), "the lesson's text is not on screen");
+    QStringList report;
+    PlotWidget* plot = w.results()->errorPlot();
+    if (plot->isVisible()) {
+      // The plot's minimum height follows its layout over queued relayouts (see presentationModePresents).
+      QTRY_VERIFY2_WITH_TIMEOUT(dataArea(plot).height() >= 200,
+                                qPrintable(QString("error plot data %1x%2").arg(dataArea(plot).width()).arg(dataArea(plot).height())), 10000);
+      const QRect area = dataArea(plot);
+      report << QString("error plot data %1x%2").arg(area.width()).arg(area.height());
+      QVERIFY2(area.width() >= 200, qPrintable(report.join("; ")));
+    }
+    const double graphText = w.canvas()->smallestTextPixels();
+    report << QString("graph %1x%2, text >= %3 px").arg(w.canvas()->width()).arg(w.canvas()->height()).arg(graphText, 0, 'f', 1);
+    QVERIFY2(graphText >= 11 - 1e-9, qPrintable(report.join("; ")));
+    QStringList cut;
+    for (QWidget* part : std::initializer_list<QWidget*>{w.generatorPanel(), w.budgetBar(), w.results()}) cut << cutTexts(part);
+    for (QTabBar* tabs : w.findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) cut << cutText(tabs);  // the docks' tabs
+    cut.removeAll(QString());
+    QVERIFY2(cut.isEmpty(), qPrintable(cut.join("; ")));
+    qInfo("%s at 1280x720: %s", qPrintable(lesson), qPrintable(report.join("; ")));
+  }
+
+  // The corpus panel's text rows (Format, Column, Path, …) show their whole text at 1280×720.
+  void corpusFormatControlsShowTheirText() {
+    MainWindow w;
+    w.setAutoRun(false);
+    SessionState s = w.model()->state();
+    s.source = SessionState::Source::Text;
+    s.textFormat = TextFormat::JsonLines;
+    w.model()->reset(s);
+    w.resize(1280, 720);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTest::qWait(50);
+    auto* format = w.generatorPanel()->findChild<QComboBox*>("text_format");
+    QVERIFY(format && format->isVisible() && format->isEnabled());
+    QCOMPARE(format->currentText(), QString("JSON Lines"));
+    auto* column = w.generatorPanel()->findChild<QLineEdit*>("text_column");
+    QVERIFY(column && column->isVisible() && column->isEnabled());
+    QVERIFY2(column->width() >= 150, qPrintable(QString::number(column->width())));
+    const QStringList cut = cutTexts(w.generatorPanel());
+    QVERIFY2(cut.isEmpty(), qPrintable(cut.join("; ")));
   }
 
   // Issue 24 §3: presentation mode presents. F5 on a 1920×1080 window scales the window's text,

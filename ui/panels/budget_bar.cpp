@@ -98,7 +98,7 @@ BudgetBar::BudgetBar(QWidget* parent) : QWidget(parent) {
   m_preset->addItem(tr("whitened release {e2,e5,e6}"), kWhitenedPreset);
   m_preset->addItem(tr("custom"), -1);
   qobject_cast<QStandardItemModel*>(m_preset->model())->item(m_preset->count() - 1)->setEnabled(false);
-  makeCompact(m_preset, 16);
+  makeCompact(m_preset, 19);  // "input perturbation {e0,e1}" whole at 1280 px
   m_preset->setToolTip(tr("Noisy edge set: configurations 1–4 of seed 002 Table 1, or the whitened release of the cut "
                           "{e2, e5, e6} (one clipped M̂₂ release for e2 and e5, then the clipped whitened tensor on e6; "
                           "docs/PRIVACY.md §11); clicks on the graph make it custom"));

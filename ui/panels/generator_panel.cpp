@@ -54,7 +54,7 @@ GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
   auto* pl = new QHBoxLayout(pathRow);
   pl->setContentsMargins(0, 0, 0, 0);
   m_path = new QLineEdit;
-  m_path->setPlaceholderText(tr("folder with docword.txt"));
+  m_path->setPlaceholderText(tr("docword.txt folder"));
   m_browse = new QPushButton(tr("Load…"));
   pl->addWidget(m_path, 1);
   pl->addWidget(m_browse);
@@ -62,25 +62,21 @@ GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
          tr("UCI: bag-of-words folder with docword.txt, optional vocab.txt and truth.json.\n"
             "Plain text: a file (one document per line, or per separator) or a folder (one document per file)"));
   m_fields["corpus"] = m_path;
-  // The text file's format and, for a table, the column or field of the documents: one row.
-  auto* formatRow = new QWidget;
-  auto* fl = new QHBoxLayout(formatRow);
-  fl->setContentsMargins(0, 0, 0, 0);
+  // The text file's format, then for a table the column or field of the documents: two rows, so
+  // that both show their whole text in a 270-px panel (one row cut them to "Lines" and "(…").
   m_textFormat = new QComboBox;
   m_textFormat->addItem(tr("Lines"), "text");
   m_textFormat->addItem(tr("CSV"), "csv");
   m_textFormat->addItem(tr("TSV"), "tsv");
   m_textFormat->addItem(tr("JSON Lines"), "jsonl");
-  m_textColumn = new QLineEdit;
-  fl->addWidget(m_textFormat);
-  fl->addWidget(m_textColumn, 1);
-  addRow(cform, "text_column", tr("Format"), formatRow,
+  addRow(cform, "text_format", tr("Format"), m_textFormat,
          tr("Lines: plain text, a document per line (or per separator) or per file of a folder.\n"
             "CSV / TSV: one file, a document per row, read from the named column (RFC 4180 quoting).\n"
             "JSON Lines: one object a line, the document in the named field.\n"
             "Any file may be gzip-compressed. dplda import-text --column/--field does the same."));
-  m_fields["text_column"] = m_textColumn;
-  m_fields["text_format"] = m_textFormat;
+  m_textColumn = new QLineEdit;
+  addRow(cform, "text_column", tr("Column"), m_textColumn,
+         tr("CSV / TSV: the column of the documents; JSON Lines: their field"));
   m_separator = new QLineEdit;
   m_separator->setPlaceholderText(tr("empty: one document per line"));
   addRow(cform, "separator", tr("Separator line"), m_separator,
@@ -203,11 +199,15 @@ GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
          tr("Also sweep configuration 1 on clipped documents and the whitened release, both with the Gaussian-DP "
             "accountant (1/clip/gdp, whitened/gdp): the proven ways to a useful error. Needs the sound bounds and "
             "the analytic Gaussian"));
+  // Whole, or on their own row (the form wraps a row whose field's minimum does not fit).
+  for (QCheckBox* box : {m_compare, m_compareSound}) box->setMinimumWidth(box->sizeHint().width());
   outer->addWidget(sweepBox);
   outer->addStretch(1);
   // A narrow dock (a 1280-px screen) puts a long label above its field instead of cutting the
   // field or adding a horizontal scroll bar.
-  for (QFormLayout* form : findChildren<QFormLayout*>()) form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+  // The corpus box's labels all go above their fields: paths and placeholders get the whole width.
+  for (QFormLayout* form : findChildren<QFormLayout*>())
+    form->setRowWrapPolicy(form->parentWidget() == corpusBox ? QFormLayout::WrapAllRows : QFormLayout::WrapLongRows);
 
   connect(m_source, &QComboBox::currentIndexChanged, this, [this] { commit("source", tr("change corpus source")); });
   connect(m_path, &QLineEdit::editingFinished, this, [this] { commit("corpus", tr("change corpus folder")); });
@@ -441,7 +441,7 @@ void GeneratorPanel::updateEnabled(const SessionState& s) {
   m_vocab->setEnabled(true);
   m_path->setEnabled(!synthetic);
   m_browse->setText(text ? tr("Browse…") : tr("Load…"));
-  m_path->setPlaceholderText(text ? tr("text file or folder of text files") : tr("folder with docword.txt"));
+  m_path->setPlaceholderText(text ? tr("text file or folder") : tr("docword.txt folder"));
   const bool table = s.textFormat != TextFormat::Text;
   m_textFormat->setEnabled(text);
   m_textColumn->setEnabled(text && table);

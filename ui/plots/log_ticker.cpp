@@ -36,9 +36,18 @@ NiceLogTicker::NiceLogTicker() {
 
 QVector<double> NiceLogTicker::createTickVector(double tickStep, const QCPRange& range) {
   m_useMantissas = false;
+  m_linear = false;
   if (!(range.lower > 0) || !(range.upper > range.lower) || !std::isfinite(range.upper))
     return QCPAxisTickerLog::createTickVector(tickStep, range);
   const double decades = std::log10(range.upper / range.lower);
+  // Less than two of even the densest mantissas inside (1.85..2.27): evenly spaced ticks, as a
+  // linear axis would label it, so that the axis still reads with two or more labels.
+  const QVector<double> densest = mantissaTicks(kMantissaSets.front(), range);
+  if (std::count_if(densest.begin(), densest.end(), [&](double t) { return range.contains(t); }) < 2) {
+    m_linear = true;
+    return QCPAxisTicker::createTickVector(QCPAxisTicker::getTickStep(range), range);
+  }
+  m_linear = false;
   // The densest set whose ticks inside the range are no more than the tick count asks for
   // (the count follows the room on the axis; PlotWidget sets it).
   for (int set = firstMantissaSet(decades); set < kMantissaSets.size(); ++set) {
@@ -53,6 +62,7 @@ QVector<double> NiceLogTicker::createTickVector(double tickStep, const QCPRange&
 }
 
 QVector<double> NiceLogTicker::createSubTickVector(int subTickCount, const QVector<double>& ticks) {
+  if (m_linear) return QCPAxisTicker::createSubTickVector(QCPAxisTicker::getSubTickCount(ticks.size() > 1 ? ticks[1] - ticks[0] : 1.0), ticks);
   if (!m_useMantissas || ticks.size() < 2) return QCPAxisTickerLog::createSubTickVector(subTickCount, ticks);
   // Sub ticks at every integer mantissa between the outer ticks that is not itself a tick.
   QVector<double> sub;

@@ -15,6 +15,7 @@ class NiceLogTicker : public QCPAxisTickerLog {
 
  private:
   bool m_useMantissas = false;  // set by createTickVector for the current range
+  bool m_linear = false;        // a range too short for two mantissa ticks: evenly spaced ones
 };
 
 // Puts a NiceLogTicker and logarithmic scaling on the axis, or back to linear when log is false.

@@ -365,7 +365,7 @@ bool PlotWidget::exportPdf(const QString& path, QString* error) {
   if (!checkExportable(path, error)) return false;
   // QPdfWriter instead of QCustomPlot::savePdf: it writes through QSaveFile (atomic, with an
   // error message) and can embed the metadata and the data as file attachments.
-  const QSize logical = exportSize();
+  const QSize logical = pageSizeFor(exportSize());
   QJsonObject info = exportInfo(path, ExportFormat::Pdf);
   info.insert(QStringLiteral("width_pt"), logical.width() * 0.75);
   info.insert(QStringLiteral("height_pt"), logical.height() * 0.75);
@@ -411,7 +411,7 @@ bool PlotWidget::exportPdf(const QString& path, QString* error) {
 
 bool PlotWidget::exportSvg(const QString& path, QString* error) {
   if (!checkExportable(path, error)) return false;
-  const QSize logical = exportSize();
+  const QSize logical = pageSizeFor(exportSize());
   QJsonObject info = exportInfo(path, ExportFormat::Svg);
   info.insert(QStringLiteral("width_px"), logical.width());
   info.insert(QStringLiteral("height_px"), logical.height());
@@ -469,7 +469,7 @@ bool PlotWidget::exportCsv(const QString& path, QString* error) {
 bool PlotWidget::exportTo(const QString& path, ExportFormat format, QString* error) {
   switch (format) {
     case ExportFormat::Png: {
-      const QSize logical = exportSize();
+      const QSize logical = pageSizeFor(exportSize());
       const double dpi = 300.0;
       return exportPng(path, qRound(logical.width() * dpi / 96.0), qRound(logical.height() * dpi / 96.0), dpi,
                        error);
@@ -483,7 +483,7 @@ bool PlotWidget::exportTo(const QString& path, ExportFormat format, QString* err
 }
 
 void PlotWidget::copyToClipboard() {
-  const QSize logical = exportSize();
+  const QSize logical = pageSizeFor(exportSize());
   const double ratio = std::max(1.0, devicePixelRatioF());
   QImage image(QSize(qRound(logical.width() * ratio), qRound(logical.height() * ratio)), QImage::Format_ARGB32);
   image.setDevicePixelRatio(ratio);

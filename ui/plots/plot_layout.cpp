@@ -77,10 +77,14 @@ void PlotWidget::updateLayout() {
   QCustomPlot::updateLayout();
   fitTicksToRoom();
   placeLegend();
-  if (m_legendOutside) {  // the data area shrank: fewer ticks may fit, then the legend goes to its final place
+  // The data area shrank: fewer ticks may fit, and the legend's final place (beside or below) may
+  // then differ, so again until the ticks were fitted to the data area that stays.
+  for (int pass = 0; m_legendOutside && pass < 4; ++pass) {
     fitTicksToRoom();
+    const QRect fitted = axisRect()->rect();
     putLegendInside();
     m_legendOutside = placeLegendOutside();
+    if (axisRect()->rect() == fitted) break;
   }
   // The minimum height follows the room around the data once this layout is done (legend included).
   if (m_minDataHeight > 0 && !m_exporting)
@@ -139,7 +143,19 @@ void PlotWidget::fitTicksToRoom() {
     QCPAxisTicker* ticker = axis->ticker().data();
     return ticker && !dynamic_cast<QCPAxisTickerText*>(ticker) ? ticker : nullptr;
   };
+  // An axis label longer than its axis wraps (a journal column's y axis is ~130 px high).
   bool changed = false;
+  for (QCPAxis* axis : axisRect()->axes()) {
+    if (!axis->visible() || axis->label().isEmpty()) continue;
+    const int length = axis->orientation() == Qt::Horizontal ? axisRect()->width() : axisRect()->height();
+    const QString label = wrappedToWidth(QString(axis->label()).replace(QLatin1Char('\n'), QLatin1Char(' ')), axis->labelFont(), length);
+    if (label != axis->label()) {
+      axis->setLabel(label);
+      changed = true;
+    }
+  }
+  if (changed) QCustomPlot::updateLayout();
+  changed = false;
   for (QCPAxis* axis : axisRect()->axes()) {
     QCPAxisTicker* ticker = tunable(axis);
     if (!ticker) continue;
@@ -171,6 +187,20 @@ void PlotWidget::fitTicksToRoom() {
       }
     }
     if (!changed) break;
+    QCustomPlot::updateLayout();
+  }
+  // The corner: the lowest y label (at the bottom edge) and the first x label (at the left edge)
+  // may meet; the x labels then move down just clear of it.
+  constexpr int kTickLabelPadding = 5;  // QCustomPlot's default
+  const int padding = xAxis->tickLabelPadding();
+  int needed = kTickLabelPadding;  // the padding that leaves 1 px between them, never less than the default
+  const QVector<QRectF> xs = tickLabelRects(xAxis), ys = tickLabelRects(yAxis);
+  if (!xs.isEmpty())
+    for (const QRectF& y : ys)
+      if (y.right() > xs.first().left())
+        needed = std::max(needed, padding + qCeil(y.bottom() + 1 - xs.first().top()));
+  if (needed != padding) {
+    xAxis->setTickLabelPadding(needed);
     QCustomPlot::updateLayout();
   }
 }
@@ -351,12 +381,14 @@ bool PlotWidget::placeLegendOutside() {
     const QRect data = axisRect()->rect();
     if (data.width() <= 0 || data.height() <= 0) return false;
     const int clear = std::max(overhangAlone, overhang());
-    const double w = double(box.width()) / data.width(), h = double(box.height()) / data.height();
     // Below: centred on the page (it may be wider than the data area), never past its edges.
     const int left = std::clamp((page.width() - box.width()) / 2, 0, std::max(0, page.width() - box.width()));
-    const double x = beside ? 1.0 + double(clear + kGap) / data.width() : double(left - data.left()) / data.width();
-    const double y = beside ? 0.0 : 1.0 + double(need.bottom() + kGap) / data.height();
-    inset->setInsetRect(0, QRectF(x, y, w, h));
+    const QPoint at = beside ? QPoint(data.right() + clear + kGap, data.top()) : QPoint(left, data.bottom() + need.bottom() + kGap);
+    // The inset rect is in fractions of the inset layout's rect, which lies inside the data area by its margins.
+    const QRect frame = inset->rect();
+    if (frame.width() <= 0 || frame.height() <= 0) return false;
+    inset->setInsetRect(0, QRectF(double(at.x() - frame.left()) / frame.width(), double(at.y() - frame.top()) / frame.height(),
+                                  double(box.width()) / frame.width(), double(box.height()) / frame.height()));
     QCustomPlot::updateLayout();  // pass 3: the legend in its place
     return true;
   };
@@ -403,6 +435,20 @@ void PlotWidget::beginPageLayout(const QSize& logical) {
     m_title = title;  // the export's file metadata keeps it
     updateLayout();
   }
+}
+
+QSize PlotWidget::pageSizeFor(const QSize& requested) {
+  QSize page = requested;
+  // The data area grows one for one with the page's height once the legend and text are placed;
+  // a few rounds, as a taller page may place them differently.
+  for (int round = 0; round < 4 && page.height() < 2 * requested.height(); ++round) {
+    beginPageLayout(page);
+    const int data = axisRect()->rect().height();
+    endPageLayout();
+    if (2 * data >= page.height()) break;
+    page.setHeight(std::min(2 * requested.height(), page.height() + (page.height() - 2 * data) + 1));
+  }
+  return page;
 }
 
 void PlotWidget::endPageLayout() {

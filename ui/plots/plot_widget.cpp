@@ -225,9 +225,9 @@ QString PlotWidget::readoutText(const QCPAbstractPlottable* plottable, int index
   auto* one = const_cast<QCPAbstractPlottable*>(plottable)->interface1D();
   const QString name = plottable->name().isEmpty() ? tr("series") : plottable->name();
   return QStringLiteral("%1\n%2 = %3, %4 = %5")
-      .arg(name, xAxis->label().isEmpty() ? QStringLiteral("x") : xAxis->label(),
+      .arg(name, xAxis->label().isEmpty() ? QStringLiteral("x") : QString(xAxis->label()).replace('\n', ' '),
            QString::number(one->dataMainKey(index), 'g', 6),
-           yAxis->label().isEmpty() ? QStringLiteral("y") : yAxis->label(),
+           yAxis->label().isEmpty() ? QStringLiteral("y") : QString(yAxis->label()).replace('\n', ' '),  // wrapped to the axis
            QString::number(one->dataMainValue(index), 'g', 6));
 }
 

@@ -91,6 +91,10 @@ class PlotWidget : public QCustomPlot {
   // screen, the widget's geometry (axis rect, ticks, legend) is the page's.
   void beginPageLayout(const QSize& logical);
   void endPageLayout();
+  // The page an export of `requested` size draws: the same width, and taller (at most twice)
+  // when the page's layout would leave the data area less than half the page's height, e.g. a
+  // journal column's legend of 13 entries below the data. Journals fix a figure's width, not its height.
+  QSize pageSizeFor(const QSize& requested);
   // Text scale of a page: journal sizes (one or two columns, narrower than 7.5 in) print the
   // smallest text at 7 pt, larger pages at the screen's sizes.
   static double pageFontScale(const QSize& logical);
