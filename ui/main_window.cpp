@@ -12,6 +12,7 @@
 #include <QJsonDocument>
 #include <QKeySequence>
 #include <QLocale>
+#include <QEvent>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
@@ -50,6 +51,35 @@
 static void initResourcesImpl() { Q_INIT_RESOURCE(resources); }
 
 namespace dplda {
+
+namespace {
+
+// The status line shows one line elided to its width, the whole message in its tooltip: a long
+// message was cut at 1280 px with no way to read its end. Re-elided when the bar resizes.
+const char* kStatusText = "dpldaStatusText";
+const char* kStatusColor = "dpldaStatusColor";
+
+QString statusHtml(const QString& text, const QString& color) {
+  return color.isEmpty() ? text.toHtmlEscaped() : QString("<span style='color:%1'>%2</span>").arg(color, text.toHtmlEscaped());
+}
+
+void showElidedStatus(QLabel* label) {
+  const QString text = label->property(kStatusText).toString();
+  const QString shown = label->fontMetrics().elidedText(text, Qt::ElideRight, std::max(1, label->width()));
+  label->setText(statusHtml(shown, label->property(kStatusColor).toString()));
+  label->setToolTip(shown == text ? QString() : text);
+}
+
+class StatusElider : public QObject {
+ public:
+  using QObject::QObject;
+  bool eventFilter(QObject* watched, QEvent* event) override {
+    if (event->type() == QEvent::Resize) showElidedStatus(static_cast<QLabel*>(watched));
+    return false;
+  }
+};
+
+}  // namespace
 
 void initExplorerResources() { initResourcesImpl(); }
 
@@ -114,6 +144,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
   m_status = new QLabel;
   m_status->setTextFormat(Qt::RichText);
+  m_status->setMinimumWidth(1);  // elided to the bar's width; never widens the window
+  m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  m_status->installEventFilter(new StatusElider(m_status));
   m_progress = new QProgressBar;
   m_progress->setRange(0, 1000);
   m_progress->setMaximumWidth(200);
@@ -332,11 +365,15 @@ bool MainWindow::exportCurrentPlot(const QString& path, QString* error) {
   return ok;
 }
 
-QString MainWindow::statusText() const { return m_status->text(); }
+
+QString MainWindow::statusText() const {
+  return statusHtml(m_status->property(kStatusText).toString(), m_status->property(kStatusColor).toString());
+}
 
 void MainWindow::setStatus(const QString& text, bool error) {
-  m_status->setText(error ? QString("<span style='color:%1'>%2</span>").arg(leakColor().name(), text.toHtmlEscaped())
-                          : text.toHtmlEscaped());
+  m_status->setProperty(kStatusText, text);
+  m_status->setProperty(kStatusColor, error ? leakColor().name() : QString());
+  showElidedStatus(m_status);
 }
 
 void MainWindow::onStateChanged(const SessionState& previous, const SessionState& s) {

@@ -289,7 +289,7 @@ class TestLessons : public QObject {
     MainWindow w;
     w.setAutoRun(false);
     ExperimentView* view = w.results()->experiments();
-    for (const QString& name : {"03_config2", "05_config4", "08_few_documents", "09_compare_sweeps"}) {
+    for (const char* name : {"03_config2", "05_config4", "08_few_documents", "09_compare_sweeps"}) {
       QVERIFY(view->setSource("figure2"));           // a preset shown…
       w.results()->setCurrentIndex(w.results()->count() - 1);  // …on another tab
       QString err;

@@ -7,6 +7,8 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
+#include <QStatusBar>
+#include <QTextDocumentFragment>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QStackedWidget>
@@ -306,6 +308,31 @@ class TstWindowFit : public QObject {
   }
 
   // The corpus panel's text rows (Format, Column, Path, …) show their whole text at 1280×720.
+  // Issue 24 §5: a long status message was cut at 1280 px with no way to read its end. It is
+  // elided to the bar ("…") with the whole message in the tooltip, and never widens the window.
+  void longStatusMessagesAreElidedWithTheirTextInTheTooltip() {
+    MainWindow w;
+    w.setAutoRun(false);
+    w.resize(1280, 720);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QString("a-folder-name-long-enough-to-run-past-the-status-bar-").repeated(4) +
+                                      "/missing/plot.png");
+    QString error;
+    QVERIFY(!w.exportCurrentPlot(path, &error));
+    QTest::qWait(50);
+    QCOMPARE(w.width(), 1280);
+    QLabel* status = nullptr;
+    for (QLabel* l : w.statusBar()->findChildren<QLabel*>())
+      if (!l->toolTip().isEmpty() && l->toolTip().contains("missing/plot.png")) status = l;
+    QVERIFY2(status, "no status label carries the whole message in its tooltip");
+    QVERIFY(status->text().contains(QChar(0x2026)));  // elided
+    QVERIFY(status->fontMetrics().horizontalAdvance(QTextDocumentFragment::fromHtml(status->text()).toPlainText()) <=
+            status->width());
+    QVERIFY(w.statusText().contains("missing/plot.png"));  // the whole message, for the tests and the log
+  }
+
   void corpusFormatControlsShowTheirText() {
     MainWindow w;
     w.setAutoRun(false);
