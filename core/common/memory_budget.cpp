@@ -15,6 +15,14 @@
 
 namespace dplda {
 
+double lazilyMappedBytes() {
+  int threads = 1;
+#ifdef _OPENMP
+  threads = std::max(1, omp_get_max_threads());
+#endif
+  return (128.0 + 64.0 * threads) * 1048576.0;
+}
+
 double availableMemoryBytes() {
   double available = std::numeric_limits<double>::infinity();
 #ifdef __linux__
@@ -30,14 +38,9 @@ double availableMemoryBytes() {
       if (std::fscanf(f, "%lu", &size) == 1) mapped = static_cast<double>(size) * page;
       std::fclose(f);
     }
-    // Address space the libraries map later, on first use: OpenBLAS a 128 MiB work buffer, glibc
-    // a 64 MiB arena per thread that allocates (a Laplace run under 400 MiB, 220 MB estimated,
-    // failed in std::bad_alloc with 94 MB mapped at the check and 242 MB at the failure).
-    int threads = 1;
-#ifdef _OPENMP
-    threads = std::max(1, omp_get_max_threads());
-#endif
-    const double later = (128.0 + 64.0 * threads) * 1048576.0;
+    // A Laplace run under 400 MiB (220 MB estimated) failed in std::bad_alloc with 94 MB mapped at
+    // the check and 242 MB at the failure: OpenBLAS's buffer had been mapped in between.
+    const double later = lazilyMappedBytes();
     available = std::min(available, std::max(0.0, static_cast<double>(limit.rlim_cur) - mapped - later));
   }
 #endif

@@ -12,6 +12,10 @@ namespace dplda {
 // Bytes the process may still allocate (see above); +infinity when nothing is known.
 double availableMemoryBytes();
 
+// Under an address-space limit, what the libraries map later, on first use, and availableMemoryBytes()
+// keeps free for them: OpenBLAS's 128 MiB work buffer and glibc's 64 MiB arena per OpenMP thread.
+double lazilyMappedBytes();
+
 // "7.5 GB", "312 MB": sizes in messages.
 std::string memoryText(double bytes);
 

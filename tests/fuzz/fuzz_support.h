@@ -6,6 +6,7 @@
 //   DPLDA_FUZZ_CASES    cases per campaign (each campaign has its own default, a few hundred)
 //   DPLDA_FUZZ_SEED     campaign seed (default 1); case i uses a seed derived from it and i
 //   DPLDA_FUZZ_TIMEOUT  seconds per child process (default 20, 120 under AddressSanitizer)
+//   DPLDA_FUZZ_SANITIZED_CLI  set: DPLDA_CLI is a sanitizer build (ASAN_OPTIONS, no RLIMIT_AS)
 //   DPLDA_FUZZ_MEMORY   MiB per child process (default 2048): an address-space limit
 //                       (RLIMIT_AS), or under AddressSanitizer its hard_rss_limit_mb
 //   DPLDA_FUZZ_KEEP     a folder: every failing case is copied there with a README line
@@ -53,7 +54,10 @@ inline int envInt(const char* name, int fallback) {
 }
 inline int caseCount(int fallback) { return envInt("DPLDA_FUZZ_CASES", fallback); }
 inline std::uint64_t campaignSeed() { return static_cast<std::uint64_t>(envInt("DPLDA_FUZZ_SEED", 1)); }
-inline int timeoutSeconds() { return envInt("DPLDA_FUZZ_TIMEOUT", kSanitized ? 120 : 20); }
+// The children are sanitized when this test is, or when DPLDA_FUZZ_SANITIZED_CLI is set (a
+// normal-build campaign driving a sanitizer build's dplda through DPLDA_CLI).
+inline bool sanitizedChildren() { return kSanitized || qEnvironmentVariableIsSet("DPLDA_FUZZ_SANITIZED_CLI"); }
+inline int timeoutSeconds() { return envInt("DPLDA_FUZZ_TIMEOUT", sanitizedChildren() ? 120 : 20); }
 inline int memoryMiB() { return envInt("DPLDA_FUZZ_MEMORY", 2048); }
 
 // splitmix64: the seed of case i, independent of every other case.
@@ -158,7 +162,8 @@ inline Outcome runProgram(const QString& program, const QStringList& args) {
   QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
   env.insert("QT_QPA_PLATFORM", "offscreen");
   env.insert("OMP_NUM_THREADS", "1");  // campaigns run cases side by side under ctest -j
-  if (kSanitized) {
+  const bool sanitized = sanitizedChildren();
+  if (sanitized) {
     env.insert("ASAN_OPTIONS", QString("hard_rss_limit_mb=%1:allocator_may_return_null=1:detect_leaks=0:"
                                        "handle_abort=1:exitcode=86")
                                    .arg(memoryMiB()));
@@ -166,11 +171,11 @@ inline Outcome runProgram(const QString& program, const QStringList& args) {
   }
   p.setProcessEnvironment(env);
   const rlim_t bytes = static_cast<rlim_t>(memoryMiB()) << 20;
-  p.setChildProcessModifier([bytes] {
+  p.setChildProcessModifier([bytes, sanitized] {
     // In the child, before exec: async-signal-safe calls only.
     struct rlimit none = {0, 0};
     setrlimit(RLIMIT_CORE, &none);
-    if (!kSanitized) {  // AddressSanitizer reserves terabytes of shadow address space
+    if (!sanitized) {  // AddressSanitizer reserves terabytes of shadow address space
       struct rlimit as = {bytes, bytes};
       setrlimit(RLIMIT_AS, &as);
     }

@@ -106,16 +106,23 @@ ExperimentView::ExperimentView(QWidget* parent) : QWidget(parent) {
   m_note = new QLabel;
   m_note->setTextFormat(Qt::PlainText);
   m_note->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-  v->addWidget(m_note);
 
-  auto* pins = new QHBoxLayout;
+  auto* pins = new QHBoxLayout;  // the note, and the pins beside it when there are any
+  pins->addWidget(m_note, 2);
+  // The pins as one row of items beside Unpin (a list of rows took 70 px: with a lesson's pin
+  // the window could not stay 720 px high); the row scrolls sideways with the wheel and arrows.
   m_pinnedList = new QListWidget;
-  m_pinnedList->setMaximumHeight(64);
+  m_pinnedList->setFlow(QListView::LeftToRight);
+  m_pinnedList->setWrapping(false);
+  m_pinnedList->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  m_pinnedList->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  m_pinnedList->setSpacing(2);
+  m_pinnedList->setFixedHeight(m_pinnedList->fontMetrics().height() + 14);
   m_pinnedList->setToolTip(tr("Pinned sweeps, drawn dashed on the error plots; select one and press Unpin to remove it"));
   m_unpin = new QPushButton(tr("Unpin"));
   m_unpin->setEnabled(false);
   pins->addWidget(m_pinnedList, 1);
-  pins->addWidget(m_unpin, 0, Qt::AlignTop);
+  pins->addWidget(m_unpin, 0, Qt::AlignVCenter);
   v->addLayout(pins);
   m_pinnedList->hide();
   m_unpin->hide();
