@@ -209,8 +209,10 @@ Result<ExperimentPreset> makeExperimentPreset(const std::string& name, const Pre
                               : "") +
         ".";
     p.sweep.cases = {syntheticCase("N=10000", 10000, 5, 1.0), syntheticCase("N=100000", 100000, 5, 1.0)};
-    if (ov.corpus) p.sweep.cases.push_back(realCase(ov, 10, 0.1));
-    if (ov.corpus) p.sweep.holdout = 0.1;
+    if (ov.corpus) {
+      p.sweep.cases.push_back(realCase(ov, 10, 0.1));
+      p.sweep.holdout = 0.1;
+    }
     p.sweep.configurations = parseConfigurations("none,vi,dp-vi,1,2,3,4,1/clip/gdp,whitened/gdp").value();
     p.sweep.epsilons = logSpaced(0.1, 10.0, 5);
     p.sweep.shareReleases = false;  // "1" and "2" as the papers released them; "/gdp" shares
