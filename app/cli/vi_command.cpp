@@ -80,14 +80,14 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
     if (!(dp.epsilon > 0)) throw UsageError("--epsilon must be > 0, got " + shortNumber(dp.epsilon));
     if (!(dp.delta > 0 && dp.delta < 1)) throw UsageError("--delta must be in (0, 1), got " + shortNumber(dp.delta));
   }
-  ViOptions vi = toViOptions(params, a.number("alpha0", ViOptions{}.alpha0), a.seed("seed", ViOptions{}.seed));
   if (a.has("vi-alpha")) {
     const std::string shape = a.text("vi-alpha");
     if (shape != "symmetric" && shape != "learned") {
       throw UsageError("--vi-alpha must be symmetric or learned, got '" + shape + "'");
     }
-    vi.learnAlpha = shape == "learned";
+    params.learnAlpha = shape == "learned";
   }
+  ViOptions vi = toViOptions(params, a.number("alpha0", ViOptions{}.alpha0), a.seed("seed", ViOptions{}.seed));
   if (!(vi.alpha0 > 0 && vi.alpha0 <= kMaxAlpha0)) throw UsageError("--alpha0 must be in (0, 1e6], got " + shortNumber(vi.alpha0));
   if (k < 1) throw UsageError("--topics must be >= 1, got " + std::to_string(k));
 

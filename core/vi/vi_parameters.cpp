@@ -9,7 +9,7 @@ namespace dplda {
 
 bool operator==(const ViRunParameters& a, const ViRunParameters& b) {
   return a.method == b.method && a.iterations == b.iterations && a.batchSize == b.batchSize && a.tau0 == b.tau0 &&
-         a.kappa == b.kappa && a.clip == b.clip;
+         a.kappa == b.kappa && a.clip == b.clip && a.learnAlpha == b.learnAlpha;
 }
 
 std::vector<ViParameterProblem> checkViRunParameters(const ViRunParameters& p, bool isPrivate) {
@@ -49,6 +49,7 @@ ViOptions toViOptions(const ViRunParameters& p, double alpha0, std::uint64_t see
   o.tau0 = p.tau0;
   o.kappa = p.kappa;
   o.alpha0 = alpha0;
+  o.learnAlpha = p.learnAlpha;
   o.seed = seed;
   return o;
 }

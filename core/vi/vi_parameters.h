@@ -22,6 +22,7 @@ struct ViRunParameters {
   double tau0 = 10.0;     // online only: learning offset τ0
   double kappa = 0.7;     // online only: learning decay κ
   double clip = 10.0;     // DP-VI only: the public Frobenius bound C
+  bool learnAlpha = false;  // α learned from the topics' token shares (ViOptions::learnAlpha); else α0/k each
 };
 
 bool operator==(const ViRunParameters& a, const ViRunParameters& b);
@@ -42,8 +43,8 @@ std::vector<ViParameterProblem> checkViRunParameters(const ViRunParameters& p, b
 // 0.1), got F". (0 means "no held-out evaluation" where a caller allows it.)
 std::string holdoutFractionProblem(double fraction);
 
-// The fit's options: the parameters, α0 (α = α0/k) and the start/visiting-order seed; every
-// other ViOptions field keeps its default.
+// The fit's options: the parameters, α0 (α = α0/k, or learned with total α0) and the
+// start/visiting-order seed; every other ViOptions field keeps its default.
 ViOptions toViOptions(const ViRunParameters& p, double alpha0, std::uint64_t seed);
 
 }  // namespace dplda

@@ -268,9 +268,37 @@ class TstModelChoice : public QObject {
     }
   }
 
+  // The app's "VI α" choice reaches the fit: learned α differs across topics and sums to α₀, the
+  // symmetric one is α₀/k each, and the Model tab says which.
+  void learnedAlphaIsChosenInTheAppAndReachesTheFit() {
+    MainWindow w;
+    w.setAutoRun(false);
+    SessionState s = dpViSession();
+    s.model = SessionState::Model::Vi;
+    s.generator.prior = GeneratorParams::Prior::Random;  // unequal topic shares
+    w.model()->reset(s);
+    auto* shape = qobject_cast<QComboBox*>(w.generatorPanel()->field("vi_alpha"));
+    QVERIFY(shape && shape->isVisibleTo(w.generatorPanel()));
+    QCOMPARE(shape->currentData().toString(), QString("symmetric"));
+    auto symmetric = runAndWait(w);
+    QVERIFY(symmetric && symmetric->variational);
+    const Eigen::VectorXd a0 = symmetric->variational->fit.model.alpha;
+    QCOMPARE(a0.maxCoeff(), a0.minCoeff());
+    shape->setCurrentIndex(shape->findData("learned"));
+    QVERIFY(w.model()->state().vi.learnAlpha);
+    auto learned = runAndWait(w);
+    QVERIFY(learned && learned->variational);
+    const Eigen::VectorXd a = learned->variational->fit.model.alpha;
+    QVERIFY2(a.maxCoeff() > 1.01 * a.minCoeff(), "a learned α is not symmetric on a random-prior corpus");
+    // Total α₀, up to the floor of α₀·1e-6 that a topic with no tokens keeps (alphaFromTopicShares).
+    QVERIFY2(std::abs(a.sum() - s.alpha0()) <= a.size() * 1e-6 * s.alpha0(),
+             qPrintable(QString("sum %1, alpha0 %2, min %3").arg(a.sum()).arg(s.alpha0()).arg(a.minCoeff())));
+    QVERIFY(w.model()->undoStack()->canUndo());  // an edit of the session, undoable like the others
+  }
+
   void sessionRoundTripsTheModelChoice() {
     SessionState s = dpViSession();
-    s.vi = {ViMethod::Online, 7, 33, 64, 0.85, 2.5};
+    s.vi = {ViMethod::Online, 7, 33, 64, 0.85, 2.5, true};
     s.holdout = 0.25;
     s.holdoutSeed = 18446744073709551615ull;
     QTemporaryDir dir;
@@ -288,6 +316,11 @@ class TstModelChoice : public QObject {
     other = s;
     other.holdout = 0;
     QVERIFY(other != s);
+    other = s;
+    other.vi.learnAlpha = false;
+    QVERIFY(other != s);
+    QCOMPARE(sessionToJson(s).value("model").toObject().value("vi").toObject().value("alpha").toString(),
+             QString("learned"));  // the command line's --vi-alpha word
 
     // The window shows a loaded session's choice.
     MainWindow w;
@@ -297,6 +330,7 @@ class TstModelChoice : public QObject {
     QCOMPARE(qobject_cast<QDoubleSpinBox*>(w.generatorPanel()->field("vi_clip"))->value(), 2.5);
     QCOMPARE(qobject_cast<QSpinBox*>(w.generatorPanel()->field("vi_batch_size"))->value(), 33);
     QCOMPARE(qobject_cast<QDoubleSpinBox*>(w.generatorPanel()->field("holdout"))->value(), 0.25);
+    QCOMPARE(qobject_cast<QComboBox*>(w.generatorPanel()->field("vi_alpha"))->currentData().toString(), QString("learned"));
 
     // An old file (no model kind, no evaluation section) loads as the spectral model on the whole corpus.
     QJsonObject old = sessionToJson(s);
@@ -320,6 +354,10 @@ class TstModelChoice : public QObject {
     old.insert("model", model);
     bad = sessionFromJson(old);
     QVERIFY(!bad.ok() && QString::fromStdString(bad.status().message()).contains("model.vi.kappa"));
+    model.insert("vi", QJsonObject{{"alpha", "auto"}});
+    old.insert("model", model);
+    bad = sessionFromJson(old);
+    QVERIFY(!bad.ok() && QString::fromStdString(bad.status().message()).contains("model.vi.alpha"));
     old.insert("evaluation", QJsonObject{{"holdout", 1.0}});
     model.remove("vi");
     old.insert("model", model);

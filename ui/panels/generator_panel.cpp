@@ -140,6 +140,13 @@ GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
          tr("--vi: online VB (Hoffman et al. 2010), batch VB (Blei et al. 2003), or online VB on Poisson samples. "
             "For DP-VI, online counts every minibatch as a full release; Poisson samples are secret and their "
             "account claims the amplification by subsampling (PRIVACY.md §16.5)"));
+  m_viAlpha = new QComboBox;
+  m_viAlpha->addItem(tr("symmetric (α₀/k each)"), "symmetric");
+  m_viAlpha->addItem(tr("learned (token shares)"), "learned");
+  addRow(mform, "vi_alpha", tr("VI α"), m_viAlpha,
+         tr("--vi-alpha: the prior's shape. Symmetric: α₀/k for every topic. Learned: α₀ times the topics' "
+            "token shares after every M-step (empirical Bayes; for DP-VI post-processing of the released "
+            "statistics, PRIVACY.md §10)"));
   m_viIterations = spin(0, 1000000);
   addRow(mform, "vi_iterations", tr("Passes"), m_viIterations, tr("--iterations: passes over the training documents"));
   m_viBatch = spin(0, 100000000);
@@ -238,6 +245,7 @@ GeneratorPanel::GeneratorPanel(QWidget* parent) : QWidget(parent) {
   onDouble(m_holdout, "holdout", tr("change held-out fraction"));
   connect(m_model, &QComboBox::currentIndexChanged, this, [this] { commit("model", tr("choose the model")); });
   connect(m_viMethod, &QComboBox::currentIndexChanged, this, [this] { commit("vi_method", tr("change VI method")); });
+  connect(m_viAlpha, &QComboBox::currentIndexChanged, this, [this] { commit("vi_alpha", tr("change VI α")); });
   connect(m_holdoutSeed, &QLineEdit::editingFinished, this, [this] { commit("holdout_seed", tr("change split seed")); });
   onDouble(m_alpha0, "alpha0", tr("change α₀"));
   onDouble(m_beta, "beta", tr("change β"));
@@ -342,6 +350,7 @@ void GeneratorPanel::setState(const SessionState& s) {
   m_compareSound->setChecked(s.compareSound);
   m_model->setCurrentIndex(std::max(0, m_model->findData(QString::fromLatin1(modelName(s.model)))));
   m_viMethod->setCurrentIndex(m_viMethod->findData(QString(viMethodName(s.vi.method))));
+  m_viAlpha->setCurrentIndex(s.vi.learnAlpha ? 1 : 0);
   m_viIterations->setValue(s.vi.iterations);
   m_viBatch->setValue(s.vi.batchSize);
   m_viTau0->setValue(s.vi.tau0);
@@ -385,6 +394,7 @@ SessionState GeneratorPanel::fromWidgets(QString* seedError, QString* seedKey) c
   s.model = model == "vi" ? SessionState::Model::Vi : model == "dp-vi" ? SessionState::Model::DpVi
                                                                         : SessionState::Model::Spectral;
   s.vi.method = parseViMethod(m_viMethod->currentData().toString().toStdString()).value();
+  s.vi.learnAlpha = m_viAlpha->currentData().toString() == "learned";
   s.vi.iterations = m_viIterations->value();
   s.vi.batchSize = m_viBatch->value();
   s.vi.tau0 = m_viTau0->value();
@@ -423,7 +433,8 @@ void GeneratorPanel::updateEnabled(const SessionState& s) {
   // Rows of the chosen model only: the spectral options, or VI's (online ones, DP-VI's clip).
   const bool variational = s.isVariational(), online = isMinibatch(s.vi.method);
   const QMap<QString, bool> rows{{"decomposer", !variational},      {"max_length", !variational},
-                                 {"vi_method", variational},        {"vi_iterations", variational},
+                                 {"vi_method", variational},        {"vi_alpha", variational},
+                                 {"vi_iterations", variational},
                                  {"vi_batch_size", variational && online}, {"vi_tau0", variational && online},
                                  {"vi_kappa", variational && online},
                                  {"vi_clip", s.model == SessionState::Model::DpVi}};

@@ -92,6 +92,7 @@ class GeneratorPanel : public QWidget {
   // The model choice and VI's parameters (issue 10), held-out evaluation.
   QComboBox* m_model = nullptr;
   QComboBox* m_viMethod = nullptr;
+  QComboBox* m_viAlpha = nullptr;
   QSpinBox* m_viIterations = nullptr;
   QSpinBox* m_viBatch = nullptr;
   QDoubleSpinBox* m_viTau0 = nullptr;

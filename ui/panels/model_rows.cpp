@@ -36,7 +36,14 @@ QVector<DiagnosticRow> variationalRows(const RunOutcome& o) {
                     tr("non-private variational inference: no noise, not a private release")});
   }
   rows.push_back({tr("model"), QObject::tr("%1, %2 VB").arg(modelLabel(v.model), viMethodName(f.method)),
-                  QObject::tr("%1 passes, %2 M-steps, α = α₀/k each, η = %3").arg(f.passes).arg(f.updates).arg(g(f.eta))});
+                  QObject::tr("%1 passes, %2 M-steps, %3, η = %4")
+                      .arg(f.passes)
+                      .arg(f.updates)
+                      .arg(o.session.vi.learnAlpha
+                               ? QObject::tr("α learned from the topics' token shares (%1 … %2, total α₀)")
+                                     .arg(g(f.model.alpha.minCoeff()), g(f.model.alpha.maxCoeff()))
+                               : QObject::tr("α = α₀/k each"))
+                      .arg(g(f.eta))});
   if (o.error) rows.push_back({tr("error"), g(o.error->l2Mean), tr("mean ℓ₂ vs truth")});
   rows.push_back({tr("Non-private (teaching): statistics of the fit, computed from the data, not released"), {}, {}, true});
   const double visits = std::max(1.0, static_cast<double>(o.trainDocCount) * std::max(1, f.passes));

@@ -405,7 +405,8 @@ QJsonObject sessionToJson(const SessionState& s) {
                                                {"batch_size", s.vi.batchSize},
                                                {"tau0", s.vi.tau0},
                                                {"kappa", s.vi.kappa},
-                                               {"clip", s.vi.clip}}}}},
+                                               {"clip", s.vi.clip},
+                                               {"alpha", s.vi.learnAlpha ? "learned" : "symmetric"}}}}},
       {"evaluation", QJsonObject{{"holdout", s.holdout}, {"holdout_seed", seedToText(s.holdoutSeed)}}},
       {"privacy", QJsonObject{{"edges", edges},
                               {"epsilon", s.epsilon},
@@ -509,6 +510,14 @@ Result<SessionState> sessionFromJson(const QJsonObject& json) {
   DPLDA_RETURN_IF_ERROR(readNumberIn(vi, "tau0", "model.vi", 1.0, kMaxViTau0, false, s.vi.tau0));
   DPLDA_RETURN_IF_ERROR(readNumberIn(vi, "kappa", "model.vi", 0.5, 1.0, true, s.vi.kappa));
   DPLDA_RETURN_IF_ERROR(readNumberIn(vi, "clip", "model.vi", 0.0, kMaxViClip, true, s.vi.clip));
+  if (vi.contains("alpha")) {  // as --vi-alpha; absent in older files: symmetric
+    QString shape;
+    DPLDA_RETURN_IF_ERROR(readString(vi, "alpha", "model.vi", shape));
+    if (shape != "symmetric" && shape != "learned") {
+      return bad("session: model.vi.alpha must be symmetric or learned, got " + q(shape));
+    }
+    s.vi.learnAlpha = shape == "learned";
+  }
   // Held-out evaluation; absent in older files and the lessons, which fit on the whole corpus.
   s.holdout = 0.0;
   DPLDA_RETURN_IF_ERROR(readNumberIn(evaluation, "holdout", "evaluation", 0.0, 1.0, false, s.holdout));
