@@ -261,11 +261,21 @@ Result<PrivacyLossDistribution> PrivacyLossDistribution::compose(const PrivacyLo
     double normA = 0.0, normB = 0.0;
     for (double v : m_mass) normA += v * v;
     for (double v : other.m_mass) normB += v * v;
+    // The half spectrum of a real sequence is all the product needs; a self-composition (the
+    // squarings of selfCompose) transforms once. The product is written out: std::complex's
+    // operator* goes through __muldc3's NaN/infinity recovery, which finite spectra never need.
     Eigen::FFT<double> fft;
+    fft.SetFlag(Eigen::FFT<double>::HalfSpectrum);
     std::vector<std::complex<double>> fa, fb;
     fft.fwd(fa, a);
-    fft.fwd(fb, b);
-    for (std::size_t k = 0; k < fa.size(); ++k) fa[k] *= fb[k];
+    const bool self = this == &other;
+    if (!self) fft.fwd(fb, b);
+    const std::vector<std::complex<double>>& g = self ? fa : fb;
+    for (std::size_t k = 0; k < fa.size(); ++k) {
+      const double re = fa[k].real() * g[k].real() - fa[k].imag() * g[k].imag();
+      const double im = fa[k].real() * g[k].imag() + fa[k].imag() * g[k].real();
+      fa[k] = {re, im};
+    }
     std::vector<double> c;
     fft.inv(c, fa);
     for (std::size_t k = 0; k < n; ++k) out[k] = std::max(0.0, c[k]);
