@@ -21,6 +21,22 @@ std::string fmt(double x) { return std::isnan(x) ? "–" : shortNumber(x); }
 
 std::string percent(double q) { return shortNumber(q * 100.0) + "%"; }
 
+// "minibatches of expected size 1000, 10 passes; N=1000000: 10000, 1 pass" (the cases that differ
+// from the sweep's VI settings are named), or "10 passes" for batch VB.
+std::string viScheduleText(const SweepSpec& s) {
+  auto passes = [](int n) { return std::to_string(n) + (n == 1 ? " pass" : " passes"); };
+  if (!isMinibatch(s.vi.method)) return passes(s.vi.iterations);
+  std::string text = std::string(s.vi.method == ViMethod::Poisson ? "minibatches of expected size "
+                                                                  : "minibatches of ") +
+                     std::to_string(s.vi.batchSize) + ", " + passes(s.vi.iterations);
+  for (const SweepCase& c : s.cases) {
+    if (c.viBatchSize <= 0 && c.viPasses <= 0) continue;
+    text += "; " + c.label + ": " + std::to_string(c.viBatchSize > 0 ? c.viBatchSize : s.vi.batchSize) + ", " +
+            passes(c.viPasses > 0 ? c.viPasses : s.vi.iterations);
+  }
+  return text;
+}
+
 }  // namespace
 
 void writeReportHeader(std::ostringstream& o, const ReportContext& c) {
@@ -209,17 +225,17 @@ std::string sweepReportMarkdown(const SweepResult& r, const ReportContext& c) {
     std::string claim = cfg.edges == 0 ? std::string("no (baseline)") : privacyClaimName(privacyStatement(in).claim);
     if (cfg.model == SweepModel::Vi) {
       edges = "– (variational Bayes, " + std::string(viMethodName(s.vi.method)) +
-              (s.vi.learnAlpha ? ", alpha learned" : "") + ")";
+              (s.vi.learnAlpha ? ", alpha learned" : "") + "; " + viScheduleText(s) + ")";
       claim = "no (baseline)";
     } else if (cfg.model == SweepModel::DpVi) {
       edges = "– (DP-VI, Park et al. 2016; " + std::string(viMethodName(s.vi.method)) + " VB, C = " +
-              shortNumber(s.dpViClip) + (s.vi.learnAlpha ? ", alpha learned" : "") + ")";
+              shortNumber(s.dpViClip) + (s.vi.learnAlpha ? ", alpha learned" : "") + "; " + viScheduleText(s) + ")";
       claim = vocabulary == VocabularyOrigin::CorpusCounts
                   ? "not-private (the vocabulary comes from the corpus's own counts; docs/PRIVACY.md §13)"
               : !row0.released ? "– (" + row0.reason + ")"
               : s.vi.method == ViMethod::Poisson
-                  ? "proven (Poisson-sampled minibatches of expected size " + std::to_string(s.vi.batchSize) +
-                        ", PLD account with amplification by subsampling; docs/PRIVACY.md §16.5)"
+                  ? "proven (Poisson-sampled minibatches, PLD account with amplification by subsampling; "
+                    "docs/PRIVACY.md §16.5)"
                   : "proven (zCDP over every iteration, no subsampling amplification; docs/PRIVACY.md)";
     }
     auto spent = [](double x) {

@@ -18,6 +18,7 @@
 #include "core/pipeline/memory_estimate.h"
 #include "core/pipeline/private_run.h"
 #include "core/pipeline/spectral_pipeline.h"
+#include "core/vi/vi_parameters.h"
 
 namespace dplda {
 
@@ -241,6 +242,11 @@ Status validateSweepSpec(const SweepSpec& s) {
     }
     if (c.topicCount < 1)
       return invalidArgument(name + ": the topic count must be >= 1, got " + std::to_string(c.topicCount));
+    if (c.viBatchSize < 0 || c.viPasses < 0 || c.viBatchSize > kMaxViBatchSize || c.viPasses > kMaxViIterations) {
+      return invalidArgument(name + ": its VI minibatch size and passes must be 0 (the sweep's) or in 1.." +
+                             std::to_string(kMaxViBatchSize) + " and 1.." + std::to_string(kMaxViIterations) + ", got " +
+                             std::to_string(c.viBatchSize) + " and " + std::to_string(c.viPasses));
+    }
     int truthK = 0;
     if (c.source.generator) {
       GeneratorParams g = *c.source.generator;

@@ -53,6 +53,11 @@ struct SweepCase {
   CorpusSource source;
   int topicCount = 5;
   double alpha0 = 1.0;
+  // This case's VI / DP-VI minibatch size and passes where they differ from the sweep's (0: the
+  // sweep's): on a 10x larger corpus a 10x larger minibatch and a tenth of the passes keep the
+  // sampling rate q, and with it the cost per document visit, the same.
+  int viBatchSize = 0;
+  int viPasses = 0;
 };
 
 // What a configuration fits: the spectral method with noise on its edges (the default), or one

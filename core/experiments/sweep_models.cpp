@@ -48,6 +48,8 @@ bool needsViFits(const SweepSpec& spec) {
 
 ViOptions viOptionsFor(const SweepSpec& spec, const SweepCase& c, int trial) {
   ViOptions o = spec.vi;
+  if (c.viBatchSize > 0) o.batchSize = c.viBatchSize;
+  if (c.viPasses > 0) o.iterations = c.viPasses;
   o.alpha0 = c.alpha0;
   o.alpha.resize(0);
   o.seed = deriveSeed(spec.seeds.init, static_cast<std::uint64_t>(trial));

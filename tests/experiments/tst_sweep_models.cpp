@@ -10,6 +10,7 @@
 #include "core/experiments/report.h"
 #include "core/experiments/sweep.h"
 #include "core/experiments/sweep_models.h"
+#include "core/vi/dp_vi.h"
 #include "tests/experiments/sweep_test_case.h"
 
 using namespace dplda;
@@ -230,15 +231,26 @@ class TestSweepModels : public QObject {
   void headlineTakesARealCorpusWhenGiven() {
     auto plain = makeExperimentPreset("headline");
     QVERIFY(plain.ok());
-    QCOMPARE(plain.value().sweep.cases.size(), std::size_t(2));
+    QCOMPARE(plain.value().sweep.cases.size(), std::size_t(3));
     QCOMPARE(plain.value().sweep.holdout, 0.0);
+    // N = 10^6: 10x larger minibatches, one pass: the same sampling rate q and document visits as
+    // N = 10^5's 1000 x 10 passes: DP-VI's account has the same q and a tenth of the releases.
+    const SweepSpec& hs = plain.value().sweep;
+    const ViOptions v5 = viOptionsFor(hs, hs.cases[1], 0), v6 = viOptionsFor(hs, hs.cases[2], 0);
+    QCOMPARE(hs.cases[2].source.generator->docCount, 1000000);
+    QCOMPARE(v6.batchSize, 10 * v5.batchSize);
+    QCOMPARE(v6.iterations, 1);
+    QCOMPARE(dpViReleaseCount(v6, 1000000), dpViReleaseCount(v5, 100000) / 10);
+    SweepSpec bad = hs;
+    bad.cases[0].viPasses = -1;
+    QVERIFY(!validateSweepSpec(bad).isOk());
     PresetOverrides ov;
     ov.corpus = smallCase().source.corpus;
     ov.corpusDescription = "test corpus";
     auto real = makeExperimentPreset("headline", ov);
     QVERIFY(real.ok());
-    QCOMPARE(real.value().sweep.cases.size(), std::size_t(3));
-    const SweepCase& c = real.value().sweep.cases[2];
+    QCOMPARE(real.value().sweep.cases.size(), std::size_t(4));
+    const SweepCase& c = real.value().sweep.cases[3];
     QCOMPARE(c.source.corpus, ov.corpus);
     QCOMPARE(c.topicCount, 10);
     QCOMPARE(c.alpha0, 0.1);
