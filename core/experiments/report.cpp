@@ -30,9 +30,10 @@ std::string viScheduleText(const SweepSpec& s) {
                                                                   : "minibatches of ") +
                      std::to_string(s.vi.batchSize) + ", " + passes(s.vi.iterations);
   for (const SweepCase& c : s.cases) {
-    if (c.viBatchSize <= 0 && c.viPasses <= 0) continue;
+    if (c.viBatchSize <= 0 && c.viPasses <= 0 && c.viTau0 <= 0 && c.viKappa <= 0) continue;
     text += "; " + c.label + ": " + std::to_string(c.viBatchSize > 0 ? c.viBatchSize : s.vi.batchSize) + ", " +
-            passes(c.viPasses > 0 ? c.viPasses : s.vi.iterations);
+            passes(c.viPasses > 0 ? c.viPasses : s.vi.iterations) + ", tau0 " +
+            shortNumber(c.viTau0 > 0 ? c.viTau0 : s.vi.tau0) + ", kappa " + shortNumber(c.viKappa > 0 ? c.viKappa : s.vi.kappa);
   }
   return text;
 }

@@ -247,6 +247,11 @@ Status validateSweepSpec(const SweepSpec& s) {
                              std::to_string(kMaxViBatchSize) + " and 1.." + std::to_string(kMaxViIterations) + ", got " +
                              std::to_string(c.viBatchSize) + " and " + std::to_string(c.viPasses));
     }
+    if (!(c.viTau0 == 0.0 || (c.viTau0 >= 1.0 && c.viTau0 <= kMaxViTau0)) ||
+        !(c.viKappa == 0.0 || (c.viKappa > 0.5 && c.viKappa <= 1.0))) {
+      return invalidArgument(name + ": its VI tau0 must be 0 (the sweep's) or in [1, 1e12] and its kappa 0 or in "
+                             "(0.5, 1], got " + csvNumberText(c.viTau0) + " and " + csvNumberText(c.viKappa));
+    }
     int truthK = 0;
     if (c.source.generator) {
       GeneratorParams g = *c.source.generator;

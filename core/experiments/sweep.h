@@ -53,11 +53,13 @@ struct SweepCase {
   CorpusSource source;
   int topicCount = 5;
   double alpha0 = 1.0;
-  // This case's VI / DP-VI minibatch size and passes where they differ from the sweep's (0: the
-  // sweep's): on a 10x larger corpus a 10x larger minibatch and a tenth of the passes keep the
-  // sampling rate q, and with it the cost per document visit, the same.
+  // This case's VI / DP-VI schedule where it differs from the sweep's (0: the sweep's): on a 10x
+  // larger corpus a 10x larger minibatch and a tenth of the passes keep the sampling rate q and the
+  // document visits; a tenth of the updates then needs a slower decay of the step size (κ, τ0).
   int viBatchSize = 0;
   int viPasses = 0;
+  double viTau0 = 0.0;
+  double viKappa = 0.0;
 };
 
 // What a configuration fits: the spectral method with noise on its edges (the default), or one

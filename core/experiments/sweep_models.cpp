@@ -50,6 +50,8 @@ ViOptions viOptionsFor(const SweepSpec& spec, const SweepCase& c, int trial) {
   ViOptions o = spec.vi;
   if (c.viBatchSize > 0) o.batchSize = c.viBatchSize;
   if (c.viPasses > 0) o.iterations = c.viPasses;
+  if (c.viTau0 > 0) o.tau0 = c.viTau0;
+  if (c.viKappa > 0) o.kappa = c.viKappa;
   o.alpha0 = c.alpha0;
   o.alpha.resize(0);
   o.seed = deriveSeed(spec.seeds.init, static_cast<std::uint64_t>(trial));

@@ -240,9 +240,15 @@ class TestSweepModels : public QObject {
     QCOMPARE(hs.cases[2].source.generator->docCount, 1000000);
     QCOMPARE(v6.batchSize, 10 * v5.batchSize);
     QCOMPARE(v6.iterations, 1);
+    QCOMPARE(v6.kappa, 0.51);
+    QCOMPARE(v6.tau0, 1.0);
+    QCOMPARE(v5.kappa, hs.vi.kappa);
     QCOMPARE(dpViReleaseCount(v6, 1000000), dpViReleaseCount(v5, 100000) / 10);
     SweepSpec bad = hs;
     bad.cases[0].viPasses = -1;
+    QVERIFY(!validateSweepSpec(bad).isOk());
+    bad = hs;
+    bad.cases[0].viKappa = 0.5;  // (0.5, 1] as --kappa
     QVERIFY(!validateSweepSpec(bad).isOk());
     PresetOverrides ov;
     ov.corpus = smallCase().source.corpus;
