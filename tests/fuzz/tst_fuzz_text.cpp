@@ -13,7 +13,9 @@
 //                   control characters in fields
 //   gzip            a .gz name over garbage after the gzip magic
 //   random-bytes    a file of random bytes
-// import-text selects the vocabulary by counts (--vocab-from-counts) in three cases in four.
+// Every plain text also spells one or two of its words with an invisible character inside, at
+// every occurrence (frequent enough to be vocabulary words). import-text selects
+// the vocabulary by counts (--vocab-from-counts) in three cases in four.
 // Checks, besides the common ones (fuzz_support.h, which include no control byte or format
 // character on the terminal): import-text ends with 0, 3 or 4; what it writes is read back by
 // `dplda run` (a refusal of its own docword.txt or vocab.txt is a failure); the words of the
@@ -189,6 +191,7 @@ class TestFuzzText : public QObject {
     const std::uint64_t seed = fuzz::campaignSeed();
     fuzz::Tally tally;
     QStringList failures;
+    int fittedInvisible = 0;  // runs whose vocabulary held a word with an invisible character
     for (int i = 0; i < cases; ++i) {
       fuzz::Rng rng(fuzz::mix(seed * 0x9E3779B1ull + static_cast<std::uint64_t>(i) + 17));
       const QString dir = m_tmp.filePath(QString("case-%1").arg(i));
@@ -198,6 +201,14 @@ class TestFuzzText : public QObject {
       QStringList options;
       QString family = mutate(rng, text, fileName, options);
       if (rng.chance(20)) family += "+" + mutate(rng, text, fileName, options);
+      // Every plain text also spells one or two of its words with an invisible character inside
+      // (§7), wherever they occur, so that they are frequent enough to be vocabulary words.
+      for (int k = 1 + static_cast<int>(rng.below(2)); k > 0 && fileName == "in.txt"; --k) {
+        const std::string& word = rng.pick(m_words);
+        const std::string spelled = word.substr(0, 2) + rng.pick(invisibles()) + word.substr(2);
+        for (std::size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + spelled.size()))
+          text.replace(at, word.size(), spelled);
+      }
       const QString input = dir + "/" + fileName, out = dir + "/corpus";
       writeBytes(input, QByteArray(text.data(), static_cast<qsizetype>(text.size())));
       QStringList args{"import-text", "--input", input, "--out", out, "--vocab",
@@ -225,8 +236,12 @@ class TestFuzzText : public QObject {
           problems << "run refused the corpus import-text wrote: " + QString::fromUtf8(r.err.trimmed().left(300));
         if (r.code == 0) {
           QSet<QString> vocabulary;
-          for (const QByteArray& w : readBytes(out + "/vocab.txt").split('\n'))
+          bool shownEscaped = false;  // a word with an invisible or format character reached the run
+          for (const QByteArray& w : readBytes(out + "/vocab.txt").split('\n')) {
             if (!w.isEmpty()) vocabulary.insert(QString::fromUtf8(w));
+            shownEscaped = shownEscaped || dplda::hasEscapedText(w.toStdString());
+          }
+          if (shownEscaped) ++fittedInvisible;
           const QJsonArray topics = QJsonDocument::fromJson(readBytes(dir + "/run.json")).object()["top_words"].toArray();
           if (topics.isEmpty()) problems << "no top_words in the run's JSON";
           for (const QJsonValue& t : topics)
@@ -239,7 +254,8 @@ class TestFuzzText : public QObject {
       if (!problems.isEmpty()) failures << fuzz::keepFailure("text", i, family, dir, problems, command);
       std::filesystem::remove_all(dir.toStdString());
     }
-    qInfo("text fuzz: %d cases, seed %llu\n%s", cases, static_cast<unsigned long long>(seed), qPrintable(tally.table()));
+    qInfo("text fuzz: %d cases, seed %llu, %d runs fitted words with invisible characters\n%s", cases,
+          static_cast<unsigned long long>(seed), fittedInvisible, qPrintable(tally.table()));
     QVERIFY2(failures.isEmpty(), qPrintable(QString("%1 failing cases:\n").arg(failures.size()) +
                                             failures.mid(0, 30).join('\n')));
   }
