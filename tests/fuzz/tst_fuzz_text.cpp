@@ -222,8 +222,10 @@ class TestFuzzText : public QObject {
       args << options;
       QString command = "dplda " + args.join(' ');
       const fuzz::Outcome imp = fuzz::runDplda(args);
-      // --separator splits plain text only: with --column or --field it is a usage error.
-      const bool conflicting = options.contains("--separator") && (options.contains("--column") || options.contains("--field"));
+      // --separator splits plain text only: with --column or --field it is a usage error, as is an
+      // option given twice (a family stacked on itself).
+      const bool conflicting = (options.contains("--separator") && (options.contains("--column") || options.contains("--field"))) ||
+                               QStringList(options).removeDuplicates() > 0;
       QStringList problems = fuzz::commonProblems(imp, "import-text", conflicting ? QList<int>{2} : QList<int>{0, 3, 4});
       QString outcome = QString("import%1").arg(imp.code);
       if (imp.code == 0 && problems.isEmpty()) {
