@@ -11,6 +11,7 @@
 //   corrupt-cache      the binary cache damaged between a cached run and the next: bytes flipped
 //                      (in the header or anywhere), cut, extended, zeroed, replaced by garbage of
 //                      the same size, or by the cache of another corpus
+// DPLDA_FUZZ_FAMILY=0..3 runs one family only (in the order above).
 // Besides the common checks (fuzz_support.h): nothing hangs; a special file in an input slot is
 // refused with exit 3 naming what it is; no file the user had is changed or lost (every file of
 // the case folder is hashed before and after) unless --force asked for it; no temporary file is
@@ -353,9 +354,11 @@ class TestFuzzFiles : public QObject {
   void campaign() {
     const int cases = fuzz::caseCount(60);
     const std::uint64_t seed = fuzz::campaignSeed();
+    // DPLDA_FUZZ_FAMILY (0-3) runs one family only: case i is then case i of that family.
+    const int only = qEnvironmentVariableIsSet("DPLDA_FUZZ_FAMILY") ? qEnvironmentVariableIntValue("DPLDA_FUZZ_FAMILY") : -1;
     for (m_index = 0; m_index < cases; ++m_index) {
       fuzz::Rng rng(fuzz::mix(seed * 0x100000001B3ull + static_cast<std::uint64_t>(m_index)));
-      switch (m_index % 4) {
+      switch (only >= 0 ? only : m_index % 4) {
         case 0: specialInput(rng); break;
         case 1: outputOntoInput(rng); break;
         case 2: staleCache(rng); break;
