@@ -8,7 +8,7 @@
 #   scripts/fuzz.sh [CASES] [SEED]      # default: 2000 cases per campaign, seed 1
 #
 # Environment: BUILD_DIR (default build-asan), JOBS (default nproc), CAMPAIGNS (default
-# "corpus truth session options resources files"), DPLDA_FUZZ_TIMEOUT (s per process, default 120 under ASan),
+# "corpus truth session options resources files text"), DPLDA_FUZZ_TIMEOUT (s per process, default 120 under ASan),
 # DPLDA_FUZZ_MEMORY (MiB per process, default 2048), DPLDA_FUZZ_EXPLORER (sessions opened in
 # dplda-explorer, default 8), DPLDA_FUZZ_KEEP (folder for failing cases, default
 # $BUILD_DIR/fuzz-failures). Exits non-zero when any campaign finds a failing case.
@@ -19,7 +19,7 @@ CASES=${1:-2000}
 SEED=${2:-1}
 BUILD=${BUILD_DIR:-build-asan}
 JOBS=${JOBS:-$(nproc)}
-CAMPAIGNS=${CAMPAIGNS:-corpus truth session options resources files}
+CAMPAIGNS=${CAMPAIGNS:-corpus truth session options resources files text}
 
 # -O1 keeps the sanitized numerics fast enough; Debug keeps Eigen's index assertions.
 # -fno-sanitize-recover makes any undefined behaviour abort, so the campaign sees it as a crash.

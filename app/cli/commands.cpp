@@ -147,6 +147,11 @@ Files: inputs must be regular files (a FIFO, device, socket or folder is refused
 written atomically (a temporary file beside them, renamed when complete), never over an input
 of the same command; an output folder's existing corpus or report is replaced only with --force.
 
+Memory: before a stage allocates, its peak is estimated and a run that would not fit is refused,
+saying what it needs and under which limit: the smallest of DPLDA_MEMORY_LIMIT (bytes, or with
+K, M, G or T in powers of 1024, e.g. DPLDA_MEMORY_LIMIT=2G), the process's cgroup memory limit
+(containers, CI), the address-space limit (ulimit -v) and the machine's memory.
+
 Exit status: 0 success, 2 usage error, 3 bad input, 4 the computation failed.
 )";
 }

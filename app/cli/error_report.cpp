@@ -16,6 +16,7 @@ int runReportingErrors(const std::string& command, const std::function<int()>& b
     std::cerr << "dplda " << shownCommand << ": " << kind << escapeControls(what) << "\n";
   };
   try {
+    require(memoryBudget().status());  // a malformed DPLDA_MEMORY_LIMIT, whatever the command
     return body();
   } catch (const UsageError& e) {
     report("usage error: ", e.what());
@@ -29,9 +30,10 @@ int runReportingErrors(const std::string& command, const std::function<int()>& b
   } catch (const std::bad_alloc&) {
     // The memory checks estimate before a stage allocates; this is what remains when an estimate
     // fell short (an address-space limit the libraries' own buffers filled, another process).
+    const Result<MemoryBudget> budget = memoryBudget();
     report("failed: ", ("out of memory: an allocation failed although the estimate before the run fitted; this "
-                        "process can now allocate " + memoryText(availableMemoryBytes()) +
-                        " (ulimit -v); fewer topics, fewer threads (OMP_NUM_THREADS) or more memory")
+                        "process can now allocate " + (budget.ok() ? budgetText(budget.value()) : std::string("less")) +
+                        "; fewer topics, fewer threads (OMP_NUM_THREADS) or more memory")
                            .c_str());
     return kExitFailed;
   } catch (const std::exception& e) {

@@ -93,13 +93,15 @@ Status checkSpectralMemory(const SpectralOptions& o, const Corpus& corpus, const
   const int d = corpus.vocabSize(), k = o.topicCount;
   const SpectralMemory fit = estimateSpectralMemory(d, k, o);
   const SpectralMemory release = privacy ? privateReleaseMemory(d, k, *privacy) : SpectralMemory{};
-  const double available = availableMemoryBytes();
+  const Result<MemoryBudget> budget = memoryBudget();
+  if (!budget.ok()) return budget.status();
+  const double available = budget->bytes;
   const double total = fit.bytes + release.bytes;
   if (total <= available) return Status::ok();
   const std::string needs = " needs about " + memoryText(total) + " (estimated) for ";
   if (release.bytes >= fit.bytes) {  // fewer topics do not help: the release's size is set by d
     return Status(StatusCode::ResourceLimit, "this private run" + needs + release.largest + " beside the fit (" + memoryText(fit.bytes) +
-                                                 "); this process can allocate " + memoryText(available) +
+                                                 "); this process can allocate " + budgetText(budget.value()) +
                                                  ": use a Gaussian mechanism, whose M3 noise is drawn in k dimensions");
   }
   // The largest k that fits (the estimate grows with k).
@@ -111,7 +113,7 @@ Status checkSpectralMemory(const SpectralOptions& o, const Corpus& corpus, const
   }
   return Status(StatusCode::ResourceLimit,
                 topicsName + " " + std::to_string(k) + needs + fit.largest + (release.bytes > 0 ? " and " + release.largest : std::string()) +
-                    "; this process can allocate " + memoryText(available) +
+                    "; this process can allocate " + budgetText(budget.value()) +
                     (lo >= 1 ? ": at most " + topicsName + " " + std::to_string(lo) + " fits"
                              : ": not even one topic fits over " + std::to_string(d) + " words"));
 }

@@ -27,8 +27,8 @@ SpectralMemory estimateSpectralMemory(int vocabSize, int topicCount, const Spect
 SpectralMemory privateReleaseMemory(int vocabSize, int topicCount, const PrivacyOptions& privacy);
 
 // Ok when the estimate (with the release's, when `privacy` is given) fits in
-// availableMemoryBytes(); else ResourceLimit naming what it needs, why, what this process can
-// allocate and the largest k that fits. `topicsName` is how the caller's user sets k
+// memoryBudget(); else ResourceLimit naming what it needs, why, what this process can allocate
+// under which limit, and the largest k that fits. `topicsName` is how the caller's user sets k
 // ("--topics" on the command line, "Topics k" in the app).
 Status checkSpectralMemory(const SpectralOptions& options, const Corpus& corpus, const PrivacyOptions* privacy = nullptr,
                            const std::string& topicsName = "--topics");

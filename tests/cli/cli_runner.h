@@ -37,6 +37,16 @@ inline Outcome dplda(const QStringList& args, int timeoutMs = 300000) {
   return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
 }
 
+// As dplda(), with `variables` ("NAME=value") added to the environment.
+inline Outcome dpldaWithEnvironment(const QStringList& args, const QStringList& variables, int timeoutMs = 300000) {
+  QProcess p;
+  p.setEnvironment(QProcess::systemEnvironment() + variables);
+  p.start(qEnvironmentVariable("DPLDA_CLI"), args);
+  if (!p.waitForFinished(timeoutMs)) return {-1, {}, "dplda did not finish: " + p.errorString()};
+  if (p.exitStatus() == QProcess::CrashExit) return {-2, {}, "dplda crashed: " + QString::fromUtf8(p.readAllStandardError())};
+  return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+}
+
 // As dplda(), in a child limited to `memoryMiB` of address space (setrlimit(RLIMIT_AS), set
 // between fork and exec), the way a user's `ulimit -v` or a container limits it. Under
 // AddressSanitizer (which reserves terabytes of shadow address space) the limit is left off.

@@ -16,6 +16,7 @@
 namespace {
 
 using cli_test::dplda;
+using cli_test::dpldaWithEnvironment;
 using cli_test::dpldaWithMemoryLimit;
 using cli_test::Outcome;
 using cli_test::readJson;
@@ -178,6 +179,39 @@ class TestCliResources : public QObject {
     const QRegularExpressionMatch m = QRegularExpression("at most --topics (\\d+) fits").match(r.err);
     QVERIFY(m.hasMatch());
     QVERIFY(m.captured(1).toInt() >= 50 && m.captured(1).toInt() < 800);
+  }
+
+  // DPLDA_MEMORY_LIMIT bounds a run where an address-space limit cannot (AddressSanitizer reserves
+  // terabytes of it; a cgroup's limit ends a process with the OOM killer): a sanitized run of
+  // --topics 500 on d = 1000 started and filled its memory where the normal build under 2 GiB of
+  // address space refused it at once. A run that needs more is refused before it starts, naming
+  // the limit; a malformed value is refused by every command, naming the variable.
+  void memoryLimitVariableBoundsTheRun() {
+    const QString c = m_dir.filePath("d1000-limit");
+    const Outcome g = dplda({"generate", "--vocab", "1000", "--topics", "5", "--docs", "3000", "--doc-length", "20",
+                             "--seed", "5", "--out", c});
+    QVERIFY2(g.code == 0, qPrintable(g.err));
+    const Outcome r = dpldaWithEnvironment({"run", "--corpus", c, "--topics", "150", "--no-cache"},
+                                           {"DPLDA_MEMORY_LIMIT=256M"}, 120000);
+    QCOMPARE(r.code, 3);
+    QVERIFY2(r.err.startsWith("dplda run: bad input: --topics 150 needs about") &&
+                 r.err.contains(" under DPLDA_MEMORY_LIMIT=256M: at most --topics "),
+             qPrintable(r.err));
+    const Outcome fits = dpldaWithEnvironment({"run", "--corpus", m_small, "--topics", "5", "--no-cache"},
+                                              {"DPLDA_MEMORY_LIMIT=1G"}, 120000);
+    QVERIFY2(fits.code == 0, qPrintable(fits.err));
+    const Outcome bad = dpldaWithEnvironment({"run", "--corpus", m_small, "--topics", "5", "--no-cache"},
+                                             {"DPLDA_MEMORY_LIMIT=2GB"}, 120000);
+    QCOMPARE(bad.code, 3);
+    QVERIFY2(bad.err.startsWith("dplda run: bad input: DPLDA_MEMORY_LIMIT '2GB' is not a memory size") &&
+                 bad.err.contains("DPLDA_MEMORY_LIMIT=2G"),
+             qPrintable(bad.err));
+    const QString out = m_dir.filePath("not-generated");
+    const Outcome gen = dpldaWithEnvironment({"generate", "--vocab", "30", "--topics", "3", "--docs", "10", "--out", out},
+                                             {"DPLDA_MEMORY_LIMIT=-1"}, 120000);
+    QCOMPARE(gen.code, 3);
+    QVERIFY2(gen.err.startsWith("dplda generate: bad input: DPLDA_MEMORY_LIMIT '-1'"), qPrintable(gen.err));
+    QVERIFY(!QFile::exists(out + "/docword.txt"));
   }
 
   // Pure-DP configuration 1 draws Laplace noise on the explicit d x d x d M3 (216 MB at d = 300):

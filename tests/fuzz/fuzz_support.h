@@ -8,7 +8,9 @@
 //   DPLDA_FUZZ_TIMEOUT  seconds per child process (default 20, 120 under AddressSanitizer)
 //   DPLDA_FUZZ_SANITIZED_CLI  set: DPLDA_CLI is a sanitizer build (ASAN_OPTIONS, no RLIMIT_AS)
 //   DPLDA_FUZZ_MEMORY   MiB per child process (default 2048): an address-space limit
-//                       (RLIMIT_AS), or under AddressSanitizer its hard_rss_limit_mb
+//                       (RLIMIT_AS), or for a sanitized child DPLDA_MEMORY_LIMIT (the limit the
+//                       program's memory checks read besides RLIMIT_AS), with AddressSanitizer's
+//                       hard_rss_limit_mb at twice that as the backstop (shadow, redzones)
 //   DPLDA_FUZZ_KEEP     a folder: every failing case is copied there with a README line
 #include <sys/resource.h>
 
@@ -164,9 +166,12 @@ inline Outcome runProgram(const QString& program, const QStringList& args) {
   env.insert("OMP_NUM_THREADS", "1");  // campaigns run cases side by side under ctest -j
   const bool sanitized = sanitizedChildren();
   if (sanitized) {
+    // AddressSanitizer reserves terabytes of address space, so RLIMIT_AS cannot bound the child:
+    // the program's own limit does, as a user's would (core/common/memory_budget.h).
+    env.insert("DPLDA_MEMORY_LIMIT", QString("%1M").arg(memoryMiB()));
     env.insert("ASAN_OPTIONS", QString("hard_rss_limit_mb=%1:allocator_may_return_null=1:detect_leaks=0:"
                                        "handle_abort=1:exitcode=86")
-                                   .arg(memoryMiB()));
+                                   .arg(2 * memoryMiB()));
     env.insert("UBSAN_OPTIONS", "print_stacktrace=1");
   }
   p.setProcessEnvironment(env);

@@ -8,10 +8,15 @@
 //                      sweep --out onto an earlier report, with and without --force
 //   stale-cache        an in-place edit of docword.txt or vocab.txt that keeps the size, with the
 //                      modification time put back, between a cached run and the next
+//   corrupt-cache      the binary cache damaged between a cached run and the next: bytes flipped
+//                      (in the header or anywhere), cut, extended, zeroed, replaced by garbage of
+//                      the same size, or by the cache of another corpus
+// DPLDA_FUZZ_FAMILY=0..3 runs one family only (in the order above).
 // Besides the common checks (fuzz_support.h): nothing hangs; a special file in an input slot is
 // refused with exit 3 naming what it is; no file the user had is changed or lost (every file of
 // the case folder is hashed before and after) unless --force asked for it; no temporary file is
-// left; nothing is written into /dev; a run after the edit prints what --no-cache prints.
+// left; nothing is written into /dev; a run after the edit or the damage prints what --no-cache
+// prints.
 #include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -99,7 +104,7 @@ class TestFuzzFiles : public QObject {
 
  private:
   QTemporaryDir m_tmp;
-  QString m_base, m_text;
+  QString m_base, m_text, m_other;  // m_other: another corpus, with its cache
   fuzz::Tally m_tally;
   QStringList m_failures;
   int m_index = 0;
@@ -274,6 +279,45 @@ class TestFuzzFiles : public QObject {
     }
     const struct timespec times[2] = {st.st_atim, st.st_mtim};
     utimensat(AT_FDCWD, path.c_str(), times, 0);
+    compareWithNoCache(c, a, b);
+  }
+
+  void corruptCache(fuzz::Rng& rng) {
+    const QString c = newCase("corrupt-cache");
+    const QString a = m_caseDir + "/a.json", b = m_caseDir + "/b.json";
+    fuzz::runDplda({"run", "--corpus", c, "--topics", "3", "--json", a});  // writes the cache
+    const QString cache = c + "/docword.txt.dplda-cache";
+    QByteArray bytes = readBytes(cache);
+    const auto at = [&](std::size_t limit) {
+      return static_cast<qsizetype>(rng.below(std::min<std::size_t>(limit, static_cast<std::size_t>(bytes.size()))));
+    };
+    switch (bytes.isEmpty() ? 5 : rng.below(7)) {
+      case 0:  // bytes flipped anywhere
+        for (int n = 1 + static_cast<int>(rng.below(8)); n > 0; --n) bytes[at(SIZE_MAX)] ^= static_cast<char>(1 + rng.below(255));
+        break;
+      case 1:  // a byte of the header
+        bytes[at(160)] ^= static_cast<char>(1 + rng.below(255));
+        break;
+      case 2: bytes.truncate(at(SIZE_MAX)); break;
+      case 3: bytes.append(QByteArray(1 + static_cast<qsizetype>(rng.below(4096)), static_cast<char>(rng.below(256)))); break;
+      case 4: {
+        const qsizetype from = at(SIZE_MAX);
+        const qsizetype n = std::min<qsizetype>(bytes.size() - from, 1 + static_cast<qsizetype>(rng.below(4096)));
+        bytes.replace(from, n, QByteArray(n, '\0'));
+        break;
+      }
+      case 5:
+        for (char& ch : bytes) ch = static_cast<char>(rng.below(256));
+        break;
+      default: bytes = readBytes(m_other + "/docword.txt.dplda-cache");
+    }
+    writeBytes(cache, bytes);
+    compareWithNoCache(c, a, b);
+  }
+
+  // A cached run of `c` after the edit or the damage against a run without the cache: the same
+  // exit status and the same topics, α, top words and corpus summary.
+  void compareWithNoCache(const QString& c, const QString& a, const QString& b) {
     const fuzz::Outcome cached = run({"run", "--corpus", c, "--topics", "3", "--json", a});
     const QString cachedCommand = m_command;
     const fuzz::Outcome fresh = fuzz::runDplda({"run", "--corpus", c, "--topics", "3", "--no-cache", "--json", b});
@@ -297,19 +341,28 @@ class TestFuzzFiles : public QObject {
     const fuzz::Outcome g = fuzz::runDplda(
         {"generate", "--vocab", "40", "--topics", "3", "--docs", "300", "--seed", "3", "--out", m_base});
     QVERIFY2(g.code == 0, g.err.constData());
+    m_other = m_tmp.filePath("other");
+    const fuzz::Outcome o = fuzz::runDplda(
+        {"generate", "--vocab", "40", "--topics", "3", "--docs", "300", "--seed", "4", "--out", m_other});
+    QVERIFY2(o.code == 0, o.err.constData());
+    QVERIFY(fuzz::runDplda({"run", "--corpus", m_other, "--topics", "3"}).code == 0);
+    QVERIFY(QFile::exists(m_other + "/docword.txt.dplda-cache"));
     m_text = m_tmp.filePath("text.txt");
     writeBytes(m_text, "alpha beta gamma delta\nbeta gamma delta epsilon\ngamma delta epsilon zeta\n");
   }
 
   void campaign() {
-    const int cases = fuzz::caseCount(45);
+    const int cases = fuzz::caseCount(60);
     const std::uint64_t seed = fuzz::campaignSeed();
+    // DPLDA_FUZZ_FAMILY (0-3) runs one family only: case i is then case i of that family.
+    const int only = qEnvironmentVariableIsSet("DPLDA_FUZZ_FAMILY") ? qEnvironmentVariableIntValue("DPLDA_FUZZ_FAMILY") : -1;
     for (m_index = 0; m_index < cases; ++m_index) {
       fuzz::Rng rng(fuzz::mix(seed * 0x100000001B3ull + static_cast<std::uint64_t>(m_index)));
-      switch (m_index % 3) {
+      switch (only >= 0 ? only : m_index % 4) {
         case 0: specialInput(rng); break;
         case 1: outputOntoInput(rng); break;
-        default: staleCache(rng);
+        case 2: staleCache(rng); break;
+        default: corruptCache(rng);
       }
       fs::remove_all(m_caseDir.toStdString());
     }
