@@ -167,8 +167,8 @@ class TestStreamedCorpus : public QObject {
   }
 
   void aPassLeavesNoPagesOfTheMappingResident() {
-    // 4000 documents of ~250 tokens over 2000 words: ~0.8 M entries, ~6.5 MB of mapped sections.
-    const fs::path dir = makeCorpus(4000, 2000, 250);
+    // 8000 documents of ~250 tokens over 2000 words: ~1.6 M entries, ~13 MB of mapped sections.
+    const fs::path dir = makeCorpus(8000, 2000, 250);
     QVERIFY(!dir.empty());
     Corpus s = load(dir, true);
     setBlockEntries(s, 1 << 14);
@@ -183,10 +183,11 @@ class TestStreamedCorpus : public QObject {
     const long after = residentKilobytesOfMapping(words);
     QVERIFY(after >= 0);
     const long mappedKb = static_cast<long>(s.nnz() * 8 / 1024);
-    QVERIFY2(mappedKb > 5000, std::to_string(mappedKb).c_str());
-    // Without the release every page read would stay: all ~6 MB. One block is 128 KB of entries.
+    QVERIFY2(mappedKb > 10000, std::to_string(mappedKb).c_str());
+    // Without the release every page read would stay: all ~13 MB. One block is 128 KB of entries,
+    // and a fault may map up to a 2 MiB folio of the page cache around it (released with it).
     QVERIFY2(after <= 256, ("resident after the pass: " + std::to_string(after) + " kB").c_str());
-    QVERIFY2(largest <= 1024, ("resident during the pass: " + std::to_string(largest) + " kB").c_str());
+    QVERIFY2(largest <= 5 * 1024, ("resident during the pass: " + std::to_string(largest) + " kB").c_str());
   }
 
   void compactionAndRestoreMatchTheResidentCorpus() {
