@@ -7,9 +7,11 @@ VocabularyCompaction compactVocabulary(Corpus& corpus) {
   const int d = corpus.vocabSize();
   c.vocabSize = d;
   std::vector<int> newId(static_cast<std::size_t>(d), -1);
-  forEachRowBlock(corpus, 0, corpus.docCount(), [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
-    for (Eigen::Index e = outer[first]; e < outer[last]; ++e) newId[static_cast<std::size_t>(entry(e).first)] = 0;
-  });
+  forEachRowBlock(corpus, 0, corpus.docCount(),
+                  [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
+                    for (Eigen::Index e = outer[first]; e < outer[last]; ++e)
+                      newId[static_cast<std::size_t>(entry(e).first)] = 0;
+                  });
   for (int w = 0; w < d; ++w) {
     if (newId[static_cast<std::size_t>(w)] < 0) continue;
     newId[static_cast<std::size_t>(w)] = static_cast<int>(c.wordIds.size());
@@ -24,7 +26,8 @@ VocabularyCompaction compactVocabulary(Corpus& corpus) {
     corpus.mapped = std::move(m);
   } else {
     int* inner = corpus.counts.innerIndexPtr();
-    for (Eigen::Index e = 0; e < corpus.counts.nonZeros(); ++e) inner[e] = newId[static_cast<std::size_t>(inner[e])];
+    for (Eigen::Index e = 0; e < corpus.counts.nonZeros(); ++e)
+      inner[e] = newId[static_cast<std::size_t>(inner[e])];
     corpus.counts.conservativeResize(corpus.counts.rows(), static_cast<Eigen::Index>(c.wordIds.size()));
     corpus.counts.makeCompressed();
   }
@@ -49,7 +52,8 @@ void restoreVocabulary(Corpus& corpus, VocabularyCompaction& c) {
   } else {
     corpus.counts.conservativeResize(corpus.counts.rows(), c.vocabSize);
     int* inner = corpus.counts.innerIndexPtr();
-    for (Eigen::Index e = 0; e < corpus.counts.nonZeros(); ++e) inner[e] = c.wordIds[static_cast<std::size_t>(inner[e])];
+    for (Eigen::Index e = 0; e < corpus.counts.nonZeros(); ++e)
+      inner[e] = c.wordIds[static_cast<std::size_t>(inner[e])];
   }
   corpus.vocab = std::move(c.removedNames);
   c.removedNames.clear();

@@ -46,27 +46,31 @@ Result<CoherenceResult> topicCoherence(const Eigen::MatrixXd& topics, const Corp
   // [topic][i(i+1)/2 + j], j <= i: documents with both top words i and j (with i when j == i).
   const std::size_t triangle = nn * (nn + 1) / 2;
   std::vector<int> together(k * triangle, 0);
-  std::vector<std::vector<int>> present(k);          // ranks of a topic's top words in the document
+  std::vector<std::vector<int>> present(k);  // ranks of a topic's top words in the document
   int documents = 0;
-  forEachRowBlock(reference, 0, reference.docCount(), [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
-    for (Eigen::Index doc = first; doc < last; ++doc) {
-      bool any = false;
-      for (auto& p : present) p.clear();
-      for (Eigen::Index e = outer[doc]; e < outer[doc + 1]; ++e) {
-        const auto [word, count] = entry(e);
-        if (count <= 0) continue;
-        any = true;
-        const auto found = slotsOf.find(static_cast<int>(word));
-        if (found == slotsOf.end()) continue;
-        for (const auto& [t, rank] : found->second) present[static_cast<std::size_t>(t)].push_back(rank);
-      }
-      documents += any ? 1 : 0;
-      for (std::size_t t = 0; t < k; ++t)
-        for (const int i : present[t])
-          for (const int j : present[t])
-            if (j <= i) ++together[t * triangle + static_cast<std::size_t>(i) * (i + 1) / 2 + static_cast<std::size_t>(j)];
-    }
-  });
+  forEachRowBlock(reference, 0, reference.docCount(),
+                  [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
+                    for (Eigen::Index doc = first; doc < last; ++doc) {
+                      bool any = false;
+                      for (auto& p : present) p.clear();
+                      for (Eigen::Index e = outer[doc]; e < outer[doc + 1]; ++e) {
+                        const auto [word, count] = entry(e);
+                        if (count <= 0) continue;
+                        any = true;
+                        const auto found = slotsOf.find(static_cast<int>(word));
+                        if (found == slotsOf.end()) continue;
+                        for (const auto& [t, rank] : found->second)
+                          present[static_cast<std::size_t>(t)].push_back(rank);
+                      }
+                      documents += any ? 1 : 0;
+                      for (std::size_t t = 0; t < k; ++t)
+                        for (const int i : present[t])
+                          for (const int j : present[t])
+                            if (j <= i)
+                              ++together[t * triangle + static_cast<std::size_t>(i) * (i + 1) / 2 +
+                                         static_cast<std::size_t>(j)];
+                    }
+                  });
   if (documents == 0) return badInput("the reference corpus has no document with a token");
   out.referenceDocuments = documents;
   const double r = documents;

@@ -32,16 +32,17 @@ SecondMomentOperator::SecondMomentOperator(const Corpus& corpus, double alpha0, 
   std::vector<Eigen::VectorXd> diag(kLanes, Eigen::VectorXd::Zero(d)), sum1(kLanes, Eigen::VectorXd::Zero(d));
   forEachLane(static_cast<double>(corpus.nnz()) * 4, [&](int lane) {
     for (Eigen::Index b = lane; b < blocks; b += kLanes) {
-      withRows(corpus, b * nb, std::min(docs, (b + 1) * nb), [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
-        for (Eigen::Index n = first; n < last; ++n) {
-          const double pair = f2[n] / (N * l[n] * (l[n] - 1.0)), inv = f1[n] / l[n];
-          for (Eigen::Index e = outer[n]; e < outer[n + 1]; ++e) {
-            const auto [j, c] = entry(e);
-            diag[lane][j] += c * pair;
-            sum1[lane][j] += c * inv;
-          }
-        }
-      });
+      withRows(corpus, b * nb, std::min(docs, (b + 1) * nb),
+               [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
+                 for (Eigen::Index n = first; n < last; ++n) {
+                   const double pair = f2[n] / (N * l[n] * (l[n] - 1.0)), inv = f1[n] / l[n];
+                   for (Eigen::Index e = outer[n]; e < outer[n + 1]; ++e) {
+                     const auto [j, c] = entry(e);
+                     diag[lane][j] += c * pair;
+                     sum1[lane][j] += c * inv;
+                   }
+                 }
+               });
     }
   });
   m_diagonal = diag[0];
@@ -103,8 +104,8 @@ Eigen::Index passLanes(const Corpus& corpus, const std::vector<std::uint32_t>& p
 // through forEachRowBlock (the doubles in memory, or a streamed corpus's mapping block by block):
 // the same values and the same order either way.
 template <class Pass>
-void withEntries(const Corpus& corpus, const std::vector<std::uint32_t>& packed, Eigen::Index begin, Eigen::Index end,
-                 Pass pass) {
+void withEntries(const Corpus& corpus, const std::vector<std::uint32_t>& packed, Eigen::Index begin,
+                 Eigen::Index end, Pass pass) {
   if (!packed.empty()) {
     const std::uint32_t* p = packed.data();
     pass(begin, end, corpus.counts.outerIndexPtr(), [p](Eigen::Index e) {
@@ -159,9 +160,10 @@ void SecondMomentOperator::perform_op(const double* x, double* y, const std::vec
     Eigen::VectorXd& zv = partial[static_cast<std::size_t>(lane)];
     zv = Eigen::VectorXd::Zero(d);
     const Eigen::Index begin = docs * lane / lanes, end = docs * (lane + 1) / lanes;
-    withEntries(corpus, packed, begin, end, [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
-      productPass(outer, first, last, m_docWeights.data(), x, zv.data(), entry);
-    });
+    withEntries(corpus, packed, begin, end,
+                [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
+                  productPass(outer, first, last, m_docWeights.data(), x, zv.data(), entry);
+                });
   });
   guard.rethrow();
   yv = partial[0];
@@ -197,8 +199,8 @@ void productPassB(const int* outer, Eigen::Index begin, Eigen::Index end, const 
 
 // out = the Gram part of M̂2 X, B columns per pass over the counts (the last pass zero-padded).
 template <int B>
-void gramProduct(const Corpus& corpus, const std::vector<std::uint32_t>& packed, const Eigen::VectorXd& weights,
-                 const Eigen::MatrixXd& X, Eigen::MatrixXd& out) {
+void gramProduct(const Corpus& corpus, const std::vector<std::uint32_t>& packed,
+                 const Eigen::VectorXd& weights, const Eigen::MatrixXd& X, Eigen::MatrixXd& out) {
   using RowsB = Eigen::Matrix<double, Eigen::Dynamic, B, Eigen::RowMajor>;
   const Eigen::Index docs = corpus.docCount(), d = corpus.vocabSize(), b = X.cols();
   const Eigen::Index lanes = passLanes(corpus, packed);
@@ -213,9 +215,10 @@ void gramProduct(const Corpus& corpus, const std::vector<std::uint32_t>& packed,
       RowsB& Z = partial[static_cast<std::size_t>(lane)];
       Z = RowsB::Zero(d, B);
       const Eigen::Index begin = docs * lane / lanes, end = docs * (lane + 1) / lanes;
-      withEntries(corpus, packed, begin, end, [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
-        productPassB<B>(outer, first, last, weights.data(), Xr.data(), Z.data(), entry);
-      });
+      withEntries(corpus, packed, begin, end,
+                  [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
+                    productPassB<B>(outer, first, last, weights.data(), Xr.data(), Z.data(), entry);
+                  });
     });
     guard.rethrow();
     RowsB sum = partial[0];
@@ -244,10 +247,18 @@ Eigen::MatrixXd SecondMomentOperator::apply(const Eigen::MatrixXd& X, const std:
   const Eigen::Index d = corpus.vocabSize();
   Eigen::MatrixXd out(d, X.cols());
   switch (passWidth(d, X.cols())) {
-    case 16: gramProduct<16>(corpus, packed, m_docWeights, X, out); break;
-    case 8: gramProduct<8>(corpus, packed, m_docWeights, X, out); break;
-    case 4: gramProduct<4>(corpus, packed, m_docWeights, X, out); break;
-    default: gramProduct<2>(corpus, packed, m_docWeights, X, out); break;
+    case 16:
+      gramProduct<16>(corpus, packed, m_docWeights, X, out);
+      break;
+    case 8:
+      gramProduct<8>(corpus, packed, m_docWeights, X, out);
+      break;
+    case 4:
+      gramProduct<4>(corpus, packed, m_docWeights, X, out);
+      break;
+    default:
+      gramProduct<2>(corpus, packed, m_docWeights, X, out);
+      break;
   }
   // The diagonal and rank-one corrections as in perform_op.
   out -= m_diagonal.asDiagonal() * X;
@@ -269,15 +280,16 @@ Result<Eigen::MatrixXd> SecondMomentOperator::toDense(Feedback* feedback) const 
       if (isCanceled(feedback)) return;
       const Eigen::Index start = b * nb, rows = std::min(nb, N - start);
       block.leftCols(rows).setZero();
-      withRows(corpus, start, start + rows, [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
-        for (Eigen::Index n = first; n < last; ++n) {
-          const double s = std::sqrt(m_docWeights[n]);
-          for (Eigen::Index e = outer[n]; e < outer[n + 1]; ++e) {
-            const auto [j, c] = entry(e);
-            block(j, n - start) = s * c;
-          }
-        }
-      });
+      withRows(corpus, start, start + rows,
+               [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
+                 for (Eigen::Index n = first; n < last; ++n) {
+                   const double s = std::sqrt(m_docWeights[n]);
+                   for (Eigen::Index e = outer[n]; e < outer[n + 1]; ++e) {
+                     const auto [j, c] = entry(e);
+                     block(j, n - start) = s * c;
+                   }
+                 }
+               });
       lanes[lane].selfadjointView<Eigen::Lower>().rankUpdate(block.leftCols(rows));
     }
   });

@@ -28,7 +28,8 @@ Result<Corpus> perturbCorpus(const Corpus& c, double maxLength, Mechanism m, dou
     const double l = c.lengths[n];
     const double shrink = l > maxLength ? maxLength / l : 1.0;
     withRows(c, n, n + 1, [&](Eigen::Index, Eigen::Index, const int* outer, auto entry) {
-      for (Eigen::Index e = outer[n]; e < outer[n + 1]; ++e) row[entry(e).first] = std::floor(entry(e).second * shrink);
+      for (Eigen::Index e = outer[n]; e < outer[n + 1]; ++e)
+        row[entry(e).first] = std::floor(entry(e).second * shrink);
     });
     for (int i = 0; i < c.vocabSize(); ++i) {
       const double noisy = row[i] + (scale == 0.0 ? 0.0
