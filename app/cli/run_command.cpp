@@ -290,7 +290,11 @@ int runCommand(const std::vector<std::string>& args) {
 
   checkRunOutputs(a);  // before the corpus is read: a refused output is known at once, not after the fit
   checkModelOutputs(a);
-  Corpus full = take(loadUciCorpus(corpusPath, corpusCacheOptionsFromEnvironment(!a.flag("no-cache"))));  // issue 11
+  CorpusCacheOptions cache = corpusCacheOptionsFromEnvironment(!a.flag("no-cache"));  // issue 11
+  // Streamed from the cache's mapping (issue 27 §4: the fit holds blocks of documents, not the
+  // counts), except where a stage reads a resident corpus: a held-out split, the online decomposer.
+  cache.stream = !a.has("holdout") && o.decomposer != "online";
+  Corpus full = take(loadUciCorpus(corpusPath, cache));
   const int fullDocCount = full.docCount();
   // --holdout: the spectral model is fitted on the training part only (N public = its size).
   // The corpus is moved, never copied: at NYTimes scale a copy is 0.8 GB (issue 11).

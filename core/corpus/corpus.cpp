@@ -4,6 +4,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/corpus/mapped_file.h"
+
 namespace dplda {
 
 Result<Corpus> buildCorpus(int docCount, int vocabSize, const std::vector<CountTriplet>& triplets,
@@ -57,12 +59,24 @@ Result<Corpus> buildCorpus(int docCount, int vocabSize, const std::vector<CountT
 
 namespace dplda {
 
+void MappedCounts::release(Eigen::Index from, Eigen::Index to) const {
+  if (!file || to <= from) return;
+  file->releasePages(wordsAt + static_cast<std::size_t>(from) * 4, wordsAt + static_cast<std::size_t>(to) * 4);
+  file->releasePages(countsAt + static_cast<std::size_t>(from) * 4, countsAt + static_cast<std::size_t>(to) * 4);
+}
+
 void keepDroppedAsEmpty(Corpus& corpus) {
   const int extra = corpus.droppedDocuments;
   if (extra <= 0) return;
-  const Eigen::Index rows = corpus.counts.rows();
-  corpus.counts.conservativeResize(rows + extra, corpus.counts.cols());  // rows with no entries
-  corpus.counts.makeCompressed();
+  const Eigen::Index rows = corpus.docCount();
+  if (corpus.mapped) {  // rows with no entries: their offsets are all the last one
+    auto m = std::make_shared<MappedCounts>(*corpus.mapped);
+    m->outer.resize(m->outer.size() + static_cast<std::size_t>(extra), m->outer.back());
+    corpus.mapped = std::move(m);
+  } else {
+    corpus.counts.conservativeResize(rows + extra, corpus.counts.cols());  // rows with no entries
+    corpus.counts.makeCompressed();
+  }
   corpus.lengths.conservativeResize(rows + extra);
   corpus.lengths.tail(extra).setZero();
   corpus.emptyDocuments += extra;

@@ -5,7 +5,10 @@
 // documents row by row and multiplies C by dense k-column blocks (Y = C W), which Eigen's
 // sparse-dense products do well; counts are exact small integers in double.
 #include <Eigen/Dense>
+#include <algorithm>
 #include <Eigen/Sparse>
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -49,6 +52,32 @@ inline constexpr double kMaxClipLength = 1e7;
 // 30 KB file ended in std::bad_alloc inside a worker thread (issue 28).
 inline constexpr long long kMaxDocumentLength = 10000000;
 
+class MappedFile;
+
+// A streamed pass reads this many entries (8 bytes each in the mapping) per block and thread.
+inline constexpr Eigen::Index kStreamBlockEntries = Eigen::Index{1} << 22;
+
+// The counts of a streamed corpus: read in place from the memory-mapped binary cache
+// (corpus_cache.h) instead of copied into memory, so a fit holds a few blocks of documents at a
+// time, not 12 bytes per count (issue 27 §4). The row offsets are in memory (4 bytes per document,
+// with the empty documents a text import keeps appended); the word ids and counts are the cache's
+// sections, whose pages are released behind every block read (forEachRowBlock below).
+struct MappedCounts {
+  std::shared_ptr<const MappedFile> file;  // keeps the mapping open
+  Eigen::Index cols = 0;                   // columns the passes see (fewer when compacted)
+  std::vector<int> outer;                  // rows + 1 offsets into the entries
+  const std::int32_t* words = nullptr;     // word id of each entry (the cache's ids)
+  const std::uint32_t* counts = nullptr;   // count of each entry
+  std::size_t wordsAt = 0, countsAt = 0;   // byte offsets of the two sections in the file
+  // Compaction (vocabulary_compaction.h): the column of each cache word id; empty: the ids themselves.
+  std::vector<int> wordMap;
+  Eigen::Index blockEntries = 0;           // entries per block of forEachRowBlock (0: kStreamBlockEntries)
+  Eigen::Index nnz() const { return outer.empty() ? 0 : outer.back(); }
+  // Drops the mapped pages of entries [from, to) from the resident set (rounded out to whole pages:
+  // a page another block still reads is read again from the page cache, never wrong).
+  void release(Eigen::Index from, Eigen::Index to) const;
+};
+
 struct Corpus {
   Corpus() = default;
   Corpus(const Corpus&) = default;
@@ -60,7 +89,8 @@ struct Corpus {
         vocab(std::move(o.vocab)),
         droppedDocuments(o.droppedDocuments),
         emptyDocuments(o.emptyDocuments),
-        provenance(std::move(o.provenance)) {
+        provenance(std::move(o.provenance)),
+        mapped(std::move(o.mapped)) {
     counts.swap(o.counts);
   }
   Corpus& operator=(Corpus&& o) noexcept {
@@ -70,6 +100,7 @@ struct Corpus {
     std::swap(droppedDocuments, o.droppedDocuments);
     std::swap(emptyDocuments, o.emptyDocuments);
     std::swap(provenance, o.provenance);
+    std::swap(mapped, o.mapped);
     return *this;
   }
 
@@ -83,10 +114,16 @@ struct Corpus {
   // estimator skips them (contributes()) and divides by N = docCount().
   int emptyDocuments = 0;
   CorpusProvenance provenance;     // where the vocabulary and the documents came from
+  // Set for a streamed corpus (loadUciCorpus with CorpusCacheOptions::stream): `counts` is then
+  // empty and the passes read these through forEachRowBlock / withRows, the one way every moment
+  // pass reads documents. Code that reads `counts` directly (held-out splits, VI, input
+  // perturbation, the online decomposer) is given resident corpora only (run_command.cpp).
+  std::shared_ptr<const MappedCounts> mapped;
 
-  int docCount() const { return static_cast<int>(counts.rows()); }
-  int vocabSize() const { return static_cast<int>(counts.cols()); }
-  long long nnz() const { return counts.nonZeros(); }
+  bool streamed() const { return mapped != nullptr; }
+  int docCount() const { return static_cast<int>(mapped ? Eigen::Index(mapped->outer.size()) - 1 : counts.rows()); }
+  int vocabSize() const { return static_cast<int>(mapped ? mapped->cols : counts.cols()); }
+  long long nnz() const { return mapped ? mapped->nnz() : counts.nonZeros(); }
   double maxLength() const { return lengths.size() ? lengths.maxCoeff() : 0.0; }
   // Documents with a non-zero contribution (docCount() minus the empty ones).
   int contributingDocCount() const { return docCount() - emptyDocuments; }
@@ -95,6 +132,60 @@ struct Corpus {
     return i < static_cast<int>(vocab.size()) ? vocab[i] : std::string("w").append(std::to_string(i));
   }
 };
+
+// Reading the counts of documents [begin, end): f(begin, end, outer, entry) once, where outer[n]
+// to outer[n+1] are the entries of document n and entry(e) = std::pair(column, count) of entry e,
+// both storages giving the same doubles. A streamed corpus's pages of the range leave the resident
+// set after f: callers keep the range to a bounded block (a few thousand documents).
+template <class F>
+void withRows(const Corpus& corpus, Eigen::Index begin, Eigen::Index end, F&& f) {
+  if (begin >= end) return;
+  if (!corpus.mapped) {
+    const SparseCounts* C = &corpus.counts;
+    SparseCounts compressed;  // no reader makes an uncompressed matrix; a test might
+    if (!C->isCompressed()) {
+      compressed = *C;
+      compressed.makeCompressed();
+      C = &compressed;
+    }
+    const double* v = C->valuePtr();
+    const int* cols = C->innerIndexPtr();
+    f(begin, end, C->outerIndexPtr(), [v, cols](Eigen::Index e) { return std::pair<int, double>{cols[e], v[e]}; });
+    return;
+  }
+  const MappedCounts& m = *corpus.mapped;
+  const std::int32_t* words = m.words;
+  const std::uint32_t* counts = m.counts;
+  if (m.wordMap.empty()) {
+    f(begin, end, m.outer.data(),
+      [words, counts](Eigen::Index e) { return std::pair<int, double>{words[e], static_cast<double>(counts[e])}; });
+  } else {
+    const int* map = m.wordMap.data();
+    f(begin, end, m.outer.data(), [words, counts, map](Eigen::Index e) {
+      return std::pair<int, double>{map[words[e]], static_cast<double>(counts[e])};
+    });
+  }
+  m.release(m.outer[static_cast<std::size_t>(begin)], m.outer[static_cast<std::size_t>(end)]);
+}
+
+// withRows over [begin, end) in order, in blocks of about kStreamBlockEntries entries for a
+// streamed corpus (one block for a resident one). The documents are visited in the same order
+// either way, so sums formed across blocks have the same bits.
+template <class F>
+void forEachRowBlock(const Corpus& corpus, Eigen::Index begin, Eigen::Index end, F&& f) {
+  if (!corpus.mapped) return withRows(corpus, begin, end, f);
+  const std::vector<int>& outer = corpus.mapped->outer;
+  const Eigen::Index block = corpus.mapped->blockEntries > 0 ? corpus.mapped->blockEntries : kStreamBlockEntries;
+  while (begin < end) {
+    // The documents up to `block` entries from begin (at least one document).
+    const auto limit = static_cast<long long>(outer[static_cast<std::size_t>(begin)]) + block;
+    auto it = std::upper_bound(outer.begin() + begin + 1, outer.begin() + end + 1, limit,
+                               [](long long v, int o) { return v < o; });
+    const Eigen::Index stop = std::max<Eigen::Index>(begin + 1, (it - outer.begin()) - 1);
+    withRows(corpus, begin, stop, f);
+    begin = stop;
+  }
+}
 
 // Whether a document of this length enters the estimators (empty documents do not).
 inline bool contributes(double length) { return length >= kMinDocumentLength; }

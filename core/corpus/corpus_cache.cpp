@@ -19,6 +19,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include "core/common/memory_budget.h"
 #include "core/common/safe_file.h"
 #include "core/common/text_escape.h"
 #include "core/corpus/mapped_file.h"
@@ -249,9 +250,10 @@ struct RowCopy {
   bool badId = false, badCount = false;
 };
 
-// Copies the entries [b, e) of a row into the corpus and checks them, without a branch per entry
-// (the flags are tested once per row). A 4-byte count is an integer by construction: only 0 is
-// refused; an 8-byte one must be a positive integer.
+// Checks the entries [b, e) of a row, and copies them into the corpus unless innerOut is null (a
+// streamed corpus reads them in place), without a branch per entry (the flags are tested once per
+// row). A 4-byte count is an integer by construction: only 0 is refused; an 8-byte one must be a
+// positive integer.
 template <class Count>
 RowCopy copyRow(const std::int32_t* inner, const Count* counts, std::int32_t b, std::int32_t e, std::int64_t cols,
                 int* innerOut, double* values) {
@@ -264,8 +266,10 @@ RowCopy copyRow(const std::int32_t* inner, const Count* counts, std::int32_t b, 
     const double v = static_cast<double>(counts[i]);
     if constexpr (std::is_same_v<Count, double>) out.badCount |= !(v >= 1.0 && v <= 9.0e15 && v == std::floor(v));
     else out.badCount |= counts[i] == 0;
-    innerOut[i] = id;
-    values[i] = v;
+    if (innerOut) {
+      innerOut[i] = id;
+      values[i] = v;
+    }
     out.sum += v;
   }
   return out;
@@ -273,7 +277,7 @@ RowCopy copyRow(const std::int32_t* inner, const Count* counts, std::int32_t b, 
 
 }  // namespace
 
-Result<Corpus> readCorpusCache(const std::string& cachePath, const CorpusSourceKey& expected) {
+Result<Corpus> readCorpusCache(const std::string& cachePath, const CorpusSourceKey& expected, bool stream) {
   const std::string name = escapeText(cachePath);
   auto corrupt = [&](const std::string& why) { return badInput(name + " is corrupt: " + why); };
   auto file = MappedFile::open(cachePath, name);
@@ -314,19 +318,38 @@ Result<Corpus> readCorpusCache(const std::string& cachePath, const CorpusSourceK
   const auto* inner = reinterpret_cast<const std::int32_t*>(base + l.inner);
   const auto* lengths = reinterpret_cast<const double*>(base + l.lengths);
   if (outer[0] != 0 || outer[h.rows] != h.nnz) return corrupt("row offsets do not span the entries");
+  // Streamed (issue 27 §4): the counts stay in the mapping, read in place by the passes; only the
+  // row offsets and lengths are copied. 8-byte counts (never written for counts below 2^32, which
+  // every reader enforces) are not streamed.
+  stream = stream && h.valueBytes == 4;
   Corpus corpus;
+  if (!stream) {
+    const double bytes = static_cast<double>(h.nnz) * (sizeof(double) + sizeof(int)) +
+                         static_cast<double>(h.rows) * (sizeof(double) + sizeof(int));
+    DPLDA_RETURN_IF_ERROR(checkMemory(bytes, "loading " + name, "the corpus's counts in memory",
+                                      std::to_string(h.nnz) + " counts, 12 bytes each"));
+  }
+  auto mapped = std::make_shared<MappedCounts>();
   try {
-    corpus.counts.resize(h.rows, h.cols);
-    corpus.counts.resizeNonZeros(h.nnz);
+    if (stream) {
+      mapped->outer.assign(outer, outer + h.rows + 1);
+    } else {
+      corpus.counts.resize(h.rows, h.cols);
+      corpus.counts.resizeNonZeros(h.nnz);
+    }
     corpus.lengths.resize(h.rows);
   } catch (const std::bad_alloc&) {
     return Status(StatusCode::ResourceLimit, name + ": not enough memory for the corpus");
   }
-  adviseHugePages(corpus.counts.valuePtr(), static_cast<std::size_t>(h.nnz) * sizeof(double));
-  adviseHugePages(corpus.counts.innerIndexPtr(), static_cast<std::size_t>(h.nnz) * sizeof(int));
-  std::memcpy(corpus.counts.outerIndexPtr(), outer, static_cast<std::size_t>(h.rows + 1) * 4);
-  int* innerOut = corpus.counts.innerIndexPtr();
-  double* values = corpus.counts.valuePtr();
+  int* innerOut = nullptr;
+  double* values = nullptr;
+  if (!stream) {
+    adviseHugePages(corpus.counts.valuePtr(), static_cast<std::size_t>(h.nnz) * sizeof(double));
+    adviseHugePages(corpus.counts.innerIndexPtr(), static_cast<std::size_t>(h.nnz) * sizeof(int));
+    std::memcpy(corpus.counts.outerIndexPtr(), outer, static_cast<std::size_t>(h.rows + 1) * 4);
+    innerOut = corpus.counts.innerIndexPtr();
+    values = corpus.counts.valuePtr();
+  }
   const auto* narrow = reinterpret_cast<const std::uint32_t*>(base + l.values);
   const auto* wide = reinterpret_cast<const double*>(base + l.values);
   std::int64_t dropped = 0;  // entries whose mapped pages were released
@@ -364,6 +387,16 @@ Result<Corpus> readCorpusCache(const std::string& cachePath, const CorpusSourceK
     if (at != h.vocabBytes) return corrupt("the vocabulary bytes do not add up");
   }
   corpus.droppedDocuments = static_cast<int>(h.dropped);
+  if (stream) {
+    file->releasePages(0, file->size());  // the checks' pages; the passes map theirs again
+    mapped->cols = h.cols;
+    mapped->words = inner;
+    mapped->counts = narrow;
+    mapped->wordsAt = l.inner;
+    mapped->countsAt = l.values;
+    mapped->file = std::make_shared<const MappedFile>(std::move(file).value());
+    corpus.mapped = std::move(mapped);
+  }
   return corpus;
 }
 
@@ -411,7 +444,7 @@ Result<Corpus> loadCounts(const std::string& pathText, const CorpusCacheOptions&
   if (!options.fallbackDir.empty()) candidates.push_back(corpusCachePath(docword.string(), options.fallbackDir));
   for (const std::string& c : candidates) {
     if (!fs::exists(c, ec)) continue;
-    auto cached = readCorpusCache(c, key.value());
+    auto cached = readCorpusCache(c, key.value(), options.stream);
     if (cached.ok()) {
       rep.fromCache = true;
       rep.cachePath = c;
@@ -429,6 +462,11 @@ Result<Corpus> loadCounts(const std::string& pathText, const CorpusCacheOptions&
     if (w.isOk()) {
       rep.cacheWritten = true;
       rep.cachePath = c;
+      if (options.stream) {  // the parsed copy makes way for the cache read in place
+        auto streamed = readCorpusCache(c, key.value(), true);
+        if (streamed.ok()) return streamed;
+        rep.note += (rep.note.empty() ? "" : "; ") + streamed.status().message() + " (not streamed)";
+      }
       return corpus;
     }
     rep.note += (rep.note.empty() ? "" : "; ") + w.message();

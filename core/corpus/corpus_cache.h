@@ -39,6 +39,10 @@ namespace dplda {
 struct CorpusCacheOptions {
   bool enabled = true;
   std::string fallbackDir;  // used only when the corpus folder is not writable; empty: skip
+  // Read the counts in place from the cache's mapping (Corpus::mapped, a streamed corpus) instead
+  // of copying them into memory: a fit then holds a few blocks of documents, not 12 bytes per
+  // count (issue 27 §4). Without a usable cache the corpus is resident, as always.
+  bool stream = false;
 };
 
 // What the command line and the app use: `enabled`, and the fallback folder from the
@@ -76,7 +80,8 @@ std::string corpusCachePath(const std::string& docwordPath, const std::string& d
 // Never written over one of `inputs` (the corpus files), nor over anything but a regular file.
 Status writeCorpusCache(const Corpus& corpus, const CorpusSourceKey& key, const std::string& cachePath,
                         const std::vector<std::string>& inputs = {});
-// BadInput naming the cache file and what is wrong ("stale: ...", "corrupt: ...").
-Result<Corpus> readCorpusCache(const std::string& cachePath, const CorpusSourceKey& expected);
+// BadInput naming the cache file and what is wrong ("stale: ...", "corrupt: ..."); ResourceLimit
+// when a resident corpus would not fit in memory. `stream`: see CorpusCacheOptions.
+Result<Corpus> readCorpusCache(const std::string& cachePath, const CorpusSourceKey& expected, bool stream = false);
 
 }  // namespace dplda

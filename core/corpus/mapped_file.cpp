@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -60,6 +61,16 @@ void MappedFile::dropPages(std::size_t from, std::size_t to) const {
   const std::size_t a = (from + page - 1) / page * page;  // whole pages inside [from, to) only
   const std::size_t b = to / page * page;
   if (b > a) madvise(static_cast<char*>(m_data) + a, b - a, MADV_DONTNEED);
+}
+
+void MappedFile::releasePages(std::size_t from, std::size_t to) const {
+  if (!m_data || to > m_size || to <= from) return;
+  // Rounded out to 2 MiB of the file: a read fault may map a whole large folio of the page cache
+  // (up to 2 MiB, aligned in the file) around the byte read, beyond the block asked for; measured,
+  // page rounding left 2 MB resident after a pass over a 6.5 MB cache.
+  const std::size_t page = std::max<std::size_t>(static_cast<std::size_t>(sysconf(_SC_PAGESIZE)), std::size_t{2} << 20);
+  const std::size_t a = from / page * page, b = std::min(m_size, (to + page - 1) / page * page);
+  madvise(static_cast<char*>(m_data) + a, b - a, MADV_DONTNEED);
 }
 
 void adviseHugePages(void* data, std::size_t bytes) {

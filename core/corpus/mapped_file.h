@@ -35,6 +35,10 @@ class MappedFile {
   // Hints that [from, to) of the mapping will not be read again: its pages leave this process's
   // resident set (they stay in the page cache), so reading a file larger than RAM stays bounded.
   void dropPages(std::size_t from, std::size_t to) const;
+  // The same for every page that holds a byte of [from, to): for ranges read in place by several
+  // threads (a streamed corpus's blocks), where a shared edge page is simply read again from the
+  // page cache. Keeps a streamed pass's resident set at its blocks (issue 27 §4).
+  void releasePages(std::size_t from, std::size_t to) const;
   void close();
 
  private:

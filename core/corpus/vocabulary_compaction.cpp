@@ -7,8 +7,11 @@ VocabularyCompaction compactVocabulary(Corpus& corpus) {
   const int d = corpus.vocabSize();
   c.vocabSize = d;
   std::vector<int> newId(static_cast<std::size_t>(d), -1);
-  const SparseCounts& C = corpus.counts;
-  for (Eigen::Index e = 0; e < C.nonZeros(); ++e) newId[static_cast<std::size_t>(C.innerIndexPtr()[e])] = 0;
+  forEachRowBlock(corpus, 0, corpus.docCount(),
+                  [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
+                    for (Eigen::Index e = outer[first]; e < outer[last]; ++e)
+                      newId[static_cast<std::size_t>(entry(e).first)] = 0;
+                  });
   for (int w = 0; w < d; ++w) {
     if (newId[static_cast<std::size_t>(w)] < 0) continue;
     newId[static_cast<std::size_t>(w)] = static_cast<int>(c.wordIds.size());
@@ -16,10 +19,18 @@ VocabularyCompaction compactVocabulary(Corpus& corpus) {
   }
   if (!c.compacted()) return c;
   // The map is increasing, so every row stays sorted by column.
-  int* inner = corpus.counts.innerIndexPtr();
-  for (Eigen::Index e = 0; e < corpus.counts.nonZeros(); ++e) inner[e] = newId[static_cast<std::size_t>(inner[e])];
-  corpus.counts.conservativeResize(corpus.counts.rows(), static_cast<Eigen::Index>(c.wordIds.size()));
-  corpus.counts.makeCompressed();
+  if (corpus.mapped) {  // a streamed corpus maps its word ids as it reads them
+    auto m = std::make_shared<MappedCounts>(*corpus.mapped);
+    m->wordMap = std::move(newId);
+    m->cols = static_cast<Eigen::Index>(c.wordIds.size());
+    corpus.mapped = std::move(m);
+  } else {
+    int* inner = corpus.counts.innerIndexPtr();
+    for (Eigen::Index e = 0; e < corpus.counts.nonZeros(); ++e)
+      inner[e] = newId[static_cast<std::size_t>(inner[e])];
+    corpus.counts.conservativeResize(corpus.counts.rows(), static_cast<Eigen::Index>(c.wordIds.size()));
+    corpus.counts.makeCompressed();
+  }
   if (!corpus.vocab.empty()) {
     c.removedNames = std::move(corpus.vocab);
     corpus.vocab.clear();
@@ -33,9 +44,17 @@ VocabularyCompaction compactVocabulary(Corpus& corpus) {
 
 void restoreVocabulary(Corpus& corpus, VocabularyCompaction& c) {
   if (!c.compacted()) return;
-  corpus.counts.conservativeResize(corpus.counts.rows(), c.vocabSize);
-  int* inner = corpus.counts.innerIndexPtr();
-  for (Eigen::Index e = 0; e < corpus.counts.nonZeros(); ++e) inner[e] = c.wordIds[static_cast<std::size_t>(inner[e])];
+  if (corpus.mapped) {
+    auto m = std::make_shared<MappedCounts>(*corpus.mapped);
+    m->wordMap.clear();
+    m->cols = c.vocabSize;
+    corpus.mapped = std::move(m);
+  } else {
+    corpus.counts.conservativeResize(corpus.counts.rows(), c.vocabSize);
+    int* inner = corpus.counts.innerIndexPtr();
+    for (Eigen::Index e = 0; e < corpus.counts.nonZeros(); ++e)
+      inner[e] = c.wordIds[static_cast<std::size_t>(inner[e])];
+  }
   corpus.vocab = std::move(c.removedNames);
   c.removedNames.clear();
 }

@@ -10,17 +10,6 @@ namespace dplda {
 
 namespace {
 
-// |A ∩ B| of two increasing lists.
-int intersectionSize(const std::vector<int>& a, const std::vector<int>& b) {
-  int count = 0;
-  for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
-    if (a[i] < b[j]) ++i;
-    else if (b[j] < a[i]) ++j;
-    else ++count, ++i, ++j;
-  }
-  return count;
-}
-
 double npmi(int dij, int di, int dj, double r) {
   if (dij == 0) return -1.0;  // never together: the limit as P(w_i, w_j) -> 0
   const double pij = dij / r;
@@ -43,39 +32,62 @@ Result<CoherenceResult> topicCoherence(const Eigen::MatrixXd& topics, const Corp
   if (!topics.allFinite()) return badInput("a topic has a weight that is not a finite number");
   CoherenceResult out;
   out.topWordCount = n;
-  // The documents of each top word (only those words: k N lists, not d).
-  std::unordered_map<int, std::vector<int>> docsOf;
+  // One pass over the documents counting, for each topic, the documents of each top word and of
+  // each pair of them (k n² counters; lists of the documents of each top word took 4 bytes per
+  // document and word, gigabytes at 3·10⁶ documents: issue 27 §4).
+  std::unordered_map<int, std::vector<std::pair<int, int>>> slotsOf;  // word -> (topic, rank)
   for (Eigen::Index t = 0; t < topics.cols(); ++t) {
     TopicCoherence c;
     c.topWords = topIndices(topics.col(t), n);
-    for (int w : c.topWords) docsOf.try_emplace(w);
+    for (int i = 0; i < n; ++i) slotsOf[c.topWords[i]].emplace_back(static_cast<int>(t), i);
     out.topics.push_back(std::move(c));
   }
+  const std::size_t k = out.topics.size(), nn = static_cast<std::size_t>(n);
+  // [topic][i(i+1)/2 + j], j <= i: documents with both top words i and j (with i when j == i).
+  const std::size_t triangle = nn * (nn + 1) / 2;
+  std::vector<int> together(k * triangle, 0);
+  std::vector<std::vector<int>> present(k);  // ranks of a topic's top words in the document
   int documents = 0;
-  for (int doc = 0; doc < reference.docCount(); ++doc) {
-    bool any = false;
-    for (SparseCounts::InnerIterator it(reference.counts, doc); it; ++it) {
-      if (it.value() <= 0) continue;
-      any = true;
-      const auto found = docsOf.find(static_cast<int>(it.index()));
-      if (found != docsOf.end()) found->second.push_back(doc);  // increasing: rows in order
-    }
-    documents += any ? 1 : 0;
-  }
+  forEachRowBlock(reference, 0, reference.docCount(),
+                  [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
+                    for (Eigen::Index doc = first; doc < last; ++doc) {
+                      bool any = false;
+                      for (auto& p : present) p.clear();
+                      for (Eigen::Index e = outer[doc]; e < outer[doc + 1]; ++e) {
+                        const auto [word, count] = entry(e);
+                        if (count <= 0) continue;
+                        any = true;
+                        const auto found = slotsOf.find(static_cast<int>(word));
+                        if (found == slotsOf.end()) continue;
+                        for (const auto& [t, rank] : found->second)
+                          present[static_cast<std::size_t>(t)].push_back(rank);
+                      }
+                      documents += any ? 1 : 0;
+                      for (std::size_t t = 0; t < k; ++t)
+                        for (const int i : present[t])
+                          for (const int j : present[t])
+                            if (j <= i)
+                              ++together[t * triangle + static_cast<std::size_t>(i) * (i + 1) / 2 +
+                                         static_cast<std::size_t>(j)];
+                    }
+                  });
   if (documents == 0) return badInput("the reference corpus has no document with a token");
   out.referenceDocuments = documents;
   const double r = documents;
   const double pairs = n * (n - 1) / 2.0;
-  for (TopicCoherence& c : out.topics) {
+  for (std::size_t t = 0; t < k; ++t) {
+    TopicCoherence& c = out.topics[t];
+    auto count = [&](int i, int j) {  // j <= i
+      return together[t * triangle + static_cast<std::size_t>(i) * (i + 1) / 2 + static_cast<std::size_t>(j)];
+    };
     double npmiSum = 0.0, umassSum = 0.0;
-    for (int w : c.topWords) c.absentWords += docsOf[w].empty() ? 1 : 0;
+    for (int i = 0; i < n; ++i) c.absentWords += count(i, i) == 0 ? 1 : 0;
     for (int i = 1; i < n; ++i) {
-      const std::vector<int>& di = docsOf[c.topWords[i]];
+      const int di = count(i, i);
       for (int j = 0; j < i; ++j) {
-        const std::vector<int>& dj = docsOf[c.topWords[j]];
-        const int dij = intersectionSize(di, dj);
-        npmiSum += npmi(dij, static_cast<int>(di.size()), static_cast<int>(dj.size()), r);
-        umassSum += std::log((dij + 1.0) / std::max<double>(1.0, static_cast<double>(dj.size())));
+        const int dj = count(j, j), dij = count(i, j);
+        npmiSum += npmi(dij, di, dj, r);
+        umassSum += std::log((dij + 1.0) / std::max<double>(1.0, static_cast<double>(dj)));
       }
     }
     c.npmi = npmiSum / pairs;

@@ -75,12 +75,14 @@ std::uint64_t corpusFingerprint(const Corpus& corpus) {
   XXH3_64bits_reset(state);
   const std::int64_t shape[2] = {corpus.docCount(), corpus.vocabSize()};
   XXH3_64bits_update(state, shape, sizeof(shape));
-  for (int n = 0; n < corpus.docCount(); ++n) {
-    for (SparseCounts::InnerIterator it(corpus.counts, n); it; ++it) {
-      const std::int64_t entry[3] = {n, it.index(), static_cast<std::int64_t>(it.value())};
-      XXH3_64bits_update(state, entry, sizeof(entry));
-    }
-  }
+  forEachRowBlock(
+      corpus, 0, corpus.docCount(), [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
+        for (Eigen::Index n = first; n < last; ++n)
+          for (Eigen::Index e = outer[n]; e < outer[n + 1]; ++e) {
+            const std::int64_t item[3] = {n, entry(e).first, static_cast<std::int64_t>(entry(e).second)};
+            XXH3_64bits_update(state, item, sizeof(item));
+          }
+      });
   const std::uint64_t h = XXH3_64bits_digest(state);
   XXH3_freeState(state);
   return h;

@@ -63,48 +63,49 @@ namespace {
 // The factor min(1, C/‖term‖) of each document's M̃1ⁿ and M̃2ⁿ, and of its M̃3ⁿ when `m3` is given
 // (its norm needs more sums), in one pass over the counts.
 ClippedMomentScales documentScales(const Corpus& corpus, double m1, double m2, const double* m3) {
-  const SparseCounts& C = corpus.counts;
-  const Eigen::Index N = C.rows();
+  const Eigen::Index N = corpus.docCount();
   ClippedMomentScales out;
   out.scales.m1.resize(N);
   out.scales.m2.resize(N);
   if (m3) out.scales.m3.resize(N);
   Eigen::Index clipped[3] = {0, 0, 0};
-  for (Eigen::Index n = 0; n < N; ++n) {
-    // M̃3ⁿ(i,j,l) counts the ordered triples of distinct tokens with words (i,j,l): c_ic_jc_l for three
-    // distinct words, c_i(c_i−1)c_l for two, c_i(c_i−1)(c_i−2) for one. With q = c², the squares
-    // of the distinct-word entries sum to 6 e3(q) (elementary symmetric, no cancellation).
-    double s2 = 0.0, s3 = 0.0, e1 = 0.0, e2 = 0.0, e3 = 0.0, r = 0.0, rq = 0.0, u = 0.0;
-    for (SparseCounts::InnerIterator it(C, n); it; ++it) {
-      const double c = it.value(), q = c * c;
-      s2 += q;
-      s3 += q * c;
-      if (!m3) continue;
-      const double ri = (c * (c - 1.0)) * (c * (c - 1.0));
-      e3 += e2 * q;
-      e2 += e1 * q;
-      e1 += q;
-      r += ri;
-      rq += ri * q;
-      u += (c * (c - 1.0) * (c - 2.0)) * (c * (c - 1.0) * (c - 2.0));
+  forEachRowBlock(corpus, 0, N, [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
+    for (Eigen::Index n = first; n < last; ++n) {
+      // M̃3ⁿ(i,j,l) counts the ordered triples of distinct tokens with words (i,j,l): c_ic_jc_l for three
+      // distinct words, c_i(c_i−1)c_l for two, c_i(c_i−1)(c_i−2) for one. With q = c², the squares
+      // of the distinct-word entries sum to 6 e3(q) (elementary symmetric, no cancellation).
+      double s2 = 0.0, s3 = 0.0, e1 = 0.0, e2 = 0.0, e3 = 0.0, r = 0.0, rq = 0.0, u = 0.0;
+      for (Eigen::Index e = outer[n]; e < outer[n + 1]; ++e) {
+        const double c = entry(e).second, q = c * c;
+        s2 += q;
+        s3 += q * c;
+        if (!m3) continue;
+        const double ri = (c * (c - 1.0)) * (c * (c - 1.0));
+        e3 += e2 * q;
+        e2 += e1 * q;
+        e1 += q;
+        r += ri;
+        rq += ri * q;
+        u += (c * (c - 1.0) * (c - 2.0)) * (c * (c - 1.0) * (c - 2.0));
+      }
+      const double l = corpus.lengths[n];
+      if (!contributes(l)) {  // an empty document: no term to clip (the estimators skip it)
+        out.scales.m1[n] = out.scales.m2[n] = 1.0;
+        if (m3) out.scales.m3[n] = 1.0;
+        continue;
+      }
+      out.scales.m1[n] = clipFactor(m1TermNorm(s2, l), m1);
+      out.scales.m2[n] = clipFactor(m2TermNorm(s2, s3, l), m2);
+      clipped[0] += out.scales.m1[n] < 1.0;
+      clipped[1] += out.scales.m2[n] < 1.0;
+      if (m3) {
+        const double triples = l * (l - 1.0) * (l - 2.0);
+        const double norm3 = std::sqrt(std::max(0.0, 6.0 * e3 + 3.0 * (r * e1 - rq) + u)) / triples;
+        out.scales.m3[n] = clipFactor(norm3, *m3);
+        clipped[2] += out.scales.m3[n] < 1.0;
+      }
     }
-    const double l = corpus.lengths[n];
-    if (!contributes(l)) {  // an empty document: no term to clip (the estimators skip it)
-      out.scales.m1[n] = out.scales.m2[n] = 1.0;
-      if (m3) out.scales.m3[n] = 1.0;
-      continue;
-    }
-    out.scales.m1[n] = clipFactor(m1TermNorm(s2, l), m1);
-    out.scales.m2[n] = clipFactor(m2TermNorm(s2, s3, l), m2);
-    clipped[0] += out.scales.m1[n] < 1.0;
-    clipped[1] += out.scales.m2[n] < 1.0;
-    if (m3) {
-      const double triples = l * (l - 1.0) * (l - 2.0);
-      const double norm3 = std::sqrt(std::max(0.0, 6.0 * e3 + 3.0 * (r * e1 - rq) + u)) / triples;
-      out.scales.m3[n] = clipFactor(norm3, *m3);
-      clipped[2] += out.scales.m3[n] < 1.0;
-    }
-  }
+  });
   const double Nd = static_cast<double>(N);
   out.fractionClippedM1 = static_cast<double>(clipped[0]) / Nd;
   out.fractionClippedM2 = static_cast<double>(clipped[1]) / Nd;
@@ -168,8 +169,7 @@ Result<ClippedWhitenedTensor> clippedWhitenedThirdMoment(const Corpus& corpus, d
                            std::to_string(W.rows()) + " x " + std::to_string(W.cols()));
   }
   if (!W.allFinite()) return numericalFailure("the whitening matrix contains NaN or infinite entries");
-  const SparseCounts& C = corpus.counts;
-  const Eigen::Index N = C.rows();
+  const Eigen::Index N = corpus.docCount();
   const int k = static_cast<int>(W.cols());
   const Eigen::MatrixXd Wt = W.transpose();  // column i is w_i
   const double bound1 = clip, bound2 = clip * clip, bound3 = clip * clip * clip;
@@ -187,7 +187,7 @@ Result<ClippedWhitenedTensor> clippedWhitenedThirdMoment(const Corpus& corpus, d
   const int laneCount = 4.0 * k * k * k * sizeof(double) > moments_detail::kSharedTensorBytes ? 1 : kLanes;
   std::vector<Lane> lanes(laneCount);
   const Eigen::Index blocks = (N + kBlock - 1) / kBlock;
-  const double work = static_cast<double>(C.nonZeros()) * k * k * k;
+  const double work = static_cast<double>(corpus.nnz()) * k * k * k;
   ParallelGuard guard;
 #pragma omp parallel for schedule(static, 1) if (work > 1e6 && laneCount > 1)
   for (int laneIndex = 0; laneIndex < laneCount; ++laneIndex) guard.run([&] {
@@ -200,43 +200,48 @@ Result<ClippedWhitenedTensor> clippedWhitenedThirdMoment(const Corpus& corpus, d
     Eigen::VectorXd y(k);
     for (Eigen::Index b = laneIndex; b < blocks; b += laneCount) {
       if (isCanceled(feedback)) break;
-      for (Eigen::Index n = b * kBlock; n < std::min(N, (b + 1) * kBlock); ++n) {
-        if (!contributes(corpus.lengths[n])) continue;  // an empty document: counted in N, adds nothing
-        // y = Wᵀc, D = Σ c_i w_i w_iᵀ, t ← 2 Σ c_i w_i^⊗3.
-        y.setZero();
-        D.setZero();
-        std::fill(t.data(), t.data() + t.size(), 0.0);
-        for (SparseCounts::InnerIterator it(C, n); it; ++it) {
-          const auto w = Wt.col(it.col());
-          y.noalias() += it.value() * w;
-          D.noalias() += it.value() * w * w.transpose();
-          t.addOuter(2.0 * it.value(), w, w, w);
-        }
-        const double l = corpus.lengths[n];
-        // t_n = [y^⊗3 − (D⊗y + placements) + 2 Σ c_i w_i^⊗3] / (l(l−1)(l−2)).
-        t.addOuter(1.0, y, y, y);
-        addPlacements(t, -1.0, D, y);
-        t *= 1.0 / (l * (l - 1.0) * (l - 2.0));
-        const Eigen::VectorXd m = y / l;
-        const Eigen::MatrixXd p = (y * y.transpose() - D) / (l * (l - 1.0));
-        const double f1 = clipFactor(m.norm(), bound1);
-        const double f2 = clipFactor(p.norm(), bound2);
-        const double f3 = clipFactor(t.frobeniusNorm(), bound3);
-        lane.clippedY += f1 < 1.0;
-        lane.clippedP += f2 < 1.0;
-        lane.clippedT += f3 < 1.0;
-        const Eigen::VectorXd mc = f1 * m;
-        const Eigen::MatrixXd pc = f2 * p;
-        t *= f3;
-        lane.t3 += t;
-        lane.p += pc;
-        lane.y += mc;
-        lane.r2.noalias() += mc * mc.transpose();
-        lane.r3.addOuter(1.0, mc, mc, mc);
-        for (int i = 0; i < k; ++i)
-          for (int j = 0; j < k; ++j)
-            for (int l3 = 0; l3 < k; ++l3) lane.q(i, j, l3) += pc(i, j) * mc[l3];
-      }
+      withRows(corpus, b * kBlock, std::min(N, (b + 1) * kBlock),
+               [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
+                 for (Eigen::Index n = first; n < last; ++n) {
+                   if (!contributes(corpus.lengths[n]))
+                     continue;  // an empty document: counted in N, adds nothing
+                   // y = Wᵀc, D = Σ c_i w_i w_iᵀ, t ← 2 Σ c_i w_i^⊗3.
+                   y.setZero();
+                   D.setZero();
+                   std::fill(t.data(), t.data() + t.size(), 0.0);
+                   for (Eigen::Index e = outer[n]; e < outer[n + 1]; ++e) {
+                     const auto [j, c] = entry(e);
+                     const auto w = Wt.col(j);
+                     y.noalias() += c * w;
+                     D.noalias() += c * w * w.transpose();
+                     t.addOuter(2.0 * c, w, w, w);
+                   }
+                   const double l = corpus.lengths[n];
+                   // t_n = [y^⊗3 − (D⊗y + placements) + 2 Σ c_i w_i^⊗3] / (l(l−1)(l−2)).
+                   t.addOuter(1.0, y, y, y);
+                   addPlacements(t, -1.0, D, y);
+                   t *= 1.0 / (l * (l - 1.0) * (l - 2.0));
+                   const Eigen::VectorXd m = y / l;
+                   const Eigen::MatrixXd p = (y * y.transpose() - D) / (l * (l - 1.0));
+                   const double f1 = clipFactor(m.norm(), bound1);
+                   const double f2 = clipFactor(p.norm(), bound2);
+                   const double f3 = clipFactor(t.frobeniusNorm(), bound3);
+                   lane.clippedY += f1 < 1.0;
+                   lane.clippedP += f2 < 1.0;
+                   lane.clippedT += f3 < 1.0;
+                   const Eigen::VectorXd mc = f1 * m;
+                   const Eigen::MatrixXd pc = f2 * p;
+                   t *= f3;
+                   lane.t3 += t;
+                   lane.p += pc;
+                   lane.y += mc;
+                   lane.r2.noalias() += mc * mc.transpose();
+                   lane.r3.addOuter(1.0, mc, mc, mc);
+                   for (int i = 0; i < k; ++i)
+                     for (int j = 0; j < k; ++j)
+                       for (int l3 = 0; l3 < k; ++l3) lane.q(i, j, l3) += pc(i, j) * mc[l3];
+                 }
+               });
     }
   });
   guard.rethrow();

@@ -54,9 +54,19 @@ Status validateMomentInputs(const Corpus& corpus, double alpha0) {
 
 Eigen::VectorXd firstMoment(const Corpus& corpus) {
   // Empty documents (length 0) add nothing.
+  // Σ_n c_n / l_n, documents in order (as Cᵀ times the inverse lengths), then / N.
   const Eigen::VectorXd invLength =
       corpus.lengths.unaryExpr([](double l) { return contributes(l) ? 1.0 / l : 0.0; });
-  return corpus.counts.transpose() * invLength / static_cast<double>(corpus.docCount());
+  Eigen::VectorXd sum = Eigen::VectorXd::Zero(corpus.vocabSize());
+  forEachRowBlock(corpus, 0, corpus.docCount(),
+                  [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
+                    for (Eigen::Index n = first; n < last; ++n)
+                      for (Eigen::Index e = outer[n]; e < outer[n + 1]; ++e) {
+                        const auto [j, c] = entry(e);
+                        sum[j] += c * invLength[n];
+                      }
+                  });
+  return sum / static_cast<double>(corpus.docCount());
 }
 
 Result<Eigen::MatrixXd> secondMomentDense(const Corpus& corpus, double alpha0, Feedback* feedback) {
@@ -107,10 +117,12 @@ Result<Tensor3> thirdMomentExplicit(const Corpus& corpus, double alpha0, std::si
     }
     ids.clear();
     cs.clear();
-    for (SparseCounts::InnerIterator it(corpus.counts, n); it; ++it) {
-      ids.push_back(static_cast<int>(it.col()));
-      cs.push_back(it.value());
-    }
+    withRows(corpus, n, n + 1, [&](Eigen::Index, Eigen::Index, const int* outer, auto entry) {
+      for (Eigen::Index e = outer[n]; e < outer[n + 1]; ++e) {
+        ids.push_back(static_cast<int>(entry(e).first));
+        cs.push_back(entry(e).second);
+      }
+    });
     const double l = corpus.lengths[n];
     if (!contributes(l)) continue;  // an empty document: counted in N, adds nothing
     const double e = 1.0 / (N * l * (l - 1.0) * (l - 2.0));  // weight of M̃3ⁿ / N
@@ -180,7 +192,6 @@ Result<Tensor3> thirdMomentDense(const Corpus& corpus, double alpha0, std::size_
     Eigen::VectorXd g, wordPair, s;
   };
   std::vector<Lane> lanes(kLanes);
-  const SparseCounts& C = corpus.counts;
   ParallelGuard guard;
 #pragma omp parallel for schedule(static, 1) if (static_cast<double>(corpus.nnz()) * 20 > 1e6)
   for (int laneIndex = 0; laneIndex < kLanes; ++laneIndex) guard.run([&] {
@@ -191,38 +202,41 @@ Result<Tensor3> thirdMomentDense(const Corpus& corpus, double alpha0, std::size_
     std::vector<std::pair<int, double>> words;
     for (int b = laneIndex; b < blocks; b += kLanes) {
       if (isCanceled(feedback)) break;
-      for (int n = b * kBlock; n < std::min(docs, (b + 1) * kBlock); ++n) {
-        words.clear();
-        for (SparseCounts::InnerIterator it(C, n); it; ++it)
-          words.emplace_back(static_cast<int>(it.col()), it.value());
-        std::sort(words.begin(), words.end());  // usually sorted already
-        const double l = corpus.lengths[n];
-        if (!contributes(l)) continue;  // an empty document: counted in N, adds nothing
-        const double e = 1.0 / (N * l * (l - 1.0) * (l - 2.0));
-        const double f = 1.0 / (l * l * (l - 1.0));
-        const double h = e - 3.0 * beta2 * f + 2.0 * gamma3 / (l * l * l);
-        const double q = -3.0 * e + 3.0 * beta2 * f;
-        const double pairInv = 1.0 / (l * (l - 1.0));
-        const double p = 3.0 * beta2 * pairInv - 3.0 * gamma3 / (l * l);
-        const std::size_t m = words.size();
-        for (std::size_t x = 0; x < m; ++x) {
-          const int i = words[x].first;
-          const double ci = words[x].second;
-          lane.g[i] += e * ci;
-          lane.wordPair[i] += ci * pairInv;
-          lane.s[i] += ci / l;
-          const double hi = h * ci;
-          for (std::size_t y = x; y < m; ++y) {
-            const int j = words[y].first;
-            const double cij = ci * words[y].second;
-            lane.Q(i, j) += q * cij;
-            lane.Pm(i, j) += p * cij;
-            const double hij = hi * words[y].second;
-            double* row = lane.cube.data() + (static_cast<std::size_t>(i) * dd + j) * dd;
-            for (std::size_t z = y; z < m; ++z) row[words[z].first] += hij * words[z].second;
-          }
-        }
-      }
+      withRows(corpus, b * kBlock, std::min(docs, (b + 1) * kBlock),
+               [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
+                 for (Eigen::Index n = first; n < last; ++n) {
+                   words.clear();
+                   for (Eigen::Index e = outer[n]; e < outer[n + 1]; ++e)
+                     words.emplace_back(static_cast<int>(entry(e).first), entry(e).second);
+                   std::sort(words.begin(), words.end());  // usually sorted already
+                   const double l = corpus.lengths[n];
+                   if (!contributes(l)) continue;  // an empty document: counted in N, adds nothing
+                   const double e = 1.0 / (N * l * (l - 1.0) * (l - 2.0));
+                   const double f = 1.0 / (l * l * (l - 1.0));
+                   const double h = e - 3.0 * beta2 * f + 2.0 * gamma3 / (l * l * l);
+                   const double q = -3.0 * e + 3.0 * beta2 * f;
+                   const double pairInv = 1.0 / (l * (l - 1.0));
+                   const double p = 3.0 * beta2 * pairInv - 3.0 * gamma3 / (l * l);
+                   const std::size_t m = words.size();
+                   for (std::size_t x = 0; x < m; ++x) {
+                     const int i = words[x].first;
+                     const double ci = words[x].second;
+                     lane.g[i] += e * ci;
+                     lane.wordPair[i] += ci * pairInv;
+                     lane.s[i] += ci / l;
+                     const double hi = h * ci;
+                     for (std::size_t y = x; y < m; ++y) {
+                       const int j = words[y].first;
+                       const double cij = ci * words[y].second;
+                       lane.Q(i, j) += q * cij;
+                       lane.Pm(i, j) += p * cij;
+                       const double hij = hi * words[y].second;
+                       double* row = lane.cube.data() + (static_cast<std::size_t>(i) * dd + j) * dd;
+                       for (std::size_t z = y; z < m; ++z) row[words[z].first] += hij * words[z].second;
+                     }
+                   }
+                 }
+               });
     }
   });
   guard.rethrow();
@@ -282,8 +296,7 @@ Result<Tensor3> whitenedThirdMoment(const Corpus& corpus, double alpha0, const E
   // R is symmetric in its first two indices, so only pairs i ≤ j are kept. One pass over the
   // documents, in blocks: y for the block (sparse rows times W), then GEMMs for the block's
   // contributions and a scatter of q_n c_n(i) y_n into v_i.
-  const SparseCounts& C = corpus.counts;
-  const Eigen::Index N = C.rows(), d = C.cols(), k = W.cols();
+  const Eigen::Index N = corpus.docCount(), d = corpus.vocabSize(), k = W.cols();
   const double Nd = static_cast<double>(N);
   const MomentConstants mc = MomentConstants::fromAlpha0(alpha0);
   const double beta2 = mc.b / (Nd * (Nd - 1.0));
@@ -354,38 +367,42 @@ Result<Tensor3> whitenedThirdMoment(const Corpus& corpus, double alpha0, const E
     for (Eigen::Index b = laneIndex; b < blocks; b += laneCount) {
       if (isCanceled(feedback)) return;
       const Eigen::Index start = b * nb, rows = std::min(nb, N - start);
-      for (Eigen::Index r = 0; r < rows; ++r) {
-        double* y = Yr.row(r).data();
-        std::fill(y, y + kp, 0.0);
-        for (SparseCounts::InnerIterator it(C, start + r); it; ++it)
-          moments_detail::addScaledRow(y, it.value(), Wr.row(it.col()).data(), kp);
-      }
-      Y.topRows(rows) = Yr.topRows(rows).leftCols(k);
-      for (Eigen::Index r = 0; r < rows; ++r) {
-        // Clipping (docs/PRIVACY.md §12) scales the terms from M̃3ⁿ by s3, from M̃2ⁿ by s2 and each
-        // M̃1ⁿ factor by s1; scales of 1 change no bit. An empty document (Corpus::emptyDocuments)
-        // has scales 0: it counts in N and adds nothing.
-        const bool in = contributes(corpus.lengths[start + r]);
-        const double l = in ? corpus.lengths[start + r] : kMinDocumentLength;
-        const double s1 = !in ? 0.0 : scales ? scales->m1[start + r] : 1.0;
-        const double s2 = !in ? 0.0 : scales ? scales->m2[start + r] : 1.0;
-        const double s3 = !in ? 0.0 : scales ? scales->m3[start + r] : 1.0;
-        const double e = s3 / (Nd * l * (l - 1.0) * (l - 2.0));
-        const double f = s1 * s2 / (l * l * (l - 1.0));
-        const double h = e - 3.0 * beta2 * f + 2.0 * gamma3 * (s1 * s1 * s1) / (l * l * l);
-        const double q = -3.0 * e + 3.0 * beta2 * f;
-        invL[r] = s1 / l;
-        invL2[r] = s1 * s1 / (l * l);
-        pairInv[r] = s2 / (l * (l - 1.0));
-        HY.row(r) = h * Y.row(r);
-        for (SparseCounts::InnerIterator it(C, start + r); it; ++it) {
-          const Eigen::Index i = it.col();
-          const double c = it.value();
-          moments_detail::addScaledRow(lane.V.row(i).data(), q * c, Yr.row(r).data(), kp);
-          lane.g[i] += e * c;
-          lane.wordPair[i] += c * pairInv[r];
+      // The block's documents are read once (a streamed corpus: its pages released after).
+      withRows(corpus, start, start + rows, [&](Eigen::Index, Eigen::Index, const int* outer, auto entry) {
+        for (Eigen::Index r = 0; r < rows; ++r) {
+          double* y = Yr.row(r).data();
+          std::fill(y, y + kp, 0.0);
+          for (Eigen::Index e = outer[start + r]; e < outer[start + r + 1]; ++e) {
+            const auto [j, c] = entry(e);
+            moments_detail::addScaledRow(y, c, Wr.row(j).data(), kp);
+          }
         }
-      }
+        Y.topRows(rows) = Yr.topRows(rows).leftCols(k);
+        for (Eigen::Index r = 0; r < rows; ++r) {
+          // Clipping (docs/PRIVACY.md §12) scales the terms from M̃3ⁿ by s3, from M̃2ⁿ by s2 and each
+          // M̃1ⁿ factor by s1; scales of 1 change no bit. An empty document (Corpus::emptyDocuments)
+          // has scales 0: it counts in N and adds nothing.
+          const bool in = contributes(corpus.lengths[start + r]);
+          const double l = in ? corpus.lengths[start + r] : kMinDocumentLength;
+          const double s1 = !in ? 0.0 : scales ? scales->m1[start + r] : 1.0;
+          const double s2 = !in ? 0.0 : scales ? scales->m2[start + r] : 1.0;
+          const double s3 = !in ? 0.0 : scales ? scales->m3[start + r] : 1.0;
+          const double e = s3 / (Nd * l * (l - 1.0) * (l - 2.0));
+          const double f = s1 * s2 / (l * l * (l - 1.0));
+          const double h = e - 3.0 * beta2 * f + 2.0 * gamma3 * (s1 * s1 * s1) / (l * l * l);
+          const double q = -3.0 * e + 3.0 * beta2 * f;
+          invL[r] = s1 / l;
+          invL2[r] = s1 * s1 / (l * l);
+          pairInv[r] = s2 / (l * (l - 1.0));
+          HY.row(r) = h * Y.row(r);
+          for (Eigen::Index t = outer[start + r]; t < outer[start + r + 1]; ++t) {
+            const auto [i, c] = entry(t);
+            moments_detail::addScaledRow(lane.V.row(i).data(), q * c, Yr.row(r).data(), kp);
+            lane.g[i] += e * c;
+            lane.wordPair[i] += c * pairInv[r];
+          }
+        }
+      });
       const auto Yb = Y.topRows(rows);
       lane.s.noalias() += Yb.transpose() * invL.head(rows);
       lane.A1.noalias() += Yb.transpose() * invL2.head(rows).asDiagonal() * Yb;

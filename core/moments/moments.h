@@ -55,8 +55,8 @@ class SecondMomentOperator {
   using Scalar = double;
   // With `scales`, the clipped M̂2ᶜ of docs/PRIVACY.md §11.1: each document's M̃2ⁿ and M̃1ⁿ scaled.
   SecondMomentOperator(const Corpus& corpus, double alpha0, const DocumentScales* scales = nullptr);
-  Eigen::Index rows() const { return m_counts->cols(); }
-  Eigen::Index cols() const { return m_counts->cols(); }
+  Eigen::Index rows() const { return m_corpus->vocabSize(); }
+  Eigen::Index cols() const { return m_corpus->vocabSize(); }
   // y = M̂2 x in one pass over the counts, split over fixed lanes of documents: the result does not
   // depend on the thread count (Lanczos' product).
   void perform_op(const double* x, double* y) const;
@@ -70,14 +70,15 @@ class SecondMomentOperator {
   // A 4-byte copy of the counts for many products (the eigensolvers): (word << 16) | count per
   // non-zero instead of 12 bytes: the same products bit for bit, a single-vector pass ~1.6x faster
   // at NYTimes scale, for 4 bytes per non-zero while the caller keeps it. Empty unless exact
-  // (d <= 65 536, integer counts below 65 536) and worth it (at least minNonZeros non-zeros); the
+  // (d <= 65 536, integer counts below 65 536) and worth it (at least minNonZeros non-zeros), and
+  // for a streamed corpus (Corpus::mapped), whose products read the cache's mapping in blocks; the
   // products then read the doubles.
   static constexpr Eigen::Index kPackedCountsMinNonZeros = 1 << 20;
   std::vector<std::uint32_t> packCounts(Eigen::Index minNonZeros = kPackedCountsMinNonZeros) const;
   void perform_op(const double* x, double* y, const std::vector<std::uint32_t>& packed) const;
 
  private:
-  const SparseCounts* m_counts;
+  const Corpus* m_corpus;         // read through withRows / forEachRowBlock (resident or streamed)
   Eigen::VectorXd m_docWeights;   // w_n
   Eigen::VectorXd m_diagonal;     // g
   Eigen::VectorXd m_sum1;         // S1

@@ -15,7 +15,7 @@ using moments_detail::forEachLane;
 using moments_detail::kLanes;
 
 SecondMomentOperator::SecondMomentOperator(const Corpus& corpus, double alpha0, const DocumentScales* scales)
-    : m_counts(&corpus.counts) {
+    : m_corpus(&corpus) {
   const double N = corpus.docCount();
   const double a = MomentConstants::fromAlpha0(alpha0).a;
   // Clipping scales M̃2ⁿ by f2 and M̃1ⁿ by f1 (so its same-document term by f1²); f = 1 is exact.
@@ -27,19 +27,22 @@ SecondMomentOperator::SecondMomentOperator(const Corpus& corpus, double alpha0, 
   m_docWeights = (f2 / (N * l * (l - 1.0)) + a * f1.square() / (N * (N - 1.0) * l * l)).matrix();
   m_rankOneWeight = a / (N * (N - 1.0));
   // g = Σ_n c_n/(N l(l−1)) and S1 = Σ_n c_n/l in one pass over the counts, in lanes.
-  const SparseCounts& C = corpus.counts;
-  const Eigen::Index docs = C.rows(), d = C.cols(), nb = 4096;
+  const Eigen::Index docs = corpus.docCount(), d = corpus.vocabSize(), nb = 4096;
   const Eigen::Index blocks = (docs + nb - 1) / nb;
   std::vector<Eigen::VectorXd> diag(kLanes, Eigen::VectorXd::Zero(d)), sum1(kLanes, Eigen::VectorXd::Zero(d));
-  forEachLane(static_cast<double>(C.nonZeros()) * 4, [&](int lane) {
+  forEachLane(static_cast<double>(corpus.nnz()) * 4, [&](int lane) {
     for (Eigen::Index b = lane; b < blocks; b += kLanes) {
-      for (Eigen::Index n = b * nb; n < std::min(docs, (b + 1) * nb); ++n) {
-        const double pair = f2[n] / (N * l[n] * (l[n] - 1.0)), inv = f1[n] / l[n];
-        for (SparseCounts::InnerIterator it(C, n); it; ++it) {
-          diag[lane][it.col()] += it.value() * pair;
-          sum1[lane][it.col()] += it.value() * inv;
-        }
-      }
+      withRows(corpus, b * nb, std::min(docs, (b + 1) * nb),
+               [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
+                 for (Eigen::Index n = first; n < last; ++n) {
+                   const double pair = f2[n] / (N * l[n] * (l[n] - 1.0)), inv = f1[n] / l[n];
+                   for (Eigen::Index e = outer[n]; e < outer[n + 1]; ++e) {
+                     const auto [j, c] = entry(e);
+                     diag[lane][j] += c * pair;
+                     sum1[lane][j] += c * inv;
+                   }
+                 }
+               });
     }
   });
   m_diagonal = diag[0];
@@ -85,48 +88,39 @@ void productPass(const int* outer, Eigen::Index begin, Eigen::Index end, const d
   }
 }
 
-// What the product passes read: the counts in compressed form (an uncompressed matrix, which no
-// reader makes, is compressed into `scratch`), checked against `packed`, and the number of fixed
-// contiguous lanes of documents (it depends on the corpus shape only, so the lane sums, added in
-// order, give the same bits for any thread count).
-struct PassInput {
-  const SparseCounts* counts;
-  Eigen::Index lanes;
-};
-PassInput passInput(const SparseCounts& C, const std::vector<std::uint32_t>& packed, SparseCounts& scratch) {
-  if (!packed.empty() && packed.size() != static_cast<std::size_t>(C.nonZeros())) {
+// The number of fixed contiguous lanes of documents the product passes are cut into (it depends on
+// the corpus shape only, so the lane sums, added in order, give the same bits for any thread
+// count), after checking `packed` against the corpus.
+Eigen::Index passLanes(const Corpus& corpus, const std::vector<std::uint32_t>& packed) {
+  if (!packed.empty() && (corpus.streamed() || packed.size() != static_cast<std::size_t>(corpus.nnz()))) {
     throw std::invalid_argument("SecondMomentOperator: the packed counts are not this corpus's");
   }
-  const SparseCounts* counts = &C;
-  if (!C.isCompressed()) {
-    scratch = C;
-    scratch.makeCompressed();
-    counts = &scratch;
-  }
-  const Eigen::Index d = std::max<Eigen::Index>(C.cols(), 1);
-  return {counts, std::clamp<Eigen::Index>(C.nonZeros() / (16 * d), 1, 16)};
+  const Eigen::Index d = std::max<Eigen::Index>(corpus.vocabSize(), 1);
+  return std::clamp<Eigen::Index>(corpus.nnz() / (16 * d), 1, 16);
 }
 
-// Calls pass(entry) with entry(e) = (word, count) of the e-th stored non-zero, read from the
-// packed copy when there is one, else from the doubles (the same values either way).
+// Calls pass(first, last, outer, entry) on documents [begin, end) in order, with entry(e) =
+// (word, count) of the e-th stored non-zero, read from the packed copy when there is one, else
+// through forEachRowBlock (the doubles in memory, or a streamed corpus's mapping block by block):
+// the same values and the same order either way.
 template <class Pass>
-void withEntries(const SparseCounts& counts, const std::vector<std::uint32_t>& packed, Pass pass) {
+void withEntries(const Corpus& corpus, const std::vector<std::uint32_t>& packed, Eigen::Index begin,
+                 Eigen::Index end, Pass pass) {
   if (!packed.empty()) {
     const std::uint32_t* p = packed.data();
-    pass([p](Eigen::Index e) {
+    pass(begin, end, corpus.counts.outerIndexPtr(), [p](Eigen::Index e) {
       return std::pair<std::uint32_t, double>{p[e] >> 16, static_cast<double>(p[e] & 0xFFFFu)};
     });
   } else {
-    const double* v = counts.valuePtr();
-    const int* cols = counts.innerIndexPtr();
-    pass([v, cols](Eigen::Index e) { return std::pair<int, double>{cols[e], v[e]}; });
+    forEachRowBlock(corpus, begin, end, pass);
   }
 }
 
 }  // namespace
 
 std::vector<std::uint32_t> SecondMomentOperator::packCounts(Eigen::Index minNonZeros) const {
-  const SparseCounts& C = *m_counts;
+  if (m_corpus->streamed()) return {};
+  const SparseCounts& C = m_corpus->counts;
   if (C.cols() > 65536 || !C.isCompressed() || C.nonZeros() < minNonZeros || C.nonZeros() == 0) return {};
   const double* v = C.valuePtr();
   const int* cols = C.innerIndexPtr();
@@ -148,8 +142,8 @@ std::vector<std::uint32_t> SecondMomentOperator::packCounts(Eigen::Index minNonZ
 void SecondMomentOperator::perform_op(const double* x, double* y) const { perform_op(x, y, {}); }
 
 void SecondMomentOperator::perform_op(const double* x, double* y, const std::vector<std::uint32_t>& packed) const {
-  const SparseCounts& C = *m_counts;
-  const Eigen::Index docs = C.rows(), d = C.cols();
+  const Corpus& corpus = *m_corpus;
+  const Eigen::Index docs = corpus.docCount(), d = corpus.vocabSize();
   Eigen::Map<const Eigen::VectorXd> xv(x, d);
   Eigen::Map<Eigen::VectorXd> yv(y, d);
   // One pass over the counts (Lanczos makes ~90 of these at NYTimes scale, each bound by memory
@@ -158,19 +152,18 @@ void SecondMomentOperator::perform_op(const double* x, double* y, const std::vec
   // only), each scattering into its own vector; the lanes are added in order, so the result is
   // bit-identical for any thread count (and for either storage of the counts). Threads take lanes
   // as they come.
-  SparseCounts scratch;
-  const PassInput in = passInput(C, packed, scratch);
-  const Eigen::Index lanes = in.lanes;
-  const int* outer = in.counts->outerIndexPtr();
+  const Eigen::Index lanes = passLanes(corpus, packed);
   std::vector<Eigen::VectorXd> partial(static_cast<std::size_t>(lanes));
   ParallelGuard guard;
-#pragma omp parallel for schedule(dynamic, 1) if (lanes > 1 && C.nonZeros() > 200000)
+#pragma omp parallel for schedule(dynamic, 1) if (lanes > 1 && corpus.nnz() > 200000)
   for (Eigen::Index lane = 0; lane < lanes; ++lane) guard.run([&] {
     Eigen::VectorXd& zv = partial[static_cast<std::size_t>(lane)];
     zv = Eigen::VectorXd::Zero(d);
     const Eigen::Index begin = docs * lane / lanes, end = docs * (lane + 1) / lanes;
-    withEntries(*in.counts, packed,
-                [&](auto entry) { productPass(outer, begin, end, m_docWeights.data(), x, zv.data(), entry); });
+    withEntries(corpus, packed, begin, end,
+                [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
+                  productPass(outer, first, last, m_docWeights.data(), x, zv.data(), entry);
+                });
   });
   guard.rethrow();
   yv = partial[0];
@@ -206,26 +199,26 @@ void productPassB(const int* outer, Eigen::Index begin, Eigen::Index end, const 
 
 // out = the Gram part of M̂2 X, B columns per pass over the counts (the last pass zero-padded).
 template <int B>
-void gramProduct(const PassInput& in, const std::vector<std::uint32_t>& packed, const Eigen::VectorXd& weights,
-                 const Eigen::MatrixXd& X, Eigen::MatrixXd& out) {
+void gramProduct(const Corpus& corpus, const std::vector<std::uint32_t>& packed,
+                 const Eigen::VectorXd& weights, const Eigen::MatrixXd& X, Eigen::MatrixXd& out) {
   using RowsB = Eigen::Matrix<double, Eigen::Dynamic, B, Eigen::RowMajor>;
-  const SparseCounts& C = *in.counts;
-  const Eigen::Index docs = C.rows(), d = C.cols(), b = X.cols(), lanes = in.lanes;
-  const int* outer = C.outerIndexPtr();
+  const Eigen::Index docs = corpus.docCount(), d = corpus.vocabSize(), b = X.cols();
+  const Eigen::Index lanes = passLanes(corpus, packed);
   std::vector<RowsB> partial(static_cast<std::size_t>(lanes));
   for (Eigen::Index c0 = 0; c0 < b; c0 += B) {
     const Eigen::Index width = std::min<Eigen::Index>(B, b - c0);
     RowsB Xr = RowsB::Zero(d, B);
     Xr.leftCols(width) = X.middleCols(c0, width);
     ParallelGuard guard;
-#pragma omp parallel for schedule(dynamic, 1) if (lanes > 1 && C.nonZeros() > 200000)
+#pragma omp parallel for schedule(dynamic, 1) if (lanes > 1 && corpus.nnz() > 200000)
     for (Eigen::Index lane = 0; lane < lanes; ++lane) guard.run([&] {
       RowsB& Z = partial[static_cast<std::size_t>(lane)];
       Z = RowsB::Zero(d, B);
       const Eigen::Index begin = docs * lane / lanes, end = docs * (lane + 1) / lanes;
-      withEntries(C, packed, [&](auto entry) {
-        productPassB<B>(outer, begin, end, weights.data(), Xr.data(), Z.data(), entry);
-      });
+      withEntries(corpus, packed, begin, end,
+                  [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
+                    productPassB<B>(outer, first, last, weights.data(), Xr.data(), Z.data(), entry);
+                  });
     });
     guard.rethrow();
     RowsB sum = partial[0];
@@ -250,16 +243,22 @@ int passWidth(Eigen::Index d, Eigen::Index b) {
 Eigen::MatrixXd SecondMomentOperator::apply(const Eigen::MatrixXd& X) const { return apply(X, {}); }
 
 Eigen::MatrixXd SecondMomentOperator::apply(const Eigen::MatrixXd& X, const std::vector<std::uint32_t>& packed) const {
-  const SparseCounts& C = *m_counts;
-  const Eigen::Index d = C.cols();
-  SparseCounts scratch;
-  const PassInput in = passInput(C, packed, scratch);
+  const Corpus& corpus = *m_corpus;
+  const Eigen::Index d = corpus.vocabSize();
   Eigen::MatrixXd out(d, X.cols());
   switch (passWidth(d, X.cols())) {
-    case 16: gramProduct<16>(in, packed, m_docWeights, X, out); break;
-    case 8: gramProduct<8>(in, packed, m_docWeights, X, out); break;
-    case 4: gramProduct<4>(in, packed, m_docWeights, X, out); break;
-    default: gramProduct<2>(in, packed, m_docWeights, X, out); break;
+    case 16:
+      gramProduct<16>(corpus, packed, m_docWeights, X, out);
+      break;
+    case 8:
+      gramProduct<8>(corpus, packed, m_docWeights, X, out);
+      break;
+    case 4:
+      gramProduct<4>(corpus, packed, m_docWeights, X, out);
+      break;
+    default:
+      gramProduct<2>(corpus, packed, m_docWeights, X, out);
+      break;
   }
   // The diagonal and rank-one corrections as in perform_op.
   out -= m_diagonal.asDiagonal() * X;
@@ -270,8 +269,8 @@ Eigen::MatrixXd SecondMomentOperator::apply(const Eigen::MatrixXd& X, const std:
 Result<Eigen::MatrixXd> SecondMomentOperator::toDense(Feedback* feedback) const {
   // Blocked weighted Gram matrix: dense rank updates of sqrt(w_n) c_n, which run at GEMM
   // speed, instead of scattering nnz_n^2 products per document.
-  const SparseCounts& C = *m_counts;
-  const Eigen::Index N = C.rows(), d = C.cols();
+  const Corpus& corpus = *m_corpus;
+  const Eigen::Index N = corpus.docCount(), d = corpus.vocabSize();
   const Eigen::Index nb = blockRows(d);
   const Eigen::Index blocks = (N + nb - 1) / nb;
   std::vector<Eigen::MatrixXd> lanes(kLanes, Eigen::MatrixXd::Zero(d, d));
@@ -281,10 +280,16 @@ Result<Eigen::MatrixXd> SecondMomentOperator::toDense(Feedback* feedback) const 
       if (isCanceled(feedback)) return;
       const Eigen::Index start = b * nb, rows = std::min(nb, N - start);
       block.leftCols(rows).setZero();
-      for (Eigen::Index r = 0; r < rows; ++r) {
-        const double s = std::sqrt(m_docWeights[start + r]);
-        for (SparseCounts::InnerIterator it(C, start + r); it; ++it) block(it.col(), r) = s * it.value();
-      }
+      withRows(corpus, start, start + rows,
+               [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
+                 for (Eigen::Index n = first; n < last; ++n) {
+                   const double s = std::sqrt(m_docWeights[n]);
+                   for (Eigen::Index e = outer[n]; e < outer[n + 1]; ++e) {
+                     const auto [j, c] = entry(e);
+                     block(j, n - start) = s * c;
+                   }
+                 }
+               });
       lanes[lane].selfadjointView<Eigen::Lower>().rankUpdate(block.leftCols(rows));
     }
   });

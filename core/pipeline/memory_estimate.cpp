@@ -5,6 +5,7 @@
 
 #include "core/common/memory_budget.h"
 #include "core/moments/moment_lanes.h"
+#include "core/moments/moments.h"
 #include "core/tensor/decomposer.h"
 #include "core/whitening/whitening.h"
 
@@ -77,6 +78,25 @@ SpectralMemory estimateSpectralMemory(int vocabSize, int topicCount, const Spect
   return m;
 }
 
+SpectralMemory corpusPassMemory(const Corpus& corpus, const SpectralOptions& o) {
+  const double N = corpus.docCount(), nnz = static_cast<double>(corpus.nnz());
+  // w_n (8 bytes), and three clipping scales when clipping is on.
+  const double perDocument = N * sizeof(double) * (o.clip.enabled ? 4.0 : 1.0);
+  SpectralMemory m;
+  if (corpus.streamed()) {
+    // Each thread maps one block (8 bytes per count) while it reads it; the pages go after.
+    m.bytes = perDocument + threadCount() * static_cast<double>(kStreamBlockEntries) * 8.0;
+    m.largest = "the per-document weights and one block of the cache per thread (streamed)";
+    return m;
+  }
+  const bool packed = corpus.vocabSize() <= 65536 && nnz >= SecondMomentOperator::kPackedCountsMinNonZeros &&
+                      !denseEigen(corpus.vocabSize(), o.topicCount);
+  m.bytes = perDocument + (packed ? 4.0 * nnz : 0.0);
+  m.largest = packed ? "the eigen step's packed copy of the " + std::to_string(corpus.nnz()) + " counts (4 bytes each)"
+                     : "the per-document weights";
+  return m;
+}
+
 SpectralMemory privateReleaseMemory(int vocabSize, int topicCount, const PrivacyOptions& privacy) {
   SpectralMemory m;
   if (privacy.mechanism == Mechanism::Laplace && contains(privacy.edges, 3)) {
@@ -91,7 +111,10 @@ SpectralMemory privateReleaseMemory(int vocabSize, int topicCount, const Privacy
 Status checkSpectralMemory(const SpectralOptions& o, const Corpus& corpus, const PrivacyOptions* privacy,
                            const std::string& topicsName) {
   const int d = corpus.vocabSize(), k = o.topicCount;
-  const SpectralMemory fit = estimateSpectralMemory(d, k, o);
+  SpectralMemory fit = estimateSpectralMemory(d, k, o);
+  const SpectralMemory passes = corpusPassMemory(corpus, o);
+  if (passes.bytes > fit.bytes) fit.largest = passes.largest;
+  fit.bytes += passes.bytes;
   const SpectralMemory release = privacy ? privateReleaseMemory(d, k, *privacy) : SpectralMemory{};
   const Result<MemoryBudget> budget = memoryBudget();
   if (!budget.ok()) return budget.status();
@@ -108,7 +131,8 @@ Status checkSpectralMemory(const SpectralOptions& o, const Corpus& corpus, const
   int lo = 0, hi = k;
   while (hi - lo > 1) {
     const int mid = lo + (hi - lo) / 2;
-    const double bytes = estimateSpectralMemory(d, mid, o).bytes + (privacy ? privateReleaseMemory(d, mid, *privacy).bytes : 0.0);
+    const double bytes = estimateSpectralMemory(d, mid, o).bytes + passes.bytes +
+                         (privacy ? privateReleaseMemory(d, mid, *privacy).bytes : 0.0);
     (bytes <= available ? lo : hi) = mid;
   }
   return Status(StatusCode::ResourceLimit,

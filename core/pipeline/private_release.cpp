@@ -27,7 +27,10 @@ Result<Corpus> perturbCorpus(const Corpus& c, double maxLength, Mechanism m, dou
     row.setZero();
     const double l = c.lengths[n];
     const double shrink = l > maxLength ? maxLength / l : 1.0;
-    for (SparseCounts::InnerIterator it(c.counts, n); it; ++it) row[it.col()] = std::floor(it.value() * shrink);
+    withRows(c, n, n + 1, [&](Eigen::Index, Eigen::Index, const int* outer, auto entry) {
+      for (Eigen::Index e = outer[n]; e < outer[n + 1]; ++e)
+        row[entry(e).first] = std::floor(entry(e).second * shrink);
+    });
     for (int i = 0; i < c.vocabSize(); ++i) {
       const double noisy = row[i] + (scale == 0.0 ? 0.0
                                                   : (m == Mechanism::Laplace ? laplace(rng, scale)
