@@ -87,9 +87,9 @@ Result<BlockEigenResult> blockKrylovTopEigenpairs(const std::function<Eigen::Mat
                            std::to_string(wanted));
   }
   if (o.blockSize < 1 || o.maxCycles < 1 || !(o.tolerance > 0.0) || o.oversampling < 0 || o.basisSize < 0 ||
-      o.passBudget < 0 || !(o.valueRise >= 0.0)) {
+      o.passBudget < 0) {
     return invalidArgument("block eigensolver options: need blockSize >= 1, maxCycles >= 1, tolerance > 0, "
-                           "passBudget >= 0, valueRise >= 0");
+                           "passBudget >= 0");
   }
   // keep: Ritz vectors kept at a restart; m: the basis size at which a cycle ends. When the basis
   // would hold all of R^d, one cycle with m = d gives the exact answer.
@@ -124,7 +124,6 @@ Result<BlockEigenResult> blockKrylovTopEigenpairs(const std::function<Eigen::Mat
   out.cycles = 1;
   int blocksSinceCheck = 0;
   const int vectorPairs = std::max(0, wanted - o.valueOnlyTrailing);
-  Eigen::VectorXd previousTheta;  // the Ritz values of the previous check (valueRise)
   for (;;) {
     // Extend the basis by a block: K gets Z, then Z = orth(A Z) against all of K (the pending block:
     // A K lies in span(K, Z), so after a restart the kept Ritz vectors' residuals lie in span(Z)).
@@ -166,16 +165,11 @@ Result<BlockEigenResult> blockKrylovTopEigenpairs(const std::function<Eigen::Mat
     out.residuals.resize(wanted);
     for (int j = 0; j < wanted; ++j) out.residuals[j] = (AV.col(j) - theta[j] * V.col(j)).norm() / scale;
     worst = out.residuals.maxCoeff();
-    // The trailing value-only pairs need ‖r‖ <= valueTolerance (or the small rise, see the header):
-    // their vectors sit in a dense part of the spectrum and would converge far more slowly.
+    // The trailing value-only pairs need ‖r‖ <= valueTolerance only: their vectors sit in a dense
+    // part of the spectrum and would converge far more slowly.
     const bool vectorsDone = vectorPairs == 0 || out.residuals.head(vectorPairs).maxCoeff() <= o.tolerance;
-    bool valuesDone = vectorPairs == wanted || out.residuals.tail(wanted - vectorPairs).maxCoeff() <= o.valueTolerance;
-    if (!valuesDone && vectorsDone && o.valueRise > 0.0 && vectorPairs > 0 && previousTheta.size() >= wanted) {
-      const double gap = theta[vectorPairs - 1] - theta[vectorPairs];
-      const double rise = (theta.head(wanted) - previousTheta.head(wanted)).tail(wanted - vectorPairs).maxCoeff();
-      valuesDone = rise <= o.valueRise * gap;
-    }
-    previousTheta = theta;
+    const bool valuesDone =
+        vectorPairs == wanted || out.residuals.tail(wanted - vectorPairs).maxCoeff() <= o.valueTolerance;
     reportProgress(feedback, std::min(0.99, std::log10(std::max(worst, 1e-300)) / std::log10(o.tolerance)));
     const bool converged = (vectorsDone && valuesDone) || used >= d;
     if (converged || spent) {
