@@ -103,8 +103,7 @@ class TestWhitening : public QObject {
 
   void operatorPlusDenseMatchesTheSum() {
     // M̂2 + E without forming M̂2 (the whitened release's noisy M2): against the dense sum, above the
-    // dense limit (block Krylov on M̂2X + EX; this E is small, so the pairs converge before the pass
-    // budget) and below it (the same dense decomposition, bit for bit).
+    // dense limit (the gap-free block Krylov method on M̂2X + EX) and below it (the same dense decomposition, bit for bit).
     for (const int d : {300, kDenseEigenLimit + 200}) {
       const LdaModel model = randomModel(d, 6, 1.0, 0.05, 51);
       const Corpus c = sampleCorpus(model, 3000, 30, 120, 52);
@@ -120,13 +119,15 @@ class TestWhitening : public QObject {
         continue;
       }
       QVERIFY(sum.method.find("matrix-free M2 + dense noise") != std::string::npos);
-      QVERIFY(sum.converged);
-      QVERIFY(relativeError(sum.values.head(6), ref.values.head(6)) < 1e-10);
-      QVERIFY(std::abs(sum.values[6] - ref.values[6]) <= 1e-7 * ref.values[0]);  // σ_{k+1}: value only
-      QVERIFY(relativeError(sum.vectors, ref.vectors) < 1e-8);
-      QVERIFY(sum.maxResidual < 1e-9);
+      // Within the gap-free method's stated accuracy (from below), with the residuals it reports
+      // being the true ones: E's bulk reaches the lower pairs, which do not converge in the budget.
+      for (int j = 0; j < 7; ++j) {
+        QVERIFY(sum.values[j] <= ref.values[j] + 1e-12 * ref.values[0]);
+        QVERIFY(ref.values[j] - sum.values[j] <= kGapFreeValueAccuracy * std::abs(ref.values[j]));
+      }
       const Eigen::MatrixXd residual = dense * sum.vectors - sum.vectors * sum.values.head(6).asDiagonal();
-      QVERIFY(residual.norm() < 1e-9 * dense.norm());
+      QVERIFY(std::abs(residual.colwise().norm().maxCoeff() / ref.values[0] - sum.maxResidual) <= 1e-3 * sum.maxResidual + 1e-14);
+      QVERIFY(relativeError(sum.vectors.transpose() * sum.vectors, Eigen::MatrixXd::Identity(6, 6)) < 1e-12);
       // Cancelled between two products, in the block method and in Spectra's Lanczos.
       Feedback fb;
       fb.cancel();
