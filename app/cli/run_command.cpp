@@ -28,6 +28,7 @@
 #include "core/pipeline/private_run.h"
 #include "core/pipeline/spectral_pipeline.h"
 #include "core/privacy/budget.h"
+#include "core/whitening/block_eigensolver.h"
 
 namespace dplda::cli {
 
@@ -132,6 +133,7 @@ QJsonObject eigenStepToJson(const EigenpairsTopK& e) {
     o.insert("passes", e.blockProducts);
     o.insert("block_width", e.blockWidth);
     o.insert("trailing_residual", e.trailingResidual);
+    o.insert("converged", e.converged);  // false: stopped at the gap-free method's pass budget
   }
   return o;
 }
@@ -140,6 +142,10 @@ std::string eigenStepText(const EigenpairsTopK& e) {
   std::ostringstream out;
   out << e.method << ", largest residual |M u - sigma u| / |sigma_1| = " << e.maxResidual;
   if (e.blockProducts > 0) out << " (sigma_k+1: " << e.trailingResidual << ")";
+  if (!e.converged) {
+    out << "; stopped at its pass budget (gap-free: each value within " << 100.0 * kGapFreeValueAccuracy
+        << "% of the exact one, from below)";
+  }
   return out.str();
 }
 

@@ -1,5 +1,6 @@
 #include "core/privacy/noise.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <vector>
@@ -79,32 +80,39 @@ Status addSymmetricMatrixNoise(Eigen::MatrixXd& m, double sigma, RandomSource& r
   DPLDA_RETURN_IF_ERROR(requireSquare("symmetric matrix noise", m));
   if (sigma == 0.0) return Status::ok();
   // One draw per unique entry (i, j), i <= j, in row order, added to m(i, j) and m(j, i). At the
-  // whitened release's d = 8000 that is 3.2·10⁷ draws: the bits are drawn in that order on this
-  // thread, a block of rows at a time, and turned into normals and added on the OpenMP threads
+  // whitened release's d = 8000 that is 3.2·10⁷ draws: the bits are drawn in that order a block of
+  // rows at a time, by one thread, while the others turn the previous block's bits into normals
   // (standardNormalFromBits: the same values as drawing one by one, whatever the thread count);
-  // a block's rows are added column by column, so both m(i, j) and m(j, i) are written in runs.
+  // the drawing thread then joins them. A block's rows are added column by column, so both
+  // m(i, j) and m(j, i) are written in runs.
   const Eigen::Index n = m.rows();
   constexpr Eigen::Index kRows = 32;
-  std::vector<std::uint64_t> bits;
-  Eigen::MatrixXd z(kRows, n);  // z(r, j): the normal of (i0 + r, j), j >= i0 + r
-  for (Eigen::Index i0 = 0; i0 < n; i0 += kRows) {
-    const Eigen::Index rows = std::min(kRows, n - i0);
-    bits.clear();
-    for (Eigen::Index i = i0; i < i0 + rows; ++i)
+  std::vector<std::uint64_t> bits[2];
+  auto drawBlock = [&](Eigen::Index i0, std::vector<std::uint64_t>& out) {
+    out.clear();
+    for (Eigen::Index i = i0; i < std::min(n, i0 + kRows); ++i)
       for (Eigen::Index j = i; j < n; ++j) {
-        bits.push_back(rng.nextU64());
-        bits.push_back(rng.nextU64());
+        out.push_back(rng.nextU64());
+        out.push_back(rng.nextU64());
       }
+  };
+  Eigen::MatrixXd z(kRows, n);  // z(r, j): the normal of (i0 + r, j), j >= i0 + r
+  drawBlock(0, bits[0]);
+  for (Eigen::Index i0 = 0, cur = 0; i0 < n; i0 += kRows, cur ^= 1) {
+    const Eigen::Index rows = std::min(kRows, n - i0);
+    const std::vector<std::uint64_t>& block = bits[cur];
 #pragma omp parallel if (n >= 256)
     {
-#pragma omp for schedule(static)
+#pragma omp single nowait
+      if (i0 + kRows < n) drawBlock(i0 + kRows, bits[cur ^ 1]);
+#pragma omp for schedule(dynamic, 1)
       for (Eigen::Index r = 0; r < rows; ++r) {
         const Eigen::Index i = i0 + r;
         // Row i's draws start after the rows above it in the block: (n − i0) + … + (n − i + 1) pairs.
         const std::size_t start = 2 * static_cast<std::size_t>(r * (n - i0) - r * (r - 1) / 2);
         for (Eigen::Index j = i; j < n; ++j) {
           const std::size_t e = start + 2 * static_cast<std::size_t>(j - i);
-          z(r, j) = sigma * standardNormalFromBits(bits[e], bits[e + 1]);
+          z(r, j) = sigma * standardNormalFromBits(block[e], block[e + 1]);
         }
       }
 #pragma omp for schedule(static)

@@ -3,12 +3,49 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <vector>
 
 #include "core/common/random.h"
+#include "core/linalg/dense_eigen.h"
 
 namespace dplda {
 
 namespace {
+
+// The d x (wide) products below run on the OpenMP threads in fixed chunks of rows: how many
+// chunks depends on d only, and partial sums are added in chunk order, so the bits do not
+// depend on the thread count.
+constexpr Eigen::Index kRowChunk = 512;
+
+Eigen::Index rowChunks(Eigen::Index d) { return (d + kRowChunk - 1) / kRowChunk; }
+
+// Aᵀ B (a sum over the rows), chunk partials added in order.
+Eigen::MatrixXd transposeTimes(const Eigen::Ref<const Eigen::MatrixXd>& A, const Eigen::Ref<const Eigen::MatrixXd>& B) {
+  const Eigen::Index d = A.rows(), chunks = rowChunks(d);
+  std::vector<Eigen::MatrixXd> part(static_cast<std::size_t>(chunks));
+#pragma omp parallel for schedule(static) if (chunks > 1)
+  for (Eigen::Index c = 0; c < chunks; ++c) {
+    const Eigen::Index r0 = c * kRowChunk, n = std::min(kRowChunk, d - r0);
+    part[static_cast<std::size_t>(c)].noalias() = A.middleRows(r0, n).transpose() * B.middleRows(r0, n);
+  }
+  Eigen::MatrixXd out = std::move(part[0]);
+  for (Eigen::Index c = 1; c < chunks; ++c) out += part[static_cast<std::size_t>(c)];
+  return out;
+}
+
+// out = A C (rows independent), chunk by chunk; `subtract`: out −= A C.
+void timesInto(const Eigen::Ref<const Eigen::MatrixXd>& A, const Eigen::MatrixXd& C, Eigen::Ref<Eigen::MatrixXd> out,
+               bool subtract) {
+  const Eigen::Index d = A.rows(), chunks = rowChunks(d);
+#pragma omp parallel for schedule(static) if (chunks > 1)
+  for (Eigen::Index c = 0; c < chunks; ++c) {
+    const Eigen::Index r0 = c * kRowChunk, n = std::min(kRowChunk, d - r0);
+    if (subtract)
+      out.middleRows(r0, n).noalias() -= A.middleRows(r0, n) * C;
+    else
+      out.middleRows(r0, n).noalias() = A.middleRows(r0, n) * C;
+  }
+}
 
 // Makes the columns of Z orthonormal and orthogonal to the first `used` columns of K (classical
 // Gram–Schmidt on the block, twice, which is enough in floating point), then within the block
@@ -17,10 +54,7 @@ namespace {
 void orthonormaliseAgainst(Eigen::MatrixXd& Z, const Eigen::MatrixXd& K, Eigen::Index used, RandomSource& rng) {
   const Eigen::Index d = Z.rows();
   const Eigen::VectorXd before = Z.colwise().norm().transpose();
-  for (int pass = 0; pass < 2 && used > 0; ++pass) {
-    const Eigen::MatrixXd coef = K.leftCols(used).transpose() * Z;
-    Z.noalias() -= K.leftCols(used) * coef;
-  }
+  for (int pass = 0; pass < 2 && used > 0; ++pass) timesInto(K.leftCols(used), transposeTimes(K.leftCols(used), Z), Z, true);
   // Within the block (d·b² work): modified Gram–Schmidt, twice. Only a replaced column (rare) is
   // projected against K again.
   for (Eigen::Index j = 0; j < Z.cols(); ++j) {
@@ -52,8 +86,10 @@ Result<BlockEigenResult> blockKrylovTopEigenpairs(const std::function<Eigen::Mat
     return invalidArgument("the number of eigenpairs must be in [1, d = " + std::to_string(d) + "], got " +
                            std::to_string(wanted));
   }
-  if (o.blockSize < 1 || o.maxCycles < 1 || !(o.tolerance > 0.0) || o.oversampling < 0 || o.basisSize < 0) {
-    return invalidArgument("block eigensolver options: need blockSize >= 1, maxCycles >= 1, tolerance > 0");
+  if (o.blockSize < 1 || o.maxCycles < 1 || !(o.tolerance > 0.0) || o.oversampling < 0 || o.basisSize < 0 ||
+      o.passBudget < 0) {
+    return invalidArgument("block eigensolver options: need blockSize >= 1, maxCycles >= 1, tolerance > 0, "
+                           "passBudget >= 0");
   }
   // keep: Ritz vectors kept at a restart; m: the basis size at which a cycle ends. When the basis
   // would hold all of R^d, one cycle with m = d gives the exact answer.
@@ -64,7 +100,8 @@ Result<BlockEigenResult> blockKrylovTopEigenpairs(const std::function<Eigen::Mat
   if (m + s > d) m = d;
   SeededRandom rng(o.seed);
 
-  Eigen::MatrixXd K(d, m), AK(d, m);
+  // H = Kᵀ A K, filled a block of columns at a time (and its transpose), diagonal after a restart.
+  Eigen::MatrixXd K(d, m), AK(d, m), H(m, m);
   Eigen::MatrixXd Z(d, s);
   for (Eigen::Index j = 0; j < s; ++j)
     for (Eigen::Index i = 0; i < d; ++i) Z(i, j) = standardNormal(rng);
@@ -86,61 +123,69 @@ Result<BlockEigenResult> blockKrylovTopEigenpairs(const std::function<Eigen::Mat
   double worst = 0.0;
   out.cycles = 1;
   int blocksSinceCheck = 0;
+  const int vectorPairs = std::max(0, wanted - o.valueOnlyTrailing);
   for (;;) {
     // Extend the basis by a block: K gets Z, then Z = orth(A Z) against all of K (the pending block:
     // A K lies in span(K, Z), so after a restart the kept Ritz vectors' residuals lie in span(Z)).
     // Full blocks only, except a last narrow one that completes R^d (the answer is then exact).
     const Eigen::Index width = std::min(s, d - used);
-    if (used + width <= m) {
+    const bool budgetLeft = o.passBudget == 0 || out.blockProducts < o.passBudget;
+    if (used + width <= m && budgetLeft) {
       if (width < Z.cols()) Z.conservativeResize(Eigen::NoChange, width);
       K.middleCols(used, width) = Z;
       auto y = apply(Z);
       if (!y.ok()) return y.status();
       AK.middleCols(used, width) = y.value();
+      const Eigen::MatrixXd column = transposeTimes(K.leftCols(used + width), AK.middleCols(used, width));
+      H.block(0, used, used + width, width) = column;
+      H.block(used, 0, width, used) = column.topRows(used).transpose();
+      H.block(used, used, width, width) = 0.5 * (column.bottomRows(width) + column.bottomRows(width).transpose());
       used += width;
       Z = std::move(y).value();
       if (used < d) orthonormaliseAgainst(Z, K, used, rng);
       ++blocksSinceCheck;
     }
-    // Rayleigh–Ritz when the basis is full, and every checkEvery blocks once it holds the kept
-    // vectors and a block (a check costs O(d m²), a small part of a block product).
+    // Rayleigh–Ritz when the basis is full or the budget spent, and every checkEvery blocks once
+    // it holds the kept vectors and a block (a check costs O(d m·keep + m³), a small part of a pass).
     const bool full = used + std::min(s, d - used) > m || used >= d;
-    const bool early = o.checkEvery > 0 && blocksSinceCheck >= o.checkEvery && used >= keep + s;
-    if (!full && !early) continue;
+    const bool spent = o.passBudget > 0 && out.blockProducts >= o.passBudget;
+    const bool early = o.checkEvery > 0 && blocksSinceCheck >= o.checkEvery && used >= std::min<Eigen::Index>(keep + s, m);
+    if (!full && !spent && !early) continue;
     blocksSinceCheck = 0;
-    // Largest algebraic first (M̂2 is indefinite).
-    Eigen::MatrixXd H = K.leftCols(used).transpose() * AK.leftCols(used);
-    H = 0.5 * (H + H.transpose()).eval();
-    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> small(H);
-    if (small.info() != Eigen::Success) return numericalFailure("the projected eigenproblem did not converge");
+    // Largest algebraic first (M̂2 is indefinite); LAPACK's dsyevd, ascending.
+    auto small = linalg::symmetricEigen(H.topLeftCorner(used, used));
+    if (!small.ok()) return numericalFailure("the projected eigenproblem did not converge");
     const Eigen::Index kept = std::min(keep, used);
-    const Eigen::VectorXd theta = small.eigenvalues().reverse().head(kept);
-    const Eigen::MatrixXd S = small.eigenvectors().rowwise().reverse().leftCols(kept);
-    Eigen::MatrixXd V = K.leftCols(used) * S;
-    Eigen::MatrixXd AV = AK.leftCols(used) * S;
-    const double scale = std::max(small.eigenvalues().cwiseAbs().maxCoeff(), 1e-300);
+    const Eigen::VectorXd theta = small.value().values.reverse().head(kept);
+    const Eigen::MatrixXd S = small.value().vectors.rowwise().reverse().leftCols(kept);
+    Eigen::MatrixXd V(d, kept), AV(d, kept);
+    timesInto(K.leftCols(used), S, V, false);
+    timesInto(AK.leftCols(used), S, AV, false);
+    const double scale = std::max(small.value().values.cwiseAbs().maxCoeff(), 1e-300);
     out.residuals.resize(wanted);
     for (int j = 0; j < wanted; ++j) out.residuals[j] = (AV.col(j) - theta[j] * V.col(j)).norm() / scale;
     worst = out.residuals.maxCoeff();
-    // The trailing value-only pairs need ‖r‖ <= valueTolerance: there is an eigenvalue within ‖r‖
-    // of θ. Their vectors sit in a dense part of the spectrum and would converge far more slowly.
-    const int vectorPairs = std::max(0, wanted - o.valueOnlyTrailing);
+    // The trailing value-only pairs need ‖r‖ <= valueTolerance only: their vectors sit in a dense
+    // part of the spectrum and would converge far more slowly.
     const bool vectorsDone = vectorPairs == 0 || out.residuals.head(vectorPairs).maxCoeff() <= o.tolerance;
-    const bool valuesDone = out.residuals.tail(wanted - vectorPairs).maxCoeff() <= o.valueTolerance ||
-                            vectorPairs == wanted;
+    const bool valuesDone =
+        vectorPairs == wanted || out.residuals.tail(wanted - vectorPairs).maxCoeff() <= o.valueTolerance;
     reportProgress(feedback, std::min(0.99, std::log10(std::max(worst, 1e-300)) / std::log10(o.tolerance)));
-    if ((vectorsDone && valuesDone) || used >= d) {
+    const bool converged = (vectorsDone && valuesDone) || used >= d;
+    if (converged || spent) {
+      out.converged = converged;
       out.values = theta.head(wanted);
       out.vectors = V.leftCols(wanted);
       return out;
     }
     if (!full) continue;
     if (out.cycles >= o.maxCycles) break;
-    // Thick restart: keep the leading Ritz vectors (A of them is known: A V = AK S) and go on from
-    // the pending block, re-orthogonalised against them (it already is, up to rounding).
+    // Thick restart: keep the leading Ritz vectors (A of them is known: A V = AK S; VᵀAV = diag θ)
+    // and go on from the pending block, re-orthogonalised against them (it already is, up to rounding).
     ++out.cycles;
     K.leftCols(kept) = V;
     AK.leftCols(kept) = AV;
+    H.topLeftCorner(kept, kept) = theta.asDiagonal();
     used = kept;
     orthonormaliseAgainst(Z, K, used, rng);
   }

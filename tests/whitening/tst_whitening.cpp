@@ -66,7 +66,7 @@ class TestWhitening : public QObject {
     const EigenpairsTopK dense = topEigenpairs(M2, 6).value();
     QCOMPARE(block.values.size(), Eigen::Index(7));
     QVERIFY(relativeError(block.values.head(6), dense.values.head(6)) < 1e-10);
-    QVERIFY(std::abs(block.values[6] - dense.values[6]) <= 1e-7 * dense.values[0]);
+    QVERIFY(std::abs(block.values[6] - dense.values[6]) <= 1e-5 * dense.values[0]);  // σ_{k+1}: value only
     QVERIFY(relativeError(block.vectors, dense.vectors) < 1e-8);
     QVERIFY(block.maxResidual < 1e-10);
     QVERIFY(dense.maxResidual < 1e-12);
@@ -90,9 +90,9 @@ class TestWhitening : public QObject {
     QVERIFY(automatic.values == block.values && automatic.vectors == block.vectors);
     QVERIFY(lanczos.method.find("Spectra") != std::string::npos);
     QVERIFY(block.method.find("block Lanczos") != std::string::npos);
-    // σ_{k+1} is held to a residual of 1e-7·σ_1 by the block method, the others to 1e-10.
+    // σ_{k+1} is held to a residual of 1e-5·σ_1 by the block method, the others to 1e-10.
     QVERIFY(relativeError(block.values.head(8), lanczos.values.head(8)) < 1e-9);
-    QVERIFY(std::abs(block.values[8] - lanczos.values[8]) <= 1e-7 * lanczos.values[0]);
+    QVERIFY(std::abs(block.values[8] - lanczos.values[8]) <= 1e-5 * lanczos.values[0]);
     QVERIFY(relativeError(block.vectors, lanczos.vectors) < 1e-7);
     QVERIFY(block.maxResidual < 1e-10);
     // Fewer passes over the counts than Lanczos' one per vector.
@@ -103,7 +103,7 @@ class TestWhitening : public QObject {
 
   void operatorPlusDenseMatchesTheSum() {
     // M̂2 + E without forming M̂2 (the whitened release's noisy M2): against the dense sum, above the
-    // dense limit (Lanczos on M̂2x + Ex) and below it (the same dense decomposition, bit for bit).
+    // dense limit (the gap-free block Krylov method on M̂2X + EX) and below it (the same dense decomposition, bit for bit).
     for (const int d : {300, kDenseEigenLimit + 200}) {
       const LdaModel model = randomModel(d, 6, 1.0, 0.05, 51);
       const Corpus c = sampleCorpus(model, 3000, 30, 120, 52);
@@ -119,12 +119,16 @@ class TestWhitening : public QObject {
         continue;
       }
       QVERIFY(sum.method.find("matrix-free M2 + dense noise") != std::string::npos);
-      QVERIFY(relativeError(sum.values, ref.values) < 1e-10);
-      QVERIFY(relativeError(sum.vectors, ref.vectors) < 1e-8);
-      QVERIFY(sum.maxResidual < 1e-9);
+      // Within the gap-free method's stated accuracy (from below), with the residuals it reports
+      // being the true ones: E's bulk reaches the lower pairs, which do not converge in the budget.
+      for (int j = 0; j < 7; ++j) {
+        QVERIFY(sum.values[j] <= ref.values[j] + 1e-12 * ref.values[0]);
+        QVERIFY(ref.values[j] - sum.values[j] <= kGapFreeValueAccuracy * std::abs(ref.values[j]));
+      }
       const Eigen::MatrixXd residual = dense * sum.vectors - sum.vectors * sum.values.head(6).asDiagonal();
-      QVERIFY(residual.norm() < 1e-9 * dense.norm());
-      // Cancelled inside Lanczos (between two products), for both of Spectra's matrix-free uses.
+      QVERIFY(std::abs(residual.colwise().norm().maxCoeff() / ref.values[0] - sum.maxResidual) <= 1e-3 * sum.maxResidual + 1e-14);
+      QVERIFY(relativeError(sum.vectors.transpose() * sum.vectors, Eigen::MatrixXd::Identity(6, 6)) < 1e-12);
+      // Cancelled between two products, in the block method and in Spectra's Lanczos.
       Feedback fb;
       fb.cancel();
       QCOMPARE(topEigenpairs(op, E, 6, &fb).status().code(), StatusCode::Cancelled);
