@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <limits>
 
 #include "core/common/number_text.h"
@@ -55,19 +56,6 @@ double SampledGaussianAccountant::epsilon(double target, double perExpEpsilonDel
 
 namespace {
 
-// μ of the μ-GDP mechanism (a Gaussian of sensitivity/σ = μ) that is exactly (ε, δ)-DP; 0 if none
-// in [1e-6, 1e3]. δ(ε; μ) increases with μ: bisection in log μ.
-double gdpMuFor(double epsilon, double delta) {
-  auto deltaOf = [&](double mu) { return analyticGaussianDelta(1.0 / mu, epsilon, 1.0); };
-  double lo = 1e-6, hi = 1e3;
-  if (!(deltaOf(lo) <= delta) || !(deltaOf(hi) > delta)) return 0.0;
-  for (int i = 0; i < 80; ++i) {
-    const double mid = std::sqrt(lo * hi);
-    (deltaOf(mid) <= delta ? lo : hi) = mid;
-  }
-  return lo;
-}
-
 Result<SampledGaussianCalibration> calibrate(double epsilon, double delta, double q, long long t,
                                              double perExpEpsilonDelta) {
   DPLDA_RETURN_IF_ERROR(validatePrivacyParameters(epsilon, delta));
@@ -91,50 +79,47 @@ Result<SampledGaussianCalibration> calibrate(double epsilon, double delta, doubl
   // At ε > 1 the grid grows with ε (rounding stays below T·h <= 5 % of ε, and ≤ 1e-4·ε per
   // release): a calibration at ε ≈ 9 spans a loss range ~ε wide, 9× fewer points than at 1e-4.
   const double h = std::max(1e-7, std::min(kPldInterval * std::max(1.0, epsilon), epsilon / (20.0 * static_cast<double>(t))));
-  // gap(m) = log δ(m) − log δ: m meets the budget when gap <= 0. A multiplier whose losses do not
-  // fit the grid (too little noise for this h) does not meet it (+infinity). Each value costs two
-  // PLDs composed T times, so the search below spends few of them.
-  auto gap = [&](double m) {
+  // The search keeps a bracket [lo, hi] of multipliers: hi meets the budget (its account is kept
+  // for the result), lo does not (lo = 0: none seen yet); gapLo, gapHi are log δ(m) − log δ there.
+  // A multiplier whose losses do not fit the grid (too little noise for this h) does not meet it
+  // (gap +infinity). Each probe costs two PLDs composed T times, so the search spends few of them.
+  double lo = 0.0, hi = 0.0, gapLo = kInfinity, gapHi = -kInfinity;
+  std::optional<SampledGaussianAccountant> atHi;
+  auto probe = [&](double m) {
     auto a = SampledGaussianAccountant::make(m, q, t, h);
-    if (!a.ok()) return kInfinity;
-    return std::log(a->delta(epsilon, perExpEpsilonDelta)) - std::log(delta);
+    const double gap = a.ok() ? std::log(a->delta(epsilon, perExpEpsilonDelta)) - std::log(delta) : kInfinity;
+    if (gap <= 0.0) {
+      hi = m, gapHi = gap;
+      atHi = std::move(a).value();
+    } else {
+      lo = m, gapLo = gap;
+    }
   };
   // Start from the central-limit guess (Bu et al. 2020: T compositions of the q-sampled Gaussian
-  // of multiplier m are close to μ-GDP with μ = q·√(T(e^{1/m²} − 1))); only a starting point.
+  // of multiplier m are close to μ-GDP with μ = q·√(T(e^{1/m²} − 1))), μ = Δ/σ of the analytic
+  // Gaussian that is (ε, δ)-DP; only a starting point.
   double m = 1.0;
-  if (const double mu = gdpMuFor(epsilon, delta); mu > 0.0) {
+  if (auto g = dplda::calibrate(Mechanism::AnalyticGaussian, epsilon, delta, 1.0); g.ok() && g->scale > 0.0) {
+    const double mu = 1.0 / g->scale;
     // ×1.7: the replace-one pair (remove, then add) costs about twice the add/remove μ the CLT is
     // stated for (measured: 1.25–2.1× over q = 1e-3..0.1, T = 100..7 820).
     const double guess = 1.7 / std::sqrt(std::log1p(mu * mu / (q * q * static_cast<double>(t))));
     if (std::isfinite(guess) && guess > 0x1p-20 && guess < 0x1p40) m = guess;
   }
-  // Bracket [lo, hi]: gap(lo) > 0 >= gap(hi), stepping by 1.1, then by squares of the step.
-  double lo = 0.0, hi = 0.0, gapLo = kInfinity, gapHi = -kInfinity;
-  const double g = gap(m);
-  (g <= 0.0 ? hi : lo) = m;
-  (g <= 0.0 ? gapHi : gapLo) = g;
+  probe(m);
+  // Bracket: step away from the guess by 1.1, then by squares of the step.
   for (double step = 1.1; hi == 0.0 || lo == 0.0; step *= step) {
-    if (hi == 0.0) {
-      const double next = lo * step;
-      if (next > 0x1p60) {
-        return invalidArgument("sampled Gaussian: no noise multiplier up to 2^60 meets epsilon = " +
-                               shortNumber(epsilon) + ", delta = " + shortNumber(delta));
-      }
-      const double gn = gap(next);
-      if (gn <= 0.0) hi = next, gapHi = gn;
-      else lo = next, gapLo = gn;
-    } else {
-      const double next = hi / step;
-      if (next < 0x1p-60) break;  // meets with (almost) no noise: lo stays 0
-      const double gn = gap(next);
-      if (gn <= 0.0) hi = next, gapHi = gn;
-      else lo = next, gapLo = gn;
+    if (hi == 0.0 && lo * step > 0x1p60) {
+      return invalidArgument("sampled Gaussian: no noise multiplier up to 2^60 meets epsilon = " +
+                             shortNumber(epsilon) + ", delta = " + shortNumber(delta));
     }
+    if (lo == 0.0 && hi / step < 0x1p-60) break;  // meets with (almost) no noise: lo stays 0
+    probe(hi == 0.0 ? lo * step : hi / step);
   }
-  // Narrow to hi/lo <= 1.001: interpolate the root of gap linearly in m² (a Gaussian's log δ is
-  // close to −ε²m²/2Δ² + const), then evaluate just above and just below it (each kept at least 5 %
-  // of the bracket, in log m, inside it), so an accurate estimate ends the search in two
-  // evaluations and a poor one still shrinks the bracket.
+  // Narrow to hi/lo <= 1.001: interpolate the root of the gap linearly in m² (a Gaussian's log δ is
+  // close to −ε²m²/2Δ² + const), then probe just above and just below it (each kept at least 5 %
+  // of the bracket, in log m, inside it), so an accurate estimate ends the search in two probes
+  // and a poor one still shrinks the bracket.
   while (lo > 0.0 && hi / lo > 1.001) {
     double root = 0.5 * (std::log(lo) + std::log(hi));
     const bool interpolated = std::isfinite(gapLo) && std::isfinite(gapHi);
@@ -143,21 +128,17 @@ Result<SampledGaussianCalibration> calibrate(double epsilon, double delta, doubl
       if (!(hi / lo > 1.001)) break;
       if (!interpolated) offset = 0.0;  // no estimate to straddle (a side did not fit the grid): bisect
       const double a = std::log(lo), b = std::log(hi);
-      const double c = std::exp(std::clamp(root + offset, a + 0.05 * (b - a), b - 0.05 * (b - a)));
-      const double gc = gap(c);
-      if (gc <= 0.0) hi = c, gapHi = gc;
-      else lo = c, gapLo = gc;
+      probe(std::exp(std::clamp(root + offset, a + 0.05 * (b - a), b - 0.05 * (b - a))));
       if (!interpolated) break;
     }
   }
-  auto a = SampledGaussianAccountant::make(hi, q, t, h);
-  if (!a.ok()) return a.status();
+  const SampledGaussianAccountant& a = *atHi;
   SampledGaussianCalibration c;
   c.noiseMultiplier = hi;
   c.delta = delta;
   c.epsilon = epsilon;  // checked at this very ε: with the tails' (1 + e^ε) term δ(·) need not be monotone
-  c.interval = a->interval();
-  if (!(a->delta(epsilon, perExpEpsilonDelta) <= delta)) {
+  c.interval = a.interval();
+  if (!(a.delta(epsilon, perExpEpsilonDelta) <= delta)) {
     return numericalFailure("sampled Gaussian calibration: the account at sigma/C = " + shortNumber(hi) +
                             " does not meet epsilon " + shortNumber(epsilon) + ", delta " + shortNumber(delta));
   }
