@@ -9,6 +9,7 @@
 #include "core/eval/perplexity.h"
 #include "core/experiments/error_vs_n.h"
 #include "core/experiments/paper_claims.h"
+#include "core/experiments/sweep_models.h"
 #include "core/experiments/verdict.h"
 #include "core/experiments/table_text.h"
 #include "core/graph/computation_graph.h"
@@ -30,10 +31,12 @@ std::string viScheduleText(const SweepSpec& s) {
                                                                   : "minibatches of ") +
                      std::to_string(s.vi.batchSize) + ", " + passes(s.vi.iterations);
   for (const SweepCase& c : s.cases) {
-    if (c.viBatchSize <= 0 && c.viPasses <= 0 && c.viTau0 <= 0 && c.viKappa <= 0) continue;
-    text += "; " + c.label + ": " + std::to_string(c.viBatchSize > 0 ? c.viBatchSize : s.vi.batchSize) + ", " +
-            passes(c.viPasses > 0 ? c.viPasses : s.vi.iterations) + ", tau0 " +
-            shortNumber(c.viTau0 > 0 ? c.viTau0 : s.vi.tau0) + ", kappa " + shortNumber(c.viKappa > 0 ? c.viKappa : s.vi.kappa);
+    const ViOptions o = viOptionsFor(s, c, 0);  // what the case's fits use
+    if (o.batchSize == s.vi.batchSize && o.iterations == s.vi.iterations && o.tau0 == s.vi.tau0 &&
+        o.kappa == s.vi.kappa)
+      continue;
+    text += "; " + c.label + ": " + std::to_string(o.batchSize) + ", " + passes(o.iterations) + ", tau0 " +
+            shortNumber(o.tau0) + ", kappa " + shortNumber(o.kappa);
   }
   return text;
 }
