@@ -32,14 +32,13 @@ PTHREADS=/usr/lib/x86_64-linux-gnu/openblas-pthread
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
 mkdir -p "$DATA"
 
-numpy() {  # numpy with the pthreads OpenBLAS on OMP_NUM_THREADS threads
-  env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE LD_LIBRARY_PATH=$PTHREADS OPENBLAS_NUM_THREADS=$OMP_NUM_THREADS \
-    "$PY" "$@"
-}
+# numpy with the pthreads OpenBLAS on OMP_NUM_THREADS threads (an array, not a function: /usr/bin/time
+# runs it)
+NUMPY=(env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE LD_LIBRARY_PATH=$PTHREADS OPENBLAS_NUM_THREADS=$OMP_NUM_THREADS "$PY")
 
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-);" \
   "load $(cut -d' ' -f1-3 /proc/loadavg); OMP_NUM_THREADS=$OMP_NUM_THREADS; commit $(git -C "$ROOT" rev-parse --short HEAD)"
-echo "# numpy: $(numpy -c 'import numpy, threadpoolctl; i = threadpoolctl.threadpool_info(); print(numpy.__version__, [(x.get("internal_api"), x.get("num_threads"), x.get("architecture"), x.get("filepath")) for x in i])')"
+echo "# numpy: $("${NUMPY[@]}" -c 'import numpy, threadpoolctl; i = threadpoolctl.threadpool_info(); print(numpy.__version__, [(x.get("internal_api"), x.get("num_threads"), x.get("architecture"), x.get("filepath")) for x in i])')"
 
 # time_runs LABEL CMD...: REPEATS runs; prints min / median / max wall, median CPU, peak RSS.
 time_runs() {
@@ -82,7 +81,7 @@ for c in ${CASES//,/ }; do
         tail -n 1 | "$PY" -c 'import json, sys; r = json.load(sys.stdin); print("  fit", {k: v for k, v in r.items() if k.startswith("eigen") or k in ("fit_ms", "stage_ms", "l2_error")})'
       time_runs "$c-fit(bench_fit)" "$FIT" --corpus "$dir" --topics 20 --repeats 1
       time_runs "$c-dplda-run" "$DPLDA" run --corpus "$dir" --topics 20
-      time_runs "$c-numpy(load+fit)" numpy "$ROOT/bench/numpy_spectral.py" --corpus "$dir" --topics 20 \
+      time_runs "$c-numpy(load+fit)" "${NUMPY[@]}" "$ROOT/bench/numpy_spectral.py" --corpus "$dir" --topics 20 \
         --truth "$dir/truth.json" --repeats 1
       grep -o '"fit_ms": {[^}]*}' "$DATA/last-$c-numpy(load+fit).out" | sed 's/^/  numpy /' || true
       ;;
