@@ -16,6 +16,7 @@
 #include "core/graph/computation_graph.h"
 #include "ui/common/quiet_qt_messages.h"
 #include "ui/graph/graph_canvas.h"
+#include "core/experiments/sweep_archive.h"
 #include "ui/main_window.h"
 #include "ui/panels/document_mixture.h"
 #include "ui/panels/experiment_view.h"
@@ -51,7 +52,8 @@ int main(int argc, char** argv) {
   parser.setApplicationDescription("DP-LDA Explorer: differentially private spectral LDA");
   parser.addHelpOption();
   parser.addVersionOption();
-  parser.addPositionalArgument("session", "A session file (.json) to open.", "[SESSION]");
+  parser.addPositionalArgument("path", "A session file (.json) to open, or a sweep folder (one `dplda sweep --out` "
+                               "wrote, or its sweep.json) to open in the Sweeps tab.", "[SESSION | SWEEP]");
   QCommandLineOption shot("screenshot", "Render the window after the runs finish, save it to FILE and exit.", "FILE");
   QCommandLineOption select("select", "Select an edge (e5) or a node (node:T) before the screenshot.", "ITEM");
   QCommandLineOption tab("tab", "Results tab to show: sweeps, diagnostics, topics, topic-map (the topic browser), document-mixture, ledger, history.", "TAB");
@@ -69,7 +71,16 @@ int main(int argc, char** argv) {
 
   dplda::MainWindow window;
   const QStringList args = parser.positionalArguments();
-  if (!args.isEmpty()) {
+  // A sweep folder opens beside the default session (its sweep is drawn once the session has run).
+  const bool sweepFolder = !args.isEmpty() && (QFileInfo(args.first()).isDir() ||
+                                               QFileInfo(args.first()).fileName() == dplda::kSweepArchiveName);
+  if (sweepFolder) {
+    QString error;
+    if (!window.openSweepResults(args.first(), &error)) {
+      std::fprintf(stderr, "dplda-explorer: %s\n", qPrintable(error));
+      if (parser.isSet(shot)) return 1;
+    }
+  } else if (!args.isEmpty()) {
     QString error;
     if (!window.openSession(args.first(), &error)) {
       std::fprintf(stderr, "dplda-explorer: %s\n", qPrintable(error));

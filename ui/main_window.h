@@ -64,6 +64,9 @@ class MainWindow : public QMainWindow {
 
   // Replace the session (no question asked; the menus ask first, see askToReplaceSession).
   bool openSession(const QString& path, QString* error = nullptr);
+  // Opens a sweep folder (File ▸ Open sweep results…: the folder `dplda sweep --out` or Save…
+  // wrote, or its sweep.json) in the Sweeps tab beside the session's own sweep.
+  bool openSweepResults(const QString& path, QString* error = nullptr);
   bool saveSession(const QString& path, QString* error = nullptr);
   QString sessionPath() const { return m_path; }
   // Lesson presets compiled into the app (":/lessons/<name>.json").

@@ -14,6 +14,7 @@
 #include <QMessageBox>
 #include <QUndoStack>
 
+#include "core/experiments/sweep_archive.h"
 #include "ui/common/last_folder.h"
 #include "ui/lessons/lesson_controller.h"
 #include "ui/main_window.h"
@@ -72,6 +73,14 @@ void MainWindow::buildActions() {
   saveAsAction->setShortcut(QKeySequence::SaveAs);
   file->addSeparator();
   file->addAction(tr("&Load corpus…"), m_generator, &GeneratorPanel::loadCorpusRequested);
+  file->addAction(tr("Open s&weep results…"), this, [this] {
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open sweep results (a folder dplda sweep --out wrote)"),
+                                                          lastFolder("sweep"));
+    if (dir.isEmpty()) return;
+    rememberFolder("sweep", QFileInfo(dir).absolutePath());  // the next dialog starts beside it
+    QString err;
+    if (!openSweepResults(dir, &err)) QMessageBox::warning(this, tr("Open sweep results"), err);
+  });
   QAction* exportPlot = file->addAction(tr("&Export current plot or table…"), this, [this] {
     QString err;
     const QString path = m_results->askExportPath(&err);
@@ -201,6 +210,19 @@ bool MainWindow::loadLessonAsking(const QString& name) {
   if (loadLesson(name, &err)) return true;
   QMessageBox::warning(this, tr("Lesson"), err);
   return false;
+}
+
+bool MainWindow::openSweepResults(const QString& path, QString* error) {
+  QString err;
+  if (!m_results->experiments()->openSweepFolder(path, &err)) {
+    setStatus(err, true);
+    if (error) *error = err;
+    return false;
+  }
+  m_results->setCurrentWidget(m_results->experiments());
+  setStatus(tr("Opened the sweep in %1: its figures are in the Sweeps tab (pin, export and Save… work as for a sweep run "
+               "here)").arg(path));
+  return true;
 }
 
 bool MainWindow::openSessionAsking(const QString& path) {

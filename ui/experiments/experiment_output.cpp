@@ -8,6 +8,7 @@
 
 #include "core/experiments/error_vs_n.h"
 #include "core/experiments/seed004_report.h"
+#include "core/experiments/sweep_archive.h"
 #include "core/experiments/table_text.h"
 #include "ui/experiments/band_plot.h"
 #include "ui/experiments/experiment_figure.h"
@@ -342,7 +343,7 @@ Status writeText(const std::filesystem::path& path, const std::string& text, con
 }  // namespace
 
 std::vector<std::string> experimentFolderEntries() {
-  return {"results.csv", "summary.csv", "slopes.csv", "timings.csv", "report.md", "figures"};
+  return {"results.csv", "summary.csv", "slopes.csv", "timings.csv", kSweepArchiveName, "report.md", "figures"};
 }
 
 std::vector<ExperimentFigure> experimentFigures(const ExperimentRun& run) {
@@ -429,6 +430,10 @@ Result<std::filesystem::path> writeExperimentFolder(const ExperimentRun& run, co
     // Timings depend on the data: not part of a release-only sweep.
     if (!run.sweep->spec.releaseOnly)
       DPLDA_RETURN_IF_ERROR(writeText(dir / "timings.csv", sweepTimingsCsv(*run.sweep), rules));
+    // The whole result, for the app to open the folder (File ▸ Open sweep results…).
+    const SweepArchive archive{run.preset.name, run.preset.title, run.preset.description, run.preset.kind,
+                               context.commandLine, context.seedNote, *run.sweep};
+    DPLDA_RETURN_IF_ERROR(writeText(dir / kSweepArchiveName, sweepArchiveJson(archive), rules));
   }
   if (!formats.empty()) {
     const QJsonObject metadata = experimentMetadata(run);

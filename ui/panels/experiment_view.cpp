@@ -21,6 +21,7 @@
 #include <cmath>
 
 #include "core/common/safe_file.h"
+#include "core/experiments/sweep_archive.h"
 #include "core/experiments/table_text.h"
 #include "ui/common/compact_combo.h"
 #include "ui/common/palette.h"
@@ -32,7 +33,8 @@ namespace dplda {
 
 namespace {
 
-const QString kSession = "session";
+const QString& kSession = kSessionSweepSource;
+const QString& kOpenedPrefix = kOpenedSweepPrefix;
 
 QJsonArray toJson(const QVector<double>& v) {
   QJsonArray a;
@@ -175,6 +177,7 @@ ExperimentView::ExperimentView(QWidget* parent) : QWidget(parent) {
 }
 
 void ExperimentView::requestRun() {
+  if (sourceIsOpenedFolder()) return;  // read from disk: nothing to run
   if (m_running && source() != kSession) {
     if (source() == m_runningSource) emit cancelRequested();
     return;  // one preset at a time
@@ -187,6 +190,8 @@ void ExperimentView::requestRun() {
 }
 
 QString ExperimentView::source() const { return m_sourceCombo->currentData().toString(); }
+
+bool ExperimentView::sourceIsOpenedFolder() const { return source().startsWith(kOpenedPrefix); }
 
 bool ExperimentView::setSource(const QString& source) {
   const int i = m_sourceCombo->findData(source);
@@ -404,12 +409,14 @@ void ExperimentView::overlayPins(const QString& figureKey) {
 }
 
 void ExperimentView::updateButtons() {
-  const bool session = source() == kSession;
-  m_trials->setEnabled(!session);
+  const bool session = source() == kSession, opened = sourceIsOpenedFolder();
+  m_trials->setEnabled(!session && !opened);
   const bool cancelShown = m_running && !session && source() == m_runningSource;
   m_run->setText(cancelShown ? tr("Cancel (%1%)").arg(static_cast<int>(m_progress * 100)) : tr("Run"));
-  m_run->setEnabled(session || !m_running || cancelShown);  // one preset at a time
-  m_run->setToolTip(session ? tr("Run the session again (Ctrl+R)") : tr("Run this experiment in the background"));
+  m_run->setEnabled(!opened && (session || !m_running || cancelShown));  // one preset at a time
+  m_run->setToolTip(session  ? tr("Run the session again (Ctrl+R)")
+                    : opened ? tr("Opened from disk: run it again with its command (in the note's tooltip)")
+                             : tr("Run this experiment in the background"));
   const auto u = shownUpdate();
   const bool finished = u && u->run && u->run->finished;
   m_pin->setEnabled(finished && u->run->preset.kind == ExperimentKind::ErrorSweep);
@@ -462,9 +469,11 @@ void ExperimentView::updateNote() {
   } else if (u->run->sweep) {
     const SweepResult& r = *u->run->sweep;
     const SweepSpec& s = r.spec;
-    const QString took = r.elapsedMs < 1000 ? tr("%1 ms").arg(r.elapsedMs, 0, 'f', 0)
-                                            : tr("%1 s").arg(r.elapsedMs / 1000.0, 0, 'f', 1);
-    text = tr("%1 runs (%2 points × %3 trials) in %4 on %5 threads; %6 bounds, %7, δ = %8. Median over the trials "
+    // A release-only archive has no timings (they depend on the data).
+    const QString took = !std::isfinite(r.elapsedMs) ? tr("release-only: no timings")
+                         : r.elapsedMs < 1000      ? tr("in %1 ms").arg(r.elapsedMs, 0, 'f', 0)
+                                                   : tr("in %1 s").arg(r.elapsedMs / 1000.0, 0, 'f', 1);
+    text = tr("%1 runs (%2 points × %3 trials), %4, on %5 threads; %6 bounds, %7, δ = %8. Median over the trials "
               "that released, band %9–%10% quantiles.")
                .arg(r.rows.size())
                .arg(r.summary.size())
@@ -488,6 +497,7 @@ void ExperimentView::updateNote() {
     }
     if (!rare.isEmpty()) text += " " + rare.join("; ") + tr(" (the others refused: see the ledger's reasons).");
     text += " " + tr("Noise: %1.").arg(q(r.noiseSource));
+    if (sourceIsOpenedFolder()) text = tr("Opened from %1 (sweep.json).").arg(source().mid(kOpenedPrefix.size())) + " " + text;
   }
   if (u && !u->commandLine.isEmpty()) text += " " + tr("Same as: <code>%1</code>").arg(u->commandLine.toHtmlEscaped());
   m_noteHtml = color.isEmpty() ? text : QString("<span style='color:%1'>%2</span>").arg(color, text);
@@ -538,7 +548,9 @@ bool ExperimentView::pin(const std::shared_ptr<const ExperimentUpdate>& u, const
     figures.insert(f.key, curves);
   }
   const SweepSpec& s = u->run->sweep->spec;
-  const QString what = u->source == kSession ? tr("session") : u->source;
+  const QString what = u->source == kSession                 ? tr("session")
+                       : u->source.startsWith(kOpenedPrefix) ? QDir(u->source.mid(kOpenedPrefix.size())).dirName()
+                                                             : u->source;
   QString label = tr("%1 · %2 bounds · %3 trials · %4")
                       .arg(what, boundSetName(s.bounds))
                       .arg(s.trials)
@@ -553,48 +565,6 @@ bool ExperimentView::pin(const std::shared_ptr<const ExperimentUpdate>& u, const
   rebuildPinnedList();
   refresh();
   emit pinnedSweepsEdited(m_pinnedSweeps, tr("pin a sweep"));
-  return true;
-}
-
-bool ExperimentView::saveShown(const QString& dir, QString* error) {
-  const auto u = shownUpdate();
-  if (!u || !u->run || !u->run->finished) {
-    if (error) *error = tr("Nothing finished to save: run the experiment and wait for it to finish.");
-    return false;
-  }
-  ReportContext context;
-  context.title = u->run->preset.title;
-  context.description = u->run->preset.description;
-  context.procedureOneTable = u->run->preset.kind == ExperimentKind::Diagnostics;
-  context.errorVsN = u->run->preset.kind == ExperimentKind::ErrorVsN;
-  if (u->commandLine.isEmpty()) {
-    context.commandLine = "dplda-explorer: the session's epsilon sweep (its settings are in session.json)";
-    const SweepSpec& s = u->run->sweep->spec;
-    context.seedNote = "noise base seed " + std::to_string(s.seeds.noise) + " (trial t uses deriveSeed(base, t)), "
-                       "decomposer seed " + std::to_string(s.seeds.init) + "; the corpus is the session's";
-  } else {
-    context.commandLine = QString(u->commandLine).replace("DIR", dir).toStdString();
-    context.seedNote = "all seeds derived from --seed (see the command line)";
-  }
-  std::vector<std::string> warnings;
-  auto written = writeExperimentFolder(*u->run, dir.toStdString(),
-                                       {ExportFormat::Png, ExportFormat::Pdf, ExportFormat::Svg}, context, &warnings);
-  if (!written.ok()) {
-    if (error) *error = q(written.status().message());
-    return false;
-  }
-  if (u->source == kSession && !m_sessionMeta.isEmpty()) {
-    const QByteArray bytes = QJsonDocument(m_sessionMeta).toJson();
-    const Status saved = writeFileAtomically(QDir(dir).filePath("session.json").toStdString(),
-                                             std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
-    if (!saved.isOk()) {
-      if (error) *error = q(saved.message());
-      return false;
-    }
-  }
-  emit message(tr("Saved %1%2").arg(q(written->string()),
-                                    warnings.empty() ? QString() : tr(" (%1 figure files failed)").arg(warnings.size())),
-               !warnings.empty());
   return true;
 }
 

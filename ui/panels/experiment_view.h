@@ -28,6 +28,11 @@ namespace dplda {
 // still shows a readable plot (issue 24); the window's minimum height allows for it.
 inline constexpr int kPlotDataHeight = 200;
 
+// The sources of the Sweeps tab: the session's own ε sweep, a preset's name, or a sweep folder
+// opened from disk (this prefix + the folder's absolute path).
+inline const QString kSessionSweepSource = QStringLiteral("session");
+inline const QString kOpenedSweepPrefix = QStringLiteral("opened:");
+
 class ErrorVsEpsilonPlot;
 class PlotWidget;
 struct ExperimentUpdate;
@@ -52,6 +57,7 @@ class ExperimentView : public QWidget {
 
   // "session" or a preset name; the experiment whose latest state is shown.
   QString source() const;
+  bool sourceIsOpenedFolder() const;
   bool setSource(const QString& source);
   void setTrials(int trials);  // for presets
 
@@ -80,6 +86,10 @@ class ExperimentView : public QWidget {
   void showSessionSweep();
   // Writes the shown experiment's folder (tables, figures in PNG/PDF/SVG + CSV, report.md).
   bool saveShown(const QString& dir, QString* error = nullptr);
+  // Opens a sweep folder that `dplda sweep` or Save… wrote (its sweep.json; `path` is the folder
+  // or the file) as a source of its own ("opened: NAME") and shows it: its figures, pins and
+  // exports work as for a sweep run here; it cannot be run again. False with the reason.
+  bool openSweepFolder(const QString& path, QString* error = nullptr);
 
  signals:
   void runRequested(const QString& preset, int trials);  // "session": rerun the session

@@ -97,6 +97,7 @@ struct ExperimentUpdate {
   std::shared_ptr<const ExperimentRun> run;
   int pointsDone = 0, pointsTotal = 0;
   QString commandLine;  // the equivalent `dplda sweep` command, when there is one
+  QString seedNote;     // an opened sweep folder's (its report's seed line); empty otherwise
 };
 
 // A key naming the session's corpus (source, path or generator parameters and seed): equal
