@@ -26,8 +26,13 @@ struct VocabularySelectionRecord {
   double sensitivity = 0.0;     // √(2m): l2 change of the count vector when one document is replaced
   double sigma = 0.0;           // Gaussian noise on each word's document count
   double threshold = 0.0;       // a word is kept when its noisy count exceeds this
-  std::string noiseSource;      // RandomSource::description()
+  std::string noiseSource;      // RandomSource::description(), or kReusedSelectionSource
 };
+
+// The noise source recorded for a selection reused from an earlier import of the same text
+// (TextImportParams::releasedVocabulary): nothing was drawn, it is the same release.
+inline constexpr const char* kReusedSelectionSource =
+    "reused: the selection released at an earlier import of this text (one release)";
 
 struct CorpusProvenance {
   VocabularyOrigin vocabulary = VocabularyOrigin::Unknown;

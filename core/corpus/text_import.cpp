@@ -285,6 +285,8 @@ class DocumentSink {
                       "public --vocabulary file");
     }
     report.candidateWords = choice->candidateWords;
+    report.vocabularyReused =
+        m_params.vocabularyRule == VocabularyRule::PrivateSelection && !m_params.releasedVocabulary.empty();
     std::vector<CountTriplet> triplets;
     for (int n = 0; n < documentCount(); ++n) {
       for (std::size_t e = m_offsets[n]; e < m_offsets[n + 1]; ++e) {

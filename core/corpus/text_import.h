@@ -64,6 +64,12 @@ struct TextImportParams {
   TextFormat format = TextFormat::Text;
   std::string column;
   std::string idColumn;
+  // PrivateSelection only: the words a selection already released for this same import (the app
+  // keeps them: ui/worker/released_vocabularies.h). When given, they are the vocabulary and nothing
+  // is drawn: reusing a released output is post-processing (docs/PRIVACY.md §13.5), so a text's
+  // vocabulary costs (ε_v, δ_v) once however often it is imported. Words in no document keep an
+  // empty column, as with a public list.
+  std::vector<std::string> releasedVocabulary;
 };
 
 struct TextImportReport {
@@ -85,6 +91,7 @@ struct TextImportReport {
   // the id column or field; else the file name (folder, a document per file), "FILE:LINE"
   // (folder with a separator) or the line number (a file) of the document's first line.
   std::vector<std::string> documentIds;
+  bool vocabularyReused = false;  // PrivateSelection: TextImportParams::releasedVocabulary was the vocabulary
 };
 
 // `selectionNoise` draws the private selection's noise (default: a new SecureRandom).

@@ -26,18 +26,29 @@ VocabularyChoice fromWordList(const ImportedDocuments& docs, const std::vector<i
   return c;
 }
 
-Result<VocabularyChoice> publicVocabulary(const ImportedDocuments& docs, const TextImportParams& p) {
-  auto list = readVocabularyList(p.vocabularyFile);
-  if (!list.ok()) return list.status();
+// A given word list as the vocabulary, in its order (a public file, or a released selection).
+Result<VocabularyChoice> listedVocabulary(const ImportedDocuments& docs, std::vector<std::string> list,
+                                          const std::string& what) {
   std::unordered_map<std::string_view, int> column;
-  for (std::size_t r = 0; r < list->size(); ++r) column.emplace(list.value()[r], static_cast<int>(r));
+  for (std::size_t r = 0; r < list.size(); ++r)
+    if (!column.emplace(list[r], static_cast<int>(r)).second)
+      return badInput(what + " lists the word " + quoteText(list[r]) + " twice");
   VocabularyChoice c;
   c.newId.assign(docs.words.size(), -1);
   for (std::size_t w = 0; w < docs.words.size(); ++w) {
     const auto it = column.find(docs.words[w]);
     if (it != column.end()) c.newId[w] = it->second;
   }
-  c.vocab = std::move(list).value();
+  c.vocab = std::move(list);
+  return c;
+}
+
+Result<VocabularyChoice> publicVocabulary(const ImportedDocuments& docs, const TextImportParams& p) {
+  auto list = readVocabularyList(p.vocabularyFile);
+  if (!list.ok()) return list.status();
+  auto listed = listedVocabulary(docs, std::move(list).value(), escapeText(p.vocabularyFile));
+  if (!listed.ok()) return listed;
+  VocabularyChoice c = std::move(listed).value();
   c.provenance.vocabulary = VocabularyOrigin::Public;
   c.provenance.vocabularyFile = fs::absolute(p.vocabularyFile).lexically_normal().string();
   return c;
@@ -52,13 +63,23 @@ Result<VocabularyChoice> privateVocabulary(const ImportedDocuments& docs, const 
     for (int w : contributedWords(docs, n, p.selection.maxWordsPerDocument)) ++counts[static_cast<std::size_t>(w)];
   for (std::size_t w = 0; w < counts.size(); ++w)
     if (docs.words[w].size() > kMaxImportedWordBytes) counts[w] = 0;  // never a candidate
+  const long long candidates = std::count_if(counts.begin(), counts.end(), [](long long x) { return x > 0; });
+  if (!p.releasedVocabulary.empty()) {  // released before: the same release, nothing drawn (§13.5)
+    auto listed = listedVocabulary(docs, p.releasedVocabulary, "the released vocabulary");
+    if (!listed.ok()) return listed;
+    listed->candidateWords = candidates;
+    listed->provenance.vocabulary = VocabularyOrigin::PrivateSelection;
+    listed->provenance.selection = cal.value();
+    listed->provenance.selection.noiseSource = kReusedSelectionSource;
+    return listed;
+  }
   SecureRandom secure;
   RandomSource& rng = noise ? *noise : secure;
   std::vector<int> ids = selectVocabulary(counts, cal.value(), p.vocabSize, rng);
   // A public order: bytewise, never the (noisy) counts.
   std::sort(ids.begin(), ids.end(), [&](int a, int b) { return docs.words[a] < docs.words[b]; });
   VocabularyChoice c = fromWordList(docs, ids);
-  c.candidateWords = std::count_if(counts.begin(), counts.end(), [](long long x) { return x > 0; });
+  c.candidateWords = candidates;
   c.provenance.vocabulary = VocabularyOrigin::PrivateSelection;
   c.provenance.selection = cal.value();
   c.provenance.selection.noiseSource = rng.description();

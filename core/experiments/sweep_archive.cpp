@@ -15,9 +15,10 @@ namespace {
 using json = nlohmann::ordered_json;
 constexpr const char* kFormat = "dplda-sweep";
 
+// Every number finite or said in words (issue 28 §6: no NaN, infinity or null in an output).
 json number(double x) {
-  if (std::isnan(x)) return nullptr;
-  if (std::isinf(x)) return x > 0 ? "infinity" : "-infinity";
+  if (std::isnan(x)) return kNotComputed;
+  if (std::isinf(x)) return x > 0 ? kUnbounded : "-unbounded";
   return x;
 }
 
@@ -46,25 +47,24 @@ json configurationJson(const SweepConfiguration& c) {
             {"clip_m2", number(w.m2Clip.m2)},
             {"whitened_clip", number(w.whitenedClip)},
             {"clip_to_row_bound", w.clipToRowBound}}},
-          {"accountant", c.accountant ? json(accountantName(*c.accountant)) : json(nullptr)},
+          {"accountant", c.accountant ? accountantName(*c.accountant) : ""},  // "": the sweep's
           {"share_releases", c.shareReleases},
           {"clip_moments", c.clipMoments}};
 }
 
 json caseSpecJson(const SweepCase& c) {
-  json g = nullptr;
-  if (const auto& p = c.source.generator) {
-    g = {{"vocab", p->vocabSize},      {"topics", p->topicCount},
-         {"docs", p->docCount},        {"alpha0", number(p->alpha0)},
-         {"prior", p->prior == GeneratorParams::Prior::Random ? "random" : "symmetric"},
-         {"beta", number(p->beta)},    {"mean_length", number(p->meanLength)},
-         {"fixed_length", p->fixedLength}, {"seed", std::to_string(p->seed)}};
+  json j = {{"label", c.label},           {"description", c.source.description},
+            {"topics", c.topicCount},     {"alpha0", number(c.alpha0)},
+            {"vi_batch_size", c.viBatchSize}, {"vi_passes", c.viPasses},
+            {"vi_tau0", number(c.viTau0)}, {"vi_kappa", number(c.viKappa)}};
+  if (const auto& p = c.source.generator) {  // a loaded corpus has none
+    j["generator"] = {{"vocab", p->vocabSize},      {"topics", p->topicCount},
+                      {"docs", p->docCount},        {"alpha0", number(p->alpha0)},
+                      {"prior", p->prior == GeneratorParams::Prior::Random ? "random" : "symmetric"},
+                      {"beta", number(p->beta)},    {"mean_length", number(p->meanLength)},
+                      {"fixed_length", p->fixedLength}, {"seed", std::to_string(p->seed)}};
   }
-  return {{"label", c.label},           {"description", c.source.description},
-          {"topics", c.topicCount},     {"alpha0", number(c.alpha0)},
-          {"vi_batch_size", c.viBatchSize}, {"vi_passes", c.viPasses},
-          {"vi_tau0", number(c.viTau0)}, {"vi_kappa", number(c.viKappa)},
-          {"generator", g}};
+  return j;
 }
 
 json specJson(const SweepSpec& s) {
@@ -215,7 +215,7 @@ std::string sweepArchiveJson(const SweepArchive& a) {
             {"spec", specJson(r.spec)},
             {"noise_source", r.noiseSource},
             {"threads_used", r.threadsUsed},
-            {"elapsed_ms", releaseOnly ? json(nullptr) : number(r.elapsedMs)},
+            {"elapsed_ms", number(releaseOnly ? std::numeric_limits<double>::quiet_NaN() : r.elapsedMs)},
             {"cases", cases},
             {"summary", summary},
             {"rows", rows}};

@@ -10,8 +10,9 @@
 // columns releasedColumn() keeps, the rows of the configurations that release, no exact corpus
 // statistic, no non-private baseline and no timing. The reader puts NaN in what was left out.
 //
-// Numbers: NaN is null, ±∞ the strings "infinity" / "-infinity" (an account that gives no finite
-// ε), seeds are decimal strings (64 bits survive readers that parse numbers as doubles).
+// Numbers: a value that does not apply (NaN) is the string "not computed", ±∞ "unbounded" /
+// "-unbounded" (an account that gives no finite ε), as in the CSVs; seeds are decimal strings (64
+// bits survive readers that parse numbers as doubles). No NaN, infinity or null (issue 28 §6).
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -24,6 +25,8 @@
 namespace dplda {
 
 inline constexpr int kSweepArchiveVersion = 1;
+inline constexpr const char* kNotComputed = "not computed";
+inline constexpr const char* kUnbounded = "unbounded";
 inline constexpr const char* kSweepArchiveName = "sweep.json";
 // sweep.json is read whole and parsed into a tree (~10x its size): a 10⁶-run sweep is ~600 MB.
 inline constexpr std::uintmax_t kMaxSweepArchiveBytes = std::uintmax_t(256) << 20;

@@ -38,14 +38,16 @@ class Fields {
     return *it;
   }
   Fields object(const char* key) const { return Fields(get(key), at(key)); }
-  // null is NaN, "infinity" / "-infinity" are ±∞ (the writer's spelling).
+  bool has(const char* key) const { return m_o.contains(key); }
+  // "not computed" is NaN, "unbounded" / "-unbounded" are ±∞ (the writer's spelling).
   double number(const char* key) const { return numberValue(get(key), at(key)); }
   static double numberValue(const json& v, const std::string& where) {
-    if (v.is_null()) return kNaN;
     if (v.is_number()) return v.get<double>();
-    if (v.is_string() && v.get<std::string>() == "infinity") return std::numeric_limits<double>::infinity();
-    if (v.is_string() && v.get<std::string>() == "-infinity") return -std::numeric_limits<double>::infinity();
-    fail(where + " must be a number, null, \"infinity\" or \"-infinity\", got " + quoteText(v.dump()));
+    const std::string s = v.is_string() ? v.get<std::string>() : std::string();
+    if (s == kNotComputed) return kNaN;
+    if (s == kUnbounded) return std::numeric_limits<double>::infinity();
+    if (s == std::string("-") + kUnbounded) return -std::numeric_limits<double>::infinity();
+    fail(where + " must be a number, \"not computed\" or \"unbounded\", got " + quoteText(v.dump()));
   }
   double finite(const char* key, double lo, double hi) const {
     const double x = number(key);
@@ -133,7 +135,7 @@ SweepConfiguration readConfiguration(const Fields& f) {
   c.whitened.m2Clip = {w.number("clip_m1"), w.number("clip_m2")};
   c.whitened.whitenedClip = w.number("whitened_clip");
   c.whitened.clipToRowBound = w.flag("clip_to_row_bound");
-  if (!f.get("accountant").is_null()) c.accountant = f.parsed<Accountant>("accountant", parseAccountant);
+  if (!f.text("accountant").empty()) c.accountant = f.parsed<Accountant>("accountant", parseAccountant);
   c.shareReleases = f.flag("share_releases");
   c.clipMoments = f.flag("clip_moments");
   return c;
@@ -149,7 +151,7 @@ SweepCase readCaseSpec(const Fields& f) {
   c.viPasses = f.integer("vi_passes", 0, std::numeric_limits<int>::max());
   c.viTau0 = f.number("vi_tau0");
   c.viKappa = f.number("vi_kappa");
-  if (!f.get("generator").is_null()) {
+  if (f.has("generator")) {
     const Fields g = f.object("generator");
     GeneratorParams p;
     p.vocabSize = g.integer("vocab", 1, std::numeric_limits<int>::max());

@@ -79,8 +79,11 @@ void chargeVocabularySelection(PrivateRunResult& res, const CorpusProvenance& pr
   e.delta = v.delta;
   e.sigma = v.sigma;
   e.spent = true;
-  e.note = "threshold " + shortNumber(v.threshold) + " documents; spent when the corpus was imported, composed "
-           "with the releases below by basic composition";
+  e.note = "threshold " + shortNumber(v.threshold) + " documents; spent when the corpus was imported" +
+           std::string(v.noiseSource == kReusedSelectionSource
+                           ? " (this import reused the selection released at an earlier one: the same release)"
+                           : "") +
+           ", composed with the releases below by basic composition";
   res.ledger.insert(res.ledger.begin(), std::move(e));
   res.epsilonSpent += v.epsilon;
   res.deltaSpent += v.delta;

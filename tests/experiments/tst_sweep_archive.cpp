@@ -74,6 +74,8 @@ class TestSweepArchive : public QObject {
     QCOMPARE(sweepSummaryCsv(r), sweepSummaryCsv(a.result));
     QCOMPARE(sweepTimingsCsv(r), sweepTimingsCsv(a.result));
     QCOMPARE(sweepReportMarkdown(r, contextOf(back.value())), sweepReportMarkdown(a.result, contextOf(a)));
+    static const QRegularExpression nonFinite("(^|[^A-Za-z_])-?(nan|inf)([^A-Za-z_]|$)|:\\s*null");
+    QVERIFY(!nonFinite.match(QString::fromStdString(text)).hasMatch());  // issue 28 §6
     // Every number survives (shortest round-trip doubles), so writing again gives the same text.
     QCOMPARE(sweepArchiveJson(back.value()), text);
     // What the figures and the report read besides the tables.
@@ -102,7 +104,10 @@ class TestSweepArchive : public QObject {
       for (const char* exact : {"sigma_k", "sigma_k_plus_1", "gamma_s", "baseline_error_l2", "baseline_perplexity",
                                 "dropped_documents", "prepare_ms"})
         QVERIFY2(!c.contains(exact), exact);
-    QVERIFY(j["elapsed_ms"].is_null());
+    QCOMPARE(j["elapsed_ms"], json("not computed"));
+    // No NaN, infinity or null anywhere (issue 28 §6).
+    static const QRegularExpression nonFinite("(^|[^A-Za-z_])-?(nan|inf)([^A-Za-z_]|$)|:\\s*null");
+    QVERIFY(!nonFinite.match(QString::fromStdString(text)).hasMatch());
     auto back = parseSweepArchive(text, "sweep.json");
     QVERIFY2(back.ok(), back.status().message().c_str());
     QCOMPARE(sweepResultsCsv(back->result), sweepResultsCsv(a.result));
@@ -124,7 +129,7 @@ class TestSweepArchive : public QObject {
         {edited(text, [](json& j) { j["summary"].erase(2); }), "summary has 9 points, the spec makes 10"},
         {edited(text, [](json& j) { j["spec"]["seeds"]["noise"] = "-1"; }), "spec.seeds.noise must be a seed"},
         {edited(text, [](json& j) { j["spec"]["mechanism"] = "magic"; }), "spec.mechanism"},
-        {edited(text, [](json& j) { j["spec"]["epsilons"][1] = nullptr; }), "spec.epsilons[1] must be finite and > 0"},
+        {edited(text, [](json& j) { j["spec"]["epsilons"][1] = "not computed"; }), "spec.epsilons[1] must be finite and > 0"},
         {edited(text, [](json& j) { j["spec"]["trials"] = 3; }), "rows has 20 trials, the spec makes 30"},
         {edited(text, [](json& j) { j["summary"][0]["released"] = 5; }), "summary[0].released must be an integer in [0, 2]"},
         {edited(text, [](json& j) { j["cases"][0].erase("sigma_k"); }), "cases[0].sigma_k is missing"},

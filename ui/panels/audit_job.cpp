@@ -10,6 +10,7 @@
 #include "core/moments/clipped_moments.h"
 #include "core/privacy/mechanisms.h"
 #include "ui/session/session_privacy.h"
+#include "ui/worker/released_vocabularies.h"
 #include "ui/worker/run_worker.h"
 
 namespace dplda {
@@ -63,7 +64,7 @@ Result<Corpus> loadAuditCorpus(const SessionState& s, Feedback* fb) {
     if (!QFileInfo::exists(s.corpusPath))
       return ioError(QString("corpus: '%1' does not exist").arg(s.corpusPath).toStdString());
     if (s.source == SessionState::Source::Text) {
-      auto r = importText(textImportParams(s), nullptr, fb);
+      auto r = importSessionText(s, nullptr, fb, nullptr);  // the session's selection, never a second one
       if (!r.ok()) return r.status();
       corpus = std::move(r.value());
     } else {

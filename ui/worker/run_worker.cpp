@@ -20,6 +20,7 @@
 #include "core/corpus/uci_io.h"
 #include "core/pipeline/memory_estimate.h"
 #include "ui/session/session_privacy.h"
+#include "ui/worker/released_vocabularies.h"
 
 namespace dplda {
 
@@ -72,7 +73,8 @@ Status RunWorker::prepareCorpus(const SessionState& s, Feedback* fb, RunOutcome&
         return ioError(QString("corpus: '%1' does not exist").arg(s.corpusPath).toStdString());
       }
       TextImportReport report;
-      auto r = importText(textImportParams(s), &report, fb);
+      QString vocabularyNote;  // whether the selection was drawn now or reused (docs/PRIVACY.md §13.5)
+      auto r = importSessionText(s, &report, fb, &vocabularyNote);
       if (!r.ok()) return r.status();
       m_corpus = std::make_shared<Corpus>(std::move(r.value()));
       if (static_cast<int>(report.documentIds.size()) == m_corpus->docCount())
@@ -82,6 +84,7 @@ Status RunWorker::prepareCorpus(const SessionState& s, Feedback* fb, RunOutcome&
                         .arg(report.documentsRead).arg(report.emptyDocuments).arg(report.distinctWords)
                         .arg(m_corpus->vocabSize())
                         .arg(vocabularyOriginName(m_corpus->provenance.vocabulary));
+      if (!vocabularyNote.isEmpty()) m_truthNote += "; " + vocabularyNote;
     } else {
       emit progress(out.id, 0.0, "reading corpus");
       const QFileInfo info(s.corpusPath);
