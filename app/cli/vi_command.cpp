@@ -179,39 +179,7 @@ int runViCommand(const Arguments& a, const std::string& modelName) {
   if (ledger) {
     const DpViLedger& L = *ledger;
     const AccountantComparison accounts = compareDpViAccountants(L, train.provenance);
-    QJsonArray notes;
-    for (const auto& n : L.notes) notes.append(QString::fromStdString(n));
-    const QJsonObject entry{{"release", "expected sufficient statistics (k x d) of every iteration"},
-                            {"mechanism", "gaussian"},
-                            {"releases", static_cast<double>(L.releases)},
-                            {"passes", L.passes},
-                            {"method", QString::fromStdString(L.method)},
-                            {"batch_size", L.batchSize},
-                            {"clip", L.clip},
-                            {"sensitivity", L.sensitivity},
-                            {"sensitivity_formula", "2C (Frobenius, replace one document; docs/PRIVACY.md §10)"},
-                            {"sampling_rate", L.samplingRate},
-                            {"epsilon_full_release", L.epsilonFullRelease},
-                            {"sigma", L.sigma},
-                            {"noise_multiplier", L.noiseMultiplier},
-                            {"rho", L.rho},
-                            {"epsilon", L.epsilon},
-                            {"delta", L.delta},
-                            {"sampler_excess_delta", L.samplerDelta},
-                            {"draws", L.draws},
-                            {"spent", true}};
-    privacy = QJsonObject{{"private", L.claim == "proven"},
-                          {"privacy_claim", QString::fromStdString(L.claim)},
-                          {"claim", QString::fromStdString(L.summary)},
-                          {"epsilon_total", dp.epsilon},
-                          {"delta_total", dp.delta},
-                          {"epsilon_spent", L.epsilon},
-                          {"delta_spent", L.delta},
-                          {"accountant", QString::fromStdString(L.accountant)},
-                          {"noise_source", QString::fromStdString(L.noiseSource)},
-                          {"ledger", QJsonArray{entry}},
-                          {"accountants", accountantComparisonToJson(accounts)},
-                          {"notes", notes}};
+    privacy = dpViPrivacyToJson(L, dp.epsilon, dp.delta, accounts);
     out << "privacy: " << L.claim << ": " << L.summary << "\n";
     out << "  ledger: " << L.releases << " releases of the k x d statistics, C " << L.clip << ", sensitivity "
         << L.sensitivity << ", sigma " << L.sigma << " (multiplier " << L.noiseMultiplier << "), accountant "

@@ -7,6 +7,7 @@
 #include <QObject>
 #include <cmath>
 
+#include "app/cli/json_output.h"
 #include "core/common/text_escape.h"
 #include "core/pipeline/privacy_statement.h"
 #include "ui/session/session_privacy.h"
@@ -16,86 +17,12 @@ namespace dplda {
 
 namespace {
 
-QJsonValue numberOrNotComputed(double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue("not computed"); }
-
-QJsonArray strings(const std::vector<std::string>& v) {
-  QJsonArray a;
-  for (const auto& s : v) a.append(QString::fromStdString(s));
-  return a;
-}
-
-// The spectral run's statement and ledger, with the keys of `dplda run --json`'s "privacy".
+// The privacy blocks are the command line's (app/cli/json_output.h), so a model file says what
+// `dplda run --json` says; the app names its configuration as its panels do.
 QJsonObject spectralPrivacy(const SessionState& s, const PrivateRunResult& r) {
-  QJsonArray edges;
-  for (int e = 0; e < kEdgeCount; ++e)
-    if (contains(s.edges, e)) edges.append("e" + QString::number(e));
-  QJsonArray ledger;
-  for (const LedgerEntry& e : r.ledger) {
-    QJsonArray le;
-    for (int x : e.edges) le.append("e" + QString::number(x));
-    ledger.append(QJsonObject{{"release", QString::fromStdString(e.release)},
-                              {"node", QString::fromStdString(e.node)},
-                              {"edges", le},
-                              {"mechanism", QString::fromStdString(e.mechanism)},
-                              {"sensitivity", numberOrNotComputed(e.sensitivity)},
-                              {"sensitivity_formula", QString::fromStdString(e.sensitivityFormula)},
-                              {"epsilon", e.epsilon},
-                              {"delta", e.delta},
-                              {"sigma", numberOrNotComputed(e.sigma)},
-                              {"bounds", QString::fromStdString(e.bounds)},
-                              {"spent", e.spent},
-                              {"draws", e.draws},
-                              {"note", QString::fromStdString(e.note)}});
-  }
-  return QJsonObject{{"edges", edges},
-                     {"config", configurationLabel(s)},
-                     {"private", r.statement.isPrivate()},
-                     {"privacy_claim", privacyClaimName(r.statement.claim)},
-                     {"pure_dp", r.statement.pureEpsilon},
-                     {"claim", QString::fromStdString(r.statement.summary)},
-                     {"cautions", strings(r.statement.cautions)},
-                     {"explanation", QString::fromStdString(r.statement.explanation)},
-                     {"epsilon_total", s.edges ? s.epsilon : 0.0},
-                     {"delta_total", s.edges ? s.delta : 0.0},
-                     {"epsilon_spent", r.epsilonSpent},
-                     {"delta_spent", r.deltaSpent},
-                     {"accountant", accountantName(s.accountant)},
-                     {"composition", QString::fromStdString(r.composition)},
-                     {"mechanism", mechanismName(s.mechanism)},
-                     {"bounds", boundSetName(s.bounds)},
-                     {"noise_source", QString::fromStdString(r.noiseSource)},
-                     {"ledger", ledger}};
-}
-
-// DP-VI's ledger as `dplda run --model dp-vi --json` reports it (app/cli/vi_command.cpp).
-QJsonObject dpViPrivacy(const SessionState& s, const DpViLedger& L) {
-  const QJsonObject entry{{"release", "expected sufficient statistics (k x d) of every iteration"},
-                          {"mechanism", "gaussian"},
-                          {"releases", static_cast<double>(L.releases)},
-                          {"passes", L.passes},
-                          {"method", QString::fromStdString(L.method)},
-                          {"batch_size", L.batchSize},
-                          {"clip", L.clip},
-                          {"sensitivity", L.sensitivity},
-                          {"sensitivity_formula", "2C (Frobenius, replace one document; docs/PRIVACY.md §10)"},
-                          {"sampling_rate", L.samplingRate},
-                          {"sigma", L.sigma},
-                          {"noise_multiplier", L.noiseMultiplier},
-                          {"rho", L.rho},
-                          {"epsilon", L.epsilon},
-                          {"delta", L.delta},
-                          {"spent", true}};
-  return QJsonObject{{"private", L.claim == "proven"},
-                     {"privacy_claim", QString::fromStdString(L.claim)},
-                     {"claim", QString::fromStdString(L.summary)},
-                     {"epsilon_total", s.epsilon},
-                     {"delta_total", s.delta},
-                     {"epsilon_spent", L.epsilon},
-                     {"delta_spent", L.delta},
-                     {"accountant", QString::fromStdString(L.accountant)},
-                     {"noise_source", QString::fromStdString(L.noiseSource)},
-                     {"ledger", QJsonArray{entry}},
-                     {"notes", strings(L.notes)}};
+  QJsonObject o = cli::privacyToJson(privacyOptionsOf(s), r);
+  o.insert("config", configurationLabel(s));
+  return o;
 }
 
 QJsonObject notPrivate(const char* claim) {
@@ -114,7 +41,8 @@ Result<ModelFile> runModelFile(const RunOutcome& o, bool fingerprint) {
   if (o.variational) {
     m.model = o.variational->ledger ? "dp-vi" : "vi";
     m.lda = o.variational->fit.model;
-    privacy = o.variational->ledger ? dpViPrivacy(s, *o.variational->ledger)
+    privacy = o.variational->ledger ? cli::dpViPrivacyToJson(*o.variational->ledger, s.epsilon, s.delta,
+                                                             o.variational->accounts)
                                     : notPrivate("non-private variational inference: no noise, not a private release");
   } else if (o.priv && o.priv->released && o.priv->output && s.edges) {
     m.model = "spectral";
