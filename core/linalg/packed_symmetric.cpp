@@ -9,7 +9,7 @@ namespace dplda {
 namespace {
 
 constexpr Eigen::Index T = PackedSymmetricMatrix::kTile;
-constexpr Eigen::Index kGroup = 8;  // columns of X per kernel sweep: two 4-double vectors
+constexpr Eigen::Index kGroup = 16;  // columns of X per kernel sweep: four 4-double vectors
 constexpr int kChunks = 16;
 
 // Four doubles (AVX's register; two SSE registers elsewhere), and the same read from or written to
@@ -22,43 +22,43 @@ inline Vec4 load(const double* p) { return *reinterpret_cast<const Vec4Unaligned
 inline void addTo(double* p, Vec4 v) { *reinterpret_cast<Vec4Unaligned*>(p) = load(p) + v; }
 
 // Y += A X for a column-major tile A, X and Y row-major (ld columns, a multiple of kGroup):
-// 4 rows of Y × 8 columns in registers, summed over A's columns in order.
-void rowKernel(const double* A, const double* X, double* Y, Eigen::Index ld) {
+// 3 rows of Y × 16 columns in 12 registers, summed over A's columns in order; X's rows are read
+// from L1 by the multiplications (3 broadcasts and 12 loads per 12 products).
+void rowKernel(const double* A, const double* X, double* Y, Eigen::Index ld, const double* next) {
   for (Eigen::Index g = 0; g < ld; g += kGroup)
-    for (Eigen::Index i = 0; i < T; i += 4) {
-      Vec4 acc[4][2] = {};
+    for (Eigen::Index i = 0; i < T; i += 3) {
+      // The next tile from memory meanwhile, a 16th per row block (T·T/8 lines in T/3 blocks).
+      if (g == 0 && next)
+        for (Eigen::Index line = 0; line < T * T / 8 / (T / 3); ++line)
+          __builtin_prefetch(next + (i / 3 * (T * T / 8 / (T / 3)) + line) * 8, 0, 2);
+      Vec4 acc[3][4] = {};
       for (Eigen::Index j = 0; j < T; ++j) {
-        const Vec4 x0 = load(X + j * ld + g), x1 = load(X + j * ld + g + 4);
         const double* a = A + j * T + i;
-        for (int r = 0; r < 4; ++r) {
-          acc[r][0] += a[r] * x0;
-          acc[r][1] += a[r] * x1;
+        const double* x = X + j * ld + g;
+        for (int r = 0; r < 3; ++r) {
+          const double ar = a[r];
+          for (int q = 0; q < 4; ++q) acc[r][q] += ar * load(x + 4 * q);
         }
       }
-      for (int r = 0; r < 4; ++r) {
-        addTo(Y + (i + r) * ld + g, acc[r][0]);
-        addTo(Y + (i + r) * ld + g + 4, acc[r][1]);
-      }
+      for (int r = 0; r < 3; ++r)
+        for (int q = 0; q < 4; ++q) addTo(Y + (i + r) * ld + g + 4 * q, acc[r][q]);
     }
 }
 
-// Y += Aᵀ X, likewise: 4 columns of A at a time, summed over A's rows in order.
+// Y += Aᵀ X, likewise: 3 columns of A at a time, summed over A's rows in order.
 void columnKernel(const double* A, const double* X, double* Y, Eigen::Index ld) {
   for (Eigen::Index g = 0; g < ld; g += kGroup)
-    for (Eigen::Index j = 0; j < T; j += 4) {
-      Vec4 acc[4][2] = {};
+    for (Eigen::Index j = 0; j < T; j += 3) {
+      Vec4 acc[3][4] = {};
       for (Eigen::Index i = 0; i < T; ++i) {
-        const Vec4 x0 = load(X + i * ld + g), x1 = load(X + i * ld + g + 4);
-        for (int c = 0; c < 4; ++c) {
+        const double* x = X + i * ld + g;
+        for (int c = 0; c < 3; ++c) {
           const double a = A[(j + c) * T + i];
-          acc[c][0] += a * x0;
-          acc[c][1] += a * x1;
+          for (int q = 0; q < 4; ++q) acc[c][q] += a * load(x + 4 * q);
         }
       }
-      for (int c = 0; c < 4; ++c) {
-        addTo(Y + (j + c) * ld + g, acc[c][0]);
-        addTo(Y + (j + c) * ld + g + 4, acc[c][1]);
-      }
+      for (int c = 0; c < 3; ++c)
+        for (int q = 0; q < 4; ++q) addTo(Y + (j + c) * ld + g + 4 * q, acc[c][q]);
     }
 }
 
@@ -143,10 +143,11 @@ Eigen::MatrixXd PackedSymmetricMatrix::times(const Eigen::MatrixXd& X) const {
     auto rowsOf = [&](Eigen::Index I) { return p.data() + (I - J0) * T * ld; };
     for (Eigen::Index J = J0; J < J1; ++J) {
       const double* xJ = x.data() + J * T * ld;
-      rowKernel(tile(J, J), xJ, rowsOf(J), ld);  // both triangles stored
+      // Tiles (I, J) for I >= J are consecutive in memory: the next one is prefetched during each.
+      rowKernel(tile(J, J), xJ, rowsOf(J), ld, J + 1 < nt ? tile(J, J) + T * T : nullptr);  // both triangles stored
       for (Eigen::Index I = J + 1; I < nt; ++I) {
         const double* A = tile(I, J);
-        rowKernel(A, xJ, rowsOf(I), ld);                           // E_IJ X_J
+        rowKernel(A, xJ, rowsOf(I), ld, I + 1 < nt || J + 1 < nt ? A + T * T : nullptr);  // E_IJ X_J
         columnKernel(A, x.data() + I * T * ld, rowsOf(J), ld);    // E_IJᵀ X_I = E_JI X_I
       }
     }

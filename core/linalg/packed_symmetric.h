@@ -6,7 +6,7 @@
 // Why: a product with a block X of b vectors is 2·d²·b flops against d² numbers read, so it is
 // bound by arithmetic, not memory, if E's numbers are read from cache. Here each tile E_IJ below
 // the diagonal is read once per product for both E_IJ X_J and E_IJᵀ X_I (half of E's memory
-// and of its reads), by kernels that keep 4 × 8 partial sums in registers; the tiles are laid
+// and of its reads), by kernels that keep 3 × 16 partial sums in registers; the tiles are laid
 // out as the kernels read them, once (a general GEMM packs its operand again at every product).
 //
 // Layout: the tiles of tile column J (rows I >= J) follow one another, tile columns in order;
@@ -20,7 +20,7 @@ namespace dplda {
 
 class PackedSymmetricMatrix {
  public:
-  static constexpr Eigen::Index kTile = 64;
+  static constexpr Eigen::Index kTile = 48;  // a multiple of 3 (the kernels' row blocks); 18 KiB
 
   PackedSymmetricMatrix() = default;
   explicit PackedSymmetricMatrix(Eigen::Index n);  // zeros
