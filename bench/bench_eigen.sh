@@ -5,7 +5,8 @@
 #
 # CASES (comma-separated, default all): 
 #   whitened  `dplda run` of the whitened release on the Debian descriptions (d = 8000, k = 10,
-#             ε = 1, gdp): the top eigenpairs of M̂2ᶜ + E, E a dense 8000 × 8000 noise matrix
+#             ε = 1, gdp, secure noise): the top eigenpairs of M̂2ᶜ + E, E a dense 8000 × 8000 noise
+#             matrix; the corpus from WHITENED_CORPUS or bench/make_real_corpus.sh
 #   nyt1 nyt5 NYTimes-sized corpora (`dplda generate --vocab 20000 --topics 20 --docs 300000
 #             --doc-length 230 --seed 1 / --seed 5`): bench_fit (the fit alone, its eigen passes
 #             and residuals), the whole `dplda run`, and numpy_spectral.py (scipy eigsh/ARPACK)
@@ -13,7 +14,8 @@
 #
 # Every command runs REPEATS times, interleaved with its reference where there is one; the script
 # prints min / median / max wall seconds, median CPU and the largest peak RSS (/usr/bin/time), and
-# the load average before and after. The numpy reference gets the same two cores as dplda: the
+# the load average before and after; REFERENCE_DPLDA=<another dplda> times the whitened case of that
+# binary too, in turn with this one. The numpy reference gets the same two cores as dplda: the
 # pthreads OpenBLAS (LD_LIBRARY_PATH below) with OPENBLAS_NUM_THREADS=2, and OPENBLAS_CORETYPE /
 # OPENBLAS_L2_SIZE unset for its command only (set on some machines for older OpenBLAS builds, they
 # slow a current numpy); the kernel it then runs is printed (threadpoolctl).
@@ -40,22 +42,35 @@ echo "# $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores, $(grep -m1 'model name
   "load $(cut -d' ' -f1-3 /proc/loadavg); OMP_NUM_THREADS=$OMP_NUM_THREADS; commit $(git -C "$ROOT" rev-parse --short HEAD)"
 echo "# numpy: $("${NUMPY[@]}" -c 'import numpy, threadpoolctl; i = threadpoolctl.threadpool_info(); print(numpy.__version__, [(x.get("internal_api"), x.get("num_threads"), x.get("architecture"), x.get("filepath")) for x in i])')"
 
-# time_runs LABEL CMD...: REPEATS runs; prints min / median / max wall, median CPU, peak RSS.
+# time_one LABEL CMD...: one run, its wall and CPU seconds and peak RSS appended to $DATA/times-LABEL.txt.
+time_one() {
+  local label=$1 t0 t1 u s m
+  shift
+  t0=$(date +%s%N)
+  /usr/bin/time -f "%U %S %M" -o "$DATA/time.txt" "$@" > "$DATA/last-$label.out" 2>&1
+  t1=$(date +%s%N)
+  read -r u s m < "$DATA/time.txt"
+  awk -v a="$t0" -v b="$t1" -v u="$u" -v s="$s" -v m="$m" 'BEGIN { printf "%.3f %.2f %d\n", (b - a) / 1e9, u + s, m }' \
+    >> "$DATA/times-$label.txt"
+}
+
+# summary LABEL: min / median / max wall, median CPU, peak RSS of the runs recorded for LABEL.
+summary() {
+  local f="$DATA/times-$1.txt" cpu peak
+  cpu=$(cut -d' ' -f2 "$f" | sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}')
+  peak=$(cut -d' ' -f3 "$f" | sort -g | tail -n 1)
+  cut -d' ' -f1 "$f" | sort -g | awk -v l="$1" -v c="$cpu" -v p="$peak" '{a[NR] = $1}
+    END {printf "%-28s wall median %8.3f s  (min %.3f, max %.3f)  cpu %s s  peak %d MiB  [%d runs]\n",
+         l, a[int((NR + 1) / 2)], a[1], a[NR], c, p / 1024, NR}'
+}
+
+# time_runs LABEL CMD...: REPEATS runs, then their summary.
 time_runs() {
   local label=$1
   shift
-  local walls=() cpus=() peak=0 t0 t1 u s m
-  for _ in $(seq "$REPEATS"); do
-    t0=$(date +%s%N)
-    /usr/bin/time -f "%U %S %M" -o "$DATA/time.txt" "$@" > "$DATA/last-$label.out" 2>&1
-    t1=$(date +%s%N)
-    read -r u s m < "$DATA/time.txt"
-    walls+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')")
-    cpus+=("$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')")
-    [ "$m" -gt "$peak" ] && peak=$m
-  done
-  printf '%s\n' "${walls[@]}" | sort -g | awk -v l="$label" -v c="$(printf '%s\n' "${cpus[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')" -v p="$peak" \
-    '{a[NR]=$1} END {printf "%-28s wall median %8.3f s  (min %.3f, max %.3f)  cpu %s s  peak %d MiB  [%d runs]\n", l, a[int((NR+1)/2)], a[1], a[NR], c, p/1024, NR}'
+  rm -f "$DATA/times-$label.txt"
+  for _ in $(seq "$REPEATS"); do time_one "$label" "$@"; done
+  summary "$label"
 }
 
 nyt() {  # seed -> corpus dir, generated once
@@ -68,11 +83,27 @@ nyt() {  # seed -> corpus dir, generated once
 for c in ${CASES//,/ }; do
   case $c in
     whitened)
-      dir=$ROOT/out/corpora/debian/corpus
-      [ -f "$dir/docword.txt" ] || bash "$ROOT/bench/make_real_corpus.sh" "$DPLDA" "$ROOT/out/corpora/debian" 8000 >&2
+      # WHITENED_CORPUS: an existing import of the descriptions with d = 8000 (`import-text --vocab 8000
+      # --vocab-from-counts`); else built under DATA. A corpus of another d is refused, not timed.
+      dir=${WHITENED_CORPUS:-$DATA/debian/corpus}
+      [ -f "$dir/docword.txt" ] || bash "$ROOT/bench/make_real_corpus.sh" "$DPLDA" "$(dirname "$dir")" 8000 >&2
+      if [ "$(sed -n 2p "$dir/docword.txt")" != 8000 ]; then
+        echo "whitened: $dir has d = $(sed -n 2p "$dir/docword.txt"), not 8000 (import with --vocab-from-counts)" >&2
+        exit 1
+      fi
       run=("$DPLDA" run --corpus "$dir" --topics 10 --alpha0 0.1 --config whitened --accountant gdp --epsilon 1)
       "${run[@]}" --noise-seed 1 | grep -E 'eigenpairs of the released|^  M2' || true
-      time_runs whitened-debian "${run[@]}"
+      if [ -n "${REFERENCE_DPLDA:-}" ]; then  # another build's dplda, run in turn with this one
+        rm -f "$DATA/times-whitened-debian.txt" "$DATA/times-whitened-reference.txt"
+        for _ in $(seq "$REPEATS"); do
+          time_one whitened-debian "${run[@]}"
+          time_one whitened-reference "$REFERENCE_DPLDA" "${run[@]:1}"
+        done
+        summary whitened-debian
+        summary whitened-reference
+      else
+        time_runs whitened-debian "${run[@]}"
+      fi
       ;;
     nyt1 | nyt5)
       dir=$(nyt "${c#nyt}")

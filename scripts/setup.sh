@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PACKAGES=(build-essential cmake qt6-base-dev qt6-svg-dev libqcustomplot-dev libeigen3-dev
           libspectra-dev libgl1-mesa-dev fortunes libarmadillo-dev libopenblas-dev libopenblas0-serial
-          nlohmann-json3-dev libxxhash-dev poppler-utils zlib1g-dev desktop-file-utils appstream)
+          nlohmann-json3-dev libxxhash-dev libssl-dev poppler-utils zlib1g-dev desktop-file-utils appstream)
 missing=()
 for p in "${PACKAGES[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -70,6 +70,13 @@ double standardNormalFromBits(std::uint64_t first, std::uint64_t second) {
   return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
 }
 
+std::pair<double, double> standardNormalPairFromBits(std::uint64_t first, std::uint64_t second) {
+  const double u1 = (static_cast<double>(first >> 11) + 1.0) * 0x1.0p-53;
+  const double u2 = (static_cast<double>(second >> 11) + 0.5) * 0x1.0p-53;
+  const double r = std::sqrt(-2.0 * std::log(u1)), theta = 2.0 * std::numbers::pi * u2;
+  return {r * std::cos(theta), r * std::sin(theta)};
+}
+
 double exponential(RandomSource& rng) { return -std::log(uniformOpenClosed(rng)); }
 
 double laplace(RandomSource& rng, double scale) {

@@ -10,6 +10,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dplda {
@@ -60,6 +61,9 @@ double standardNormal(RandomSource& rng);  // Box-Muller, no cached state
 // standardNormal's value for its two draws (the first gives u1): lets a caller draw the bits in
 // order and transform them elsewhere (e.g. on several threads) with the same result.
 double standardNormalFromBits(std::uint64_t first, std::uint64_t second);
+// Box–Muller's two normals from the same two words: (r cos θ, r sin θ), r = √(−2 ln u1), θ = 2π u2
+// (the first is standardNormalFromBits'): independent N(0, 1) for exact uniforms, each |Z| <= 8.5717.
+std::pair<double, double> standardNormalPairFromBits(std::uint64_t first, std::uint64_t second);
 double exponential(RandomSource& rng);     // rate 1
 double laplace(RandomSource& rng, double scale);
 double gammaSample(RandomSource& rng, double shape);  // Marsaglia-Tsang, scale 1

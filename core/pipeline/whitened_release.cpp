@@ -114,13 +114,15 @@ Result<PrivateRunResult> PrivateRun::releaseWhitened() {
   auto m2 = clippedSecondMomentOperator(m_corpus, m_so.alpha0, whitenedSecondMomentClip(w));
   // The clipped M̂2 fails only on invalid input (it is a total function of the corpus).
   if (!m2.ok()) return fail(m2.status().code(), "nothing released: " + m2.status().message());
-  // M̃2 = M̂2ᶜ + E with E drawn as addReleaseNoise drew it onto a dense M̂2ᶜ (the same draws, in the
-  // same order, on the unique entries, the same scale). At large d the eigenpairs of the sum come
-  // from products M̂2ᶜx + Ex, M̂2ᶜ never formed: post-processing of M̃2 up to rounding (~1e-16).
-  Eigen::MatrixXd noise = Eigen::MatrixXd::Zero(m_corpus.vocabSize(), m_corpus.vocabSize());
-  if (Status s = addReleaseNoise(noise, true, m_o.mechanism, scaleOf(2), m_noise); !s.isOk()) return failAfterNoise(s);
+  // M̃2 = M̂2ᶜ + E with E the noise addReleaseNoise would add to a dense M̂2ᶜ (the Gaussian
+  // mechanisms' symmetric noise stream: the same values, the same scale), stored packed. At large d
+  // the eigenpairs of the sum come from products M̂2ᶜX + EX, M̂2ᶜ never formed: post-processing of
+  // M̃2 up to rounding (~1e-16).
+  auto drawn = symmetricMatrixNoise(m_corpus.vocabSize(), scaleOf(2), m_noise);
+  if (!drawn.ok()) return failAfterNoise(drawn.status());
+  PackedSymmetricMatrix noise = std::move(drawn).value();
   auto eig = topEigenpairs(m2.value().m2, noise, m_k, m_feedback);
-  noise = Eigen::MatrixXd();  // d² doubles, not needed beyond the eigenpairs
+  noise = PackedSymmetricMatrix();  // d²/2 doubles, not needed beyond the eigenpairs
   if (!eig.ok()) return failAfterNoise(eig.status());
   m_res.diagnostics.releasedEigenvalues = eig.value().values;
   m_res.diagnostics.releasedEigen = eig.value();

@@ -5,6 +5,8 @@
 #include <sstream>
 #include <vector>
 
+#include "core/common/keystream.h"
+
 namespace dplda {
 
 namespace {
@@ -57,6 +59,28 @@ void addToUniqueEntries(Tensor3& t, Draw&& draw) {
       }
 }
 
+// The symmetric noise stream (noise.h): entries [first, first + count) times sigma.
+void symmetricNoiseEntries(const Keystream& stream, std::uint64_t first, std::size_t count, double sigma, double* out) {
+  if (count == 0) return;
+  const std::uint64_t q0 = first / 2, q1 = (first + count + 1) / 2;  // the pairs [q0, q1) hold them
+  thread_local std::vector<std::uint64_t> words;
+  words.resize(static_cast<std::size_t>(2 * (q1 - q0)));
+  stream.words(2 * q0, words.size(), words.data());
+  const std::uint64_t end = first + count;
+  for (std::uint64_t q = q0; q < q1; ++q) {
+    const std::size_t w = static_cast<std::size_t>(2 * (q - q0));
+    const auto [even, odd] = standardNormalPairFromBits(words[w], words[w + 1]);
+    if (2 * q >= first) out[2 * q - first] = sigma * even;
+    if (2 * q + 1 < end) out[2 * q + 1 - first] = sigma * odd;
+  }
+}
+
+// Unique entry (c, c) of an n x n matrix: the rows above c hold n, n − 1, ..., n − c + 1 entries.
+std::uint64_t diagonalEntry(Eigen::Index c, Eigen::Index n) {
+  const auto u = static_cast<std::uint64_t>(c);
+  return u * static_cast<std::uint64_t>(n) - u * (u - 1) / 2;
+}
+
 }  // namespace
 
 Status addGaussianNoise(Eigen::Ref<Eigen::MatrixXd> x, double sigma, RandomSource& rng) {
@@ -79,53 +103,34 @@ Status addSymmetricMatrixNoise(Eigen::MatrixXd& m, double sigma, RandomSource& r
   DPLDA_RETURN_IF_ERROR(validateScale("sigma", sigma));
   DPLDA_RETURN_IF_ERROR(requireSquare("symmetric matrix noise", m));
   if (sigma == 0.0) return Status::ok();
-  // One draw per unique entry (i, j), i <= j, in row order, added to m(i, j) and m(j, i). At the
-  // whitened release's d = 8000 that is 3.2·10⁷ draws: the bits are drawn in that order a block of
-  // rows at a time, by one thread, while the others turn the previous block's bits into normals
-  // (standardNormalFromBits: the same values as drawing one by one, whatever the thread count);
-  // the drawing thread then joins them. A block's rows are added column by column, so both
-  // m(i, j) and m(j, i) are written in runs.
+  // Column c (rows c .. n − 1) is one run of the stream; entry (r, c) and its mirror (c, r) are
+  // written by column c's task only.
+  const Keystream stream(rng);
   const Eigen::Index n = m.rows();
-  constexpr Eigen::Index kRows = 32;
-  std::vector<std::uint64_t> bits[2];
-  auto drawBlock = [&](Eigen::Index i0, std::vector<std::uint64_t>& out) {
-    out.clear();
-    for (Eigen::Index i = i0; i < std::min(n, i0 + kRows); ++i)
-      for (Eigen::Index j = i; j < n; ++j) {
-        out.push_back(rng.nextU64());
-        out.push_back(rng.nextU64());
-      }
-  };
-  Eigen::MatrixXd z(kRows, n);  // z(r, j): the normal of (i0 + r, j), j >= i0 + r
-  drawBlock(0, bits[0]);
-  for (Eigen::Index i0 = 0, cur = 0; i0 < n; i0 += kRows, cur ^= 1) {
-    const Eigen::Index rows = std::min(kRows, n - i0);
-    const std::vector<std::uint64_t>& block = bits[cur];
 #pragma omp parallel if (n >= 256)
-    {
-#pragma omp single nowait
-      if (i0 + kRows < n) drawBlock(i0 + kRows, bits[cur ^ 1]);
-#pragma omp for schedule(dynamic, 1)
-      for (Eigen::Index r = 0; r < rows; ++r) {
-        const Eigen::Index i = i0 + r;
-        // Row i's draws start after the rows above it in the block: (n − i0) + … + (n − i + 1) pairs.
-        const std::size_t start = 2 * static_cast<std::size_t>(r * (n - i0) - r * (r - 1) / 2);
-        for (Eigen::Index j = i; j < n; ++j) {
-          const std::size_t e = start + 2 * static_cast<std::size_t>(j - i);
-          z(r, j) = sigma * standardNormalFromBits(block[e], block[e + 1]);
-        }
-      }
-#pragma omp for schedule(static)
-      for (Eigen::Index j = i0; j < n; ++j) {
-        for (Eigen::Index r = 0; r < rows && i0 + r <= j; ++r) {
-          const Eigen::Index i = i0 + r;
-          m(i, j) += z(r, j);
-          if (j != i) m(j, i) += z(r, j);
-        }
+  {
+    std::vector<double> z(static_cast<std::size_t>(n));
+#pragma omp for schedule(dynamic, 16)
+    for (Eigen::Index c = 0; c < n; ++c) {
+      symmetricNoiseEntries(stream, diagonalEntry(c, n), static_cast<std::size_t>(n - c), sigma, z.data());
+      m(c, c) += z[0];
+      for (Eigen::Index r = c + 1; r < n; ++r) {
+        m(r, c) += z[static_cast<std::size_t>(r - c)];
+        m(c, r) += z[static_cast<std::size_t>(r - c)];
       }
     }
   }
   return Status::ok();
+}
+
+Result<PackedSymmetricMatrix> symmetricMatrixNoise(Eigen::Index n, double sigma, RandomSource& rng) {
+  DPLDA_RETURN_IF_ERROR(validateScale("sigma", sigma));
+  if (n < 0) return invalidArgument("symmetric matrix noise needs a size >= 0, got " + std::to_string(n));
+  if (sigma == 0.0) return PackedSymmetricMatrix(n);
+  const Keystream stream(rng);
+  return PackedSymmetricMatrix::fromLowerColumns(n, [&stream, n, sigma](Eigen::Index c, double* out) {
+    symmetricNoiseEntries(stream, diagonalEntry(c, n), static_cast<std::size_t>(n - c), sigma, out);
+  });
 }
 
 Status addSymmetricTensorNoise(Tensor3& t, double sigma, RandomSource& rng) {

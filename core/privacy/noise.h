@@ -41,6 +41,7 @@
 
 #include "core/common/random.h"
 #include "core/common/status.h"
+#include "core/linalg/packed_symmetric.h"
 #include "core/tensor/tensor3.h"
 
 namespace dplda {
@@ -51,9 +52,21 @@ Status addGaussianNoise(Eigen::Ref<Eigen::MatrixXd> x, double sigma, RandomSourc
 // x += i.i.d. Laplace(0, scale) on every entry (density exp(-|z|/scale)/(2 scale)), column-major.
 Status addLaplaceNoise(Eigen::Ref<Eigen::MatrixXd> x, double scale, RandomSource& rng);
 
-// m += N with N symmetric: one N(0, sigma^2) draw per unique entry (i <= j, row by row), mirrored.
-// m must be square; if m is exactly symmetric the result is exactly symmetric.
+// The symmetric noise stream: a Keystream (core/common/keystream.h) keyed by the next 4 words of
+// the RandomSource; unique entry p (i <= j, row by row: p = i n − i(i − 1)/2 + j − i) is sigma Z_p,
+// with (Z_2q, Z_2q+1) = standardNormalPairFromBits(word 2q, word 2q + 1), Box–Muller's two normals
+// from one pair of uniforms. The N(0, sigma^2) entries are independent, as when each normal had its
+// own pair (docs/PRIVACY.md §7.2); every part of the stream can be drawn on its own, so the d²/2
+// normals of a large release are drawn on all the OpenMP threads with the same values whatever
+// their number (a SeededRandom reproduces them).
+
+// m += N with N symmetric: N from the symmetric noise stream, mirrored. m must be square; if m is
+// exactly symmetric the result is exactly symmetric.
 Status addSymmetricMatrixNoise(Eigen::MatrixXd& m, double sigma, RandomSource& rng);
+
+// The N that addSymmetricMatrixNoise adds to an n x n matrix (the same source state, the same
+// values), stored packed: the whitened release's noise E (half the memory, for its products).
+Result<PackedSymmetricMatrix> symmetricMatrixNoise(Eigen::Index n, double sigma, RandomSource& rng);
 
 // The entries i <= j of a symmetric matrix, row by row: the coordinates its noise is drawn on
 // (the empirical privacy audits compare releases in them).

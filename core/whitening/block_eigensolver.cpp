@@ -161,7 +161,9 @@ Result<BlockEigenResult> blockKrylovTopEigenpairs(const std::function<Eigen::Mat
     Eigen::MatrixXd V(d, kept), AV(d, kept);
     timesInto(K.leftCols(used), S, V, false);
     timesInto(AK.leftCols(used), S, AV, false);
-    const double scale = std::max(small.value().values.cwiseAbs().maxCoeff(), 1e-300);
+    // Relative to |θ_1| as documented (the top of M̂2 + E, not the bottom end of the noise, which
+    // can be larger in magnitude); the largest |θ| only when θ_1 is 0.
+    const double scale = std::max(theta[0] != 0.0 ? std::abs(theta[0]) : small.value().values.cwiseAbs().maxCoeff(), 1e-300);
     out.residuals.resize(wanted);
     for (int j = 0; j < wanted; ++j) out.residuals[j] = (AV.col(j) - theta[j] * V.col(j)).norm() / scale;
     worst = out.residuals.maxCoeff();

@@ -28,36 +28,6 @@ void fixSigns(Eigen::MatrixXd& vectors) {
   }
 }
 
-// Y = E X for a symmetric E from its lower triangle and a block X (d x b), on the OpenMP threads:
-// E's columns are cut into kChunks fixed chunks of equal lower-triangle area; chunk [j0, j1) reads
-// its columns' lower part L = E(j0:d, j0:j1) once, for L X(j0:j1) and for the mirrored Lᵀ X(j1:d)
-// (rows below j1), into its own partial sum; the partials are added in order, so the bits do not
-// depend on the thread count. A product reads E's lower triangle once (~256 MB at d = 8000): with
-// b vectors it is b GEMV's worth of arithmetic for one pass over memory.
-Eigen::MatrixXd symmetricTimes(const Eigen::MatrixXd& E, const Eigen::MatrixXd& X) {
-  constexpr int kChunks = 16;
-  const Eigen::Index d = E.rows(), b = X.cols();
-  std::vector<Eigen::MatrixXd> partial(kChunks);
-  auto edge = [d](int c) {  // columns before chunk c: equal areas d²/2 · c/kChunks
-    return std::min<Eigen::Index>(d, static_cast<Eigen::Index>(std::llround(d * (1.0 - std::sqrt(1.0 - double(c) / kChunks)))));
-  };
-#pragma omp parallel for schedule(dynamic, 1) if (d >= 512)
-  for (int c = 0; c < kChunks; ++c) {
-    const Eigen::Index j0 = edge(c), j1 = edge(c + 1), w = j1 - j0;
-    Eigen::MatrixXd& p = partial[static_cast<std::size_t>(c)];
-    p = Eigen::MatrixXd::Zero(d, b);
-    if (w == 0) continue;
-    const auto L = E.block(j0, j0, d - j0, w);
-    // The diagonal block from its lower triangle, then the rows below it both ways.
-    p.middleRows(j0, w).noalias() += L.topRows(w).selfadjointView<Eigen::Lower>() * X.middleRows(j0, w);
-    p.bottomRows(d - j1).noalias() += L.bottomRows(d - j1) * X.middleRows(j0, w);
-    p.middleRows(j0, w).noalias() += L.bottomRows(d - j1).transpose() * X.bottomRows(d - j1);
-  }
-  Eigen::MatrixXd y = std::move(partial[0]);
-  for (int c = 1; c < kChunks; ++c) y += partial[static_cast<std::size_t>(c)];
-  return y;
-}
-
 // M̂2 for Spectra, counting its products. Products read the 4-byte copy of the counts when one
 // can be made (`packed`, kept only for the Lanczos run; the same bits as the doubles).
 struct SecondMomentProducts {
@@ -242,10 +212,10 @@ Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, int k, Feed
   return fromBlock(block.value(), k, "block Lanczos (matrix-free)");
 }
 
-Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, const Eigen::MatrixXd& added, int k,
+Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, const PackedSymmetricMatrix& added, int k,
                                      Feedback* feedback) {
   const int d = static_cast<int>(op.rows());
-  if (added.rows() != d || added.cols() != d) {
+  if (added.rows() != d) {
     return invalidArgument("the matrix added to M2 must be " + std::to_string(d) + " x " + std::to_string(d));
   }
   DPLDA_RETURN_IF_ERROR(checkTopicCount(k, d));
@@ -253,7 +223,7 @@ Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, const Eigen
   if (denseDecompositionPays(d, k)) {
     auto dense = op.toDense(feedback);
     if (!dense.ok()) return dense.status();
-    dense.value() += added;
+    dense.value() += added.toDense();
     return topEigenpairs(dense.value(), k);
   }
   // Randomized block Krylov (block_eigensolver.h, gap-free mode): a block of b >= k + 1 vectors,
@@ -271,7 +241,7 @@ Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, const Eigen
   auto block = blockKrylovTopEigenpairs(
       [&](const Eigen::MatrixXd& X) {
         Eigen::MatrixXd y = op.apply(X, packed);
-        y += symmetricTimes(added, X);
+        y += added.times(X);
         return y;
       },
       d, wanted, options, feedback);

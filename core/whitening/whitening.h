@@ -6,6 +6,7 @@
 
 #include "core/common/feedback.h"
 #include "core/common/status.h"
+#include "core/linalg/packed_symmetric.h"
 #include "core/moments/moments.h"
 
 namespace dplda {
@@ -72,17 +73,17 @@ Result<EigenpairsTopK> topEigenpairs(const Eigen::MatrixXd& symmetric, int k);
 // Top k+1 eigenpairs from products with M̂2 (deterministic starts), O(nnz) per product.
 Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, int k, Feedback* feedback = nullptr,
                                      EigenSolverChoice solver = EigenSolverChoice::Automatic);
-// Top k+1 eigenpairs of M̂2 + E for a dense symmetric E (both triangles stored, the lower one read;
-// a noise release of the operator's M̂2). Where topEigenpairs(dense) would decompose fully
+// Top k+1 eigenpairs of M̂2 + E for a symmetric E (a noise release of the operator's M̂2, packed:
+// core/linalg/packed_symmetric.h). Where topEigenpairs(dense) would decompose fully
 // (d <= kDenseEigenLimit or k + 2 >= d), M̂2 + E is formed and decomposed so. Otherwise the
 // randomized block Krylov method (block_eigensolver.h, gap-free mode) with kNoisyBlock vectors on
-// the products M̂2X + EX (E read once per pass, in fixed chunks): it stops when every pair has
+// the products M̂2X + EX (E's tiles read once per pass, in fixed chunks): it stops when every pair has
 // ‖(M̂2 + E)u − σu‖ <= 1e-10·|σ_1| (σ_{k+1}: 1e-7) or after kNoisyPasses passes, whatever the gaps
 // (at ε ~ 1 the noise packs the top eigenvalues within ~2e-6 of one another, and converged pairs
 // would need ~200 passes). At the budget, `converged` is false and the values are within
 // kGapFreeValueAccuracy of the exact ones (and below them); the residuals are reported. M̂2 is never
 // formed, E is the one d x d matrix held. The result does not depend on the thread count.
-Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, const Eigen::MatrixXd& added, int k,
+Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, const PackedSymmetricMatrix& added, int k,
                                      Feedback* feedback = nullptr);
 
 // Builds W and (Wᵀ)⁺ from eigenpairs. Fails with NumericalFailure when σ_k <= 0 (whitening is

@@ -111,7 +111,7 @@ class TestWhitening : public QObject {
       const Eigen::MatrixXd M2 = op.toDense().value();
       Eigen::MatrixXd E = Eigen::MatrixXd::Random(d, d);
       E = 1e-4 * (E + E.transpose()).eval();
-      const EigenpairsTopK sum = topEigenpairs(op, E, 6).value();
+      const EigenpairsTopK sum = topEigenpairs(op, PackedSymmetricMatrix::fromLower(E), 6).value();
       const Eigen::MatrixXd dense = M2 + E;
       const EigenpairsTopK ref = topEigenpairs(dense, 6).value();
       if (d <= kDenseEigenLimit) {
@@ -131,11 +131,11 @@ class TestWhitening : public QObject {
       // Cancelled between two products, in the block method and in Spectra's Lanczos.
       Feedback fb;
       fb.cancel();
-      QCOMPARE(topEigenpairs(op, E, 6, &fb).status().code(), StatusCode::Cancelled);
+      QCOMPARE(topEigenpairs(op, PackedSymmetricMatrix::fromLower(E), 6, &fb).status().code(), StatusCode::Cancelled);
       QCOMPARE(topEigenpairs(op, 6, &fb, EigenSolverChoice::Spectra).status().code(), StatusCode::Cancelled);
     }
     const Corpus small = smallLda(20, 3, 100, 53);
-    QVERIFY(!topEigenpairs(SecondMomentOperator(small, 1.0), Eigen::MatrixXd::Zero(19, 19), 3).ok());
+    QVERIFY(!topEigenpairs(SecondMomentOperator(small, 1.0), PackedSymmetricMatrix(19), 3).ok());
   }
 
   void matrixFreeProductDoesNotDependOnThreadCount() {

@@ -1,0 +1,60 @@
+#pragma once
+// A dense symmetric matrix stored once, as its lower triangle in kTile × kTile tiles, for the
+// products E X that the whitened release's eigen step repeats (core/whitening/whitening.cpp,
+// 24 passes with a d = 8 000 noise matrix E).
+//
+// Why: a product with a block X of b vectors is 2·d²·b flops against d² numbers read, so it is
+// bound by arithmetic, not memory, if E's numbers are read from cache. Here each tile E_IJ below
+// the diagonal is read once per product for both E_IJ X_J and E_IJᵀ X_I (half of E's memory
+// and of its reads), by kernels that keep 3 × 16 partial sums in registers; the tiles are laid
+// out as the kernels read them, once (a general GEMM packs its operand again at every product).
+//
+// Layout: the tiles of tile column J (rows I >= J) follow one another, tile columns in order;
+// a tile is column-major; the diagonal tiles hold both triangles; rows and columns past n are 0.
+#include <Eigen/Dense>
+#include <cstdlib>
+#include <functional>
+#include <memory>
+
+namespace dplda {
+
+class PackedSymmetricMatrix {
+ public:
+  static constexpr Eigen::Index kTile = 48;  // a multiple of 3 (the kernels' row blocks); 18 KiB
+
+  PackedSymmetricMatrix() = default;
+  explicit PackedSymmetricMatrix(Eigen::Index n);  // zeros
+  // The symmetric matrix whose lower triangle is m's (m square).
+  static PackedSymmetricMatrix fromLower(const Eigen::MatrixXd& m);
+  // The n × n symmetric matrix whose column c, on and below the diagonal (rows c .. n−1), holds
+  // the n − c values fill(c, out) writes; fill runs on the OpenMP threads, for the columns in any
+  // order, so it must depend on c only. Each thread writes (first touches) the tiles it fills.
+  static PackedSymmetricMatrix fromLowerColumns(Eigen::Index n,
+                                                const std::function<void(Eigen::Index c, double* out)>& fill);
+
+  Eigen::Index rows() const { return m_n; }
+  Eigen::Index cols() const { return m_n; }
+  double operator()(Eigen::Index i, Eigen::Index j) const;
+
+
+  // E X for a d × b block X: the tiles in kChunks fixed chunks of tile columns, each chunk's
+  // partial sum added in chunk order, so the bits do not depend on the thread count.
+  Eigen::MatrixXd times(const Eigen::MatrixXd& X) const;
+  Eigen::MatrixXd toDense() const;
+  bool allFinite() const;
+
+ private:
+  struct Free {
+    void operator()(double* p) const { std::free(p); }
+  };
+  Eigen::Index tileIndex(Eigen::Index I, Eigen::Index J) const;  // tiles before tile (I, J), I >= J
+  const double* tile(Eigen::Index I, Eigen::Index J) const { return m_data.get() + tileIndex(I, J) * kTile * kTile; }
+  double* tile(Eigen::Index I, Eigen::Index J) { return m_data.get() + tileIndex(I, J) * kTile * kTile; }
+  Eigen::Index tileCount() const { return m_tiles * (m_tiles + 1) / 2; }
+
+  Eigen::Index m_n = 0;
+  Eigen::Index m_tiles = 0;  // tile rows (= tile columns)
+  std::unique_ptr<double[], Free> m_data;
+};
+
+}  // namespace dplda
