@@ -8,6 +8,7 @@
 // the output, or a semantics-preserving mutation (CRLF, BOM, shuffled lines...) that is refused.
 //
 // CI runs DPLDA_FUZZ_CASES (default 300) cases; scripts/fuzz.sh runs thousands on a sanitizer build.
+// DPLDA_FUZZ_FAMILY=NAME runs one mutation family only (stacked with others in one case in five).
 #include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
@@ -312,6 +313,12 @@ class TestFuzzCorpus : public QObject {
 
   void campaign() {
     const std::vector<Family> fams = families();
+    // DPLDA_FUZZ_FAMILY=NAME (e.g. big-counts): every case starts with that family, so one family
+    // gets thousands of cases (it is one in 31 otherwise).
+    const QString only = qEnvironmentVariable("DPLDA_FUZZ_FAMILY");
+    const auto chosen = std::find_if(fams.begin(), fams.end(), [&](const Family& f) { return only == f.name; });
+    QVERIFY2(only.isEmpty() || chosen != fams.end(), qPrintable("DPLDA_FUZZ_FAMILY: no family " + only));
+    const bool one = !only.isEmpty();
     const int cases = fuzz::caseCount(300);
     const std::uint64_t seed = fuzz::campaignSeed();
     fuzz::Tally tally;
@@ -321,11 +328,11 @@ class TestFuzzCorpus : public QObject {
       fuzz::Rng rng(fuzz::mix(seed * 1000003ull + static_cast<std::uint64_t>(i)));
       Files files = m_base;
       // Every family in turn for the first cases, then random ones; one case in five stacks 2-3.
-      const Family& family = i < static_cast<int>(fams.size()) ? fams[i] : rng.pick(fams);
+      const Family& family = one ? *chosen : i < static_cast<int>(fams.size()) ? fams[i] : rng.pick(fams);
       family.mutate(files, rng);
       QString name = family.name;
       bool preserves = family.preservesMeaning;
-      if (i >= static_cast<int>(fams.size()) && rng.chance(20)) {
+      if ((one || i >= static_cast<int>(fams.size())) && rng.chance(20)) {
         const int extra = 1 + static_cast<int>(rng.below(2));
         for (int e = 0; e < extra; ++e) {
           const Family& more = rng.pick(fams);
