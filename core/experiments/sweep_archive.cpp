@@ -118,17 +118,7 @@ json caseInfoJson(const SweepCaseInfo& c, bool releaseOnly) {
   if (releaseOnly) return j;
   j["dropped_documents"] = c.droppedDocuments;
   j["baseline_failure"] = c.baselineFailure;
-  j["baseline_error_l2"] = number(c.baselineErrorL2);
-  j["baseline_error_l1"] = number(c.baselineErrorL1);
-  j["baseline_error_alpha"] = number(c.baselineErrorAlpha);
-  j["baseline_error_frobenius"] = number(c.baselineErrorFrobenius);
-  j["baseline_perplexity"] = number(c.baselinePerplexity);
-  j["baseline_perplexity_bound"] = number(c.baselinePerplexityBound);
-  j["baseline_coherence_npmi"] = number(c.baselineCoherenceNpmi);
-  j["sigma_k"] = number(c.sigmaK);
-  j["sigma_k_plus_1"] = number(c.sigmaKPlus1);
-  j["gamma_s"] = number(c.gammaS);
-  j["prepare_ms"] = number(c.prepareMs);
+  for (const auto& [name, field] : sweep_archive::caseExactNumbers()) j[name] = number(c.*field);
   return j;
 }
 
@@ -185,6 +175,22 @@ const std::vector<std::pair<const char*, double SweepRow::*>>& rowNumbers() {
   return fields;
 }
 
+const std::vector<std::pair<const char*, double SweepCaseInfo::*>>& caseExactNumbers() {
+  static const std::vector<std::pair<const char*, double SweepCaseInfo::*>> fields = {
+      {"baseline_error_l2", &SweepCaseInfo::baselineErrorL2},
+      {"baseline_error_l1", &SweepCaseInfo::baselineErrorL1},
+      {"baseline_error_alpha", &SweepCaseInfo::baselineErrorAlpha},
+      {"baseline_error_frobenius", &SweepCaseInfo::baselineErrorFrobenius},
+      {"baseline_perplexity", &SweepCaseInfo::baselinePerplexity},
+      {"baseline_perplexity_bound", &SweepCaseInfo::baselinePerplexityBound},
+      {"baseline_coherence_npmi", &SweepCaseInfo::baselineCoherenceNpmi},
+      {"sigma_k", &SweepCaseInfo::sigmaK},
+      {"sigma_k_plus_1", &SweepCaseInfo::sigmaKPlus1},
+      {"gamma_s", &SweepCaseInfo::gammaS},
+      {"prepare_ms", &SweepCaseInfo::prepareMs}};
+  return fields;
+}
+
 const std::vector<std::pair<const char*, QuantileSummary SweepSummaryRow::*>>& summaryQuantiles() {
   static const std::vector<std::pair<const char*, QuantileSummary SweepSummaryRow::*>> fields = {
       {"error_l2", &SweepSummaryRow::errorL2},       {"error_l1", &SweepSummaryRow::errorL1},
@@ -198,8 +204,7 @@ const std::vector<std::pair<const char*, QuantileSummary SweepSummaryRow::*>>& s
 
 }  // namespace sweep_archive
 
-std::string sweepArchiveJson(const SweepArchive& a) {
-  const SweepResult& r = a.result;
+std::string sweepArchiveJson(const SweepArchiveInfo& a, const SweepResult& r) {
   const bool releaseOnly = r.spec.releaseOnly;
   json cases = json::array(), rows = json::array(), summary = json::array();
   for (const SweepCaseInfo& c : r.cases) cases.push_back(caseInfoJson(c, releaseOnly));

@@ -31,15 +31,20 @@ inline constexpr const char* kSweepArchiveName = "sweep.json";
 // sweep.json is read whole and parsed into a tree (~10x its size): a 10⁶-run sweep is ~600 MB.
 inline constexpr std::uintmax_t kMaxSweepArchiveBytes = std::uintmax_t(256) << 20;
 
-struct SweepArchive {
+// What the archive says about the experiment besides its result.
+struct SweepArchiveInfo {
   std::string name, title, description;  // the preset's (or "sweep" for a custom one)
   ExperimentKind kind = ExperimentKind::ErrorSweep;  // ErrorSweep, Diagnostics or ErrorVsN
   std::string commandLine, seedNote;                 // the report's ReportContext
+};
+
+struct SweepArchive : SweepArchiveInfo {
   SweepResult result;  // its spec's cases have no corpus (CorpusSource::corpus is null)
 };
 
-// The archive's text (JSON, one object). `archive.result` must be a finished sweep.
-std::string sweepArchiveJson(const SweepArchive& archive);
+// The archive's text (JSON, one object) of a finished sweep; the result is read where it is,
+// not copied.
+std::string sweepArchiveJson(const SweepArchiveInfo& info, const SweepResult& result);
 
 // Reads and checks sweep.json: BadInput naming the file, the field and the value for anything
 // malformed or inconsistent (indices out of range, a point missing, a NaN where a count belongs),
@@ -55,6 +60,8 @@ const char* kindName(ExperimentKind kind);
 // results.csv and summary.csv: releasedColumn() decides what a release-only archive keeps.
 const std::vector<std::pair<const char*, double SweepRow::*>>& rowNumbers();
 const std::vector<std::pair<const char*, QuantileSummary SweepSummaryRow::*>>& summaryQuantiles();
+// A case's exact statistics, non-private baseline and timing: what a release-only archive leaves out.
+const std::vector<std::pair<const char*, double SweepCaseInfo::*>>& caseExactNumbers();
 }  // namespace sweep_archive
 
 }  // namespace dplda

@@ -240,23 +240,11 @@ SweepCaseInfo readCaseInfo(const Fields& f, bool releaseOnly) {
   c.hasTruth = f.flag("has_truth");
   c.guessErrorL2 = f.number("guess_error_l2");
   c.heldOutDocuments = f.integer("held_out_documents", 0, std::numeric_limits<int>::max());
-  if (releaseOnly) {  // the writer left the rest out: not known here
-    c.sigmaK = c.sigmaKPlus1 = c.gammaS = c.prepareMs = kNaN;
-    return c;
-  }
+  // A release-only writer left the rest out: not known here.
+  for (const auto& [name, field] : sweep_archive::caseExactNumbers()) c.*field = releaseOnly ? kNaN : f.number(name);
+  if (releaseOnly) return c;
   c.droppedDocuments = f.integer("dropped_documents", 0, std::numeric_limits<int>::max());
   c.baselineFailure = f.text("baseline_failure");
-  c.baselineErrorL2 = f.number("baseline_error_l2");
-  c.baselineErrorL1 = f.number("baseline_error_l1");
-  c.baselineErrorAlpha = f.number("baseline_error_alpha");
-  c.baselineErrorFrobenius = f.number("baseline_error_frobenius");
-  c.baselinePerplexity = f.number("baseline_perplexity");
-  c.baselinePerplexityBound = f.number("baseline_perplexity_bound");
-  c.baselineCoherenceNpmi = f.number("baseline_coherence_npmi");
-  c.sigmaK = f.number("sigma_k");
-  c.sigmaKPlus1 = f.number("sigma_k_plus_1");
-  c.gammaS = f.number("gamma_s");
-  c.prepareMs = f.number("prepare_ms");
   return c;
 }
 

@@ -63,7 +63,7 @@ class TestSweepArchive : public QObject {
  private slots:
   void roundTripGivesTheSameTablesAndReport() {
     const SweepArchive a = runArchive(false);
-    const std::string text = sweepArchiveJson(a);
+    const std::string text = sweepArchiveJson(a, a.result);
     auto back = parseSweepArchive(text, "sweep.json");
     QVERIFY2(back.ok(), back.status().message().c_str());
     const SweepResult& r = back->result;
@@ -77,7 +77,7 @@ class TestSweepArchive : public QObject {
     static const QRegularExpression nonFinite("(^|[^A-Za-z_])-?(nan|inf)([^A-Za-z_]|$)|:\\s*null");
     QVERIFY(!nonFinite.match(QString::fromStdString(text)).hasMatch());  // issue 28 §6
     // Every number survives (shortest round-trip doubles), so writing again gives the same text.
-    QCOMPARE(sweepArchiveJson(back.value()), text);
+    QCOMPARE(sweepArchiveJson(back.value(), back->result), text);
     // What the figures and the report read besides the tables.
     QCOMPARE(r.spec.configurations[3].accountant.has_value(), true);
     QCOMPARE(r.spec.configurations[4].whitened.enabled, true);
@@ -92,7 +92,7 @@ class TestSweepArchive : public QObject {
 
   void releaseOnlyArchiveHoldsReleasedValuesOnly() {
     const SweepArchive a = runArchive(true);
-    const std::string text = sweepArchiveJson(a);
+    const std::string text = sweepArchiveJson(a, a.result);
     const json j = json::parse(text);
     for (const json& row : j["rows"]) {
       QVERIFY(row["config"] != 0);  // "none", the non-private baseline, is left out
@@ -117,7 +117,8 @@ class TestSweepArchive : public QObject {
   }
 
   void malformedArchivesAreRefusedNamingTheField() {
-    const std::string text = sweepArchiveJson(runArchive(false));
+    const SweepArchive broken = runArchive(false);
+    const std::string text = sweepArchiveJson(broken, broken.result);
     const std::vector<std::pair<std::string, std::string>> cases = {
         {"{\"format\": ", "not valid JSON"},
         {"[1, 2]", "must be an object"},

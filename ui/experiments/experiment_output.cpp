@@ -431,9 +431,9 @@ Result<std::filesystem::path> writeExperimentFolder(const ExperimentRun& run, co
     if (!run.sweep->spec.releaseOnly)
       DPLDA_RETURN_IF_ERROR(writeText(dir / "timings.csv", sweepTimingsCsv(*run.sweep), rules));
     // The whole result, for the app to open the folder (File ▸ Open sweep results…).
-    const SweepArchive archive{run.preset.name, run.preset.title, run.preset.description, run.preset.kind,
-                               context.commandLine, context.seedNote, *run.sweep};
-    DPLDA_RETURN_IF_ERROR(writeText(dir / kSweepArchiveName, sweepArchiveJson(archive), rules));
+    const SweepArchiveInfo info{run.preset.name, run.preset.title, run.preset.description, run.preset.kind,
+                                context.commandLine, context.seedNote};
+    DPLDA_RETURN_IF_ERROR(writeText(dir / kSweepArchiveName, sweepArchiveJson(info, *run.sweep), rules));
   }
   if (!formats.empty()) {
     const QJsonObject metadata = experimentMetadata(run);
