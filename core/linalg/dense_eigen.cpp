@@ -16,17 +16,36 @@ namespace {
 // threads: the split can change the rounding with the thread count, and its threads would
 // compete with our OpenMP lanes on a 2-core machine. One thread, set once, before the first call.
 // Looked up at run time so that another BLAS (reference, BLIS) links and works unchanged.
-bool pinOpenBlasOnce() {
-  static bool pinned = false;
+struct BlasSetup {
+  bool pinned = false;     // openblas_set_num_threads(1) was called
+  bool serialize = false;  // calls must not overlap (see blasLock)
+};
+
+const BlasSetup& blasSetupOnce() {
+  static BlasSetup setup;
   static std::once_flag once;
   std::call_once(once, [] {
     using SetThreads = void (*)(int);
+    using GetParallel = int (*)();
     if (auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) {
       set(1);
-      pinned = true;
+      setup.pinned = true;
     }
+    // openblas_get_parallel() is 0 for the sequential build. Debian's (libopenblas0-serial
+    // 0.3.21) is built without USE_LOCKING: it shares its work buffers between calling threads,
+    // and two dsyevd at once from a sweep's workers corrupted each other's results (a 2-thread
+    // sweep differed about 1 run in 30; 50 of 2 000 concurrent 200 x 200 decompositions were
+    // wrong; tests/linalg/tst_dense_eigen). The pthreads and OpenMP builds lock their buffers.
+    if (auto get = reinterpret_cast<GetParallel>(dlsym(RTLD_DEFAULT, "openblas_get_parallel")))
+      setup.serialize = get() == 0;
   });
-  return pinned;
+  return setup;
+}
+
+// Held for the whole of each BLAS/LAPACK call when the library needs it; otherwise empty.
+std::unique_lock<std::mutex> blasLock() {
+  static std::mutex mutex;
+  return blasSetupOnce().serialize ? std::unique_lock<std::mutex>(mutex) : std::unique_lock<std::mutex>();
 }
 
 // A read-only Armadillo view of an Eigen matrix (no copy; Armadillo's routines copy what they
@@ -44,15 +63,16 @@ Status checkSquareFinite(const Eigen::MatrixXd& m) {
 
 }  // namespace
 
-bool openBlasPinned() { return pinOpenBlasOnce(); }
+bool openBlasPinned() { return blasSetupOnce().pinned; }
+bool blasCallsSerialized() { return blasSetupOnce().serialize; }
 
 Result<SymmetricEigen> symmetricEigen(const Eigen::MatrixXd& symmetric) {
   DPLDA_RETURN_IF_ERROR(checkSquareFinite(symmetric));
-  pinOpenBlasOnce();
   SymmetricEigen out;
   if (symmetric.rows() == 0) return out;
   arma::vec values;
   arma::mat vectors;
+  const auto lock = blasLock();
   // "dc": LAPACK dsyevd (divide and conquer). LAPACK reads one triangle: the input must be
   // symmetric (M̂2 and its mirrored noisy releases are, by construction).
   if (!arma::eig_sym(values, vectors, view(symmetric), "dc")) {
@@ -66,9 +86,9 @@ Result<SymmetricEigen> symmetricEigen(const Eigen::MatrixXd& symmetric) {
 
 Result<Eigen::VectorXd> symmetricEigenvalues(const Eigen::MatrixXd& symmetric) {
   DPLDA_RETURN_IF_ERROR(checkSquareFinite(symmetric));
-  pinOpenBlasOnce();
   if (symmetric.rows() == 0) return Eigen::VectorXd();
   arma::vec values;
+  const auto lock = blasLock();
   if (!arma::eig_sym(values, view(symmetric))) {
     return numericalFailure("the dense symmetric eigensolver (LAPACK) did not converge");
   }
@@ -76,11 +96,11 @@ Result<Eigen::VectorXd> symmetricEigenvalues(const Eigen::MatrixXd& symmetric) {
 }
 
 Eigen::MatrixXd multiply(const Eigen::MatrixXd& A, const Eigen::MatrixXd& B) {
-  pinOpenBlasOnce();
   Eigen::MatrixXd out(A.rows(), B.cols());
   if (A.rows() == 0 || B.cols() == 0) return out;
   if (A.cols() == 0) return Eigen::MatrixXd::Zero(A.rows(), B.cols());
   arma::mat C(out.data(), static_cast<arma::uword>(out.rows()), static_cast<arma::uword>(out.cols()), false, true);
+  const auto lock = blasLock();
   C = view(A) * view(B);  // dgemm, written straight into `out`
   return out;
 }

@@ -11,6 +11,7 @@
 // Determinism: OpenBLAS is pinned to one thread inside these calls (see dense_eigen.cpp), so a
 // result depends only on its input, never on the machine's core count or on OPENBLAS_NUM_THREADS;
 // the program's parallelism comes from its own fixed OpenMP lanes around these calls.
+// Thread safety: calls from several threads at once are safe (serialised when the BLAS needs it).
 #include <Eigen/Dense>
 
 #include "core/common/status.h"
@@ -33,5 +34,8 @@ Eigen::MatrixXd multiply(const Eigen::MatrixXd& A, const Eigen::MatrixXd& B);
 
 // Whether the BLAS behind Armadillo exposes openblas_set_num_threads (so the pinning is active).
 bool openBlasPinned();
+// Whether these calls are serialised by a lock: a sequential OpenBLAS build shares its buffers
+// between threads (dense_eigen.cpp). The functions above are safe to call from any thread.
+bool blasCallsSerialized();
 
 }  // namespace dplda::linalg
