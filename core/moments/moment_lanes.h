@@ -17,6 +17,22 @@ inline Eigen::Index blockRows(Eigen::Index width) {
 // lanes are added in order: the result is bit-identical whatever the number of threads.
 inline constexpr int kLanes = 4;
 
+// A pass whose lanes are small takes this many instead, so that up to 16 threads share it (with
+// 4 lanes the whitened tensor pass stopped at 3.5x on 16 cores; issue 27 §3). Small: at most
+// kWideLaneBytes of scratch per lane (NYT-sized, d = 20 000, k = 20: 6.5 MB). The count depends on
+// the sizes only, never on the thread count.
+inline constexpr int kWideLanes = 16;
+inline constexpr double kWideLaneBytes = 8.0 * (1 << 20);
+inline int laneCountFor(double bytesPerLane) { return bytesPerLane <= kWideLaneBytes ? kWideLanes : kLanes; }
+
+// Scratch of one lane of the whitened tensor pass (moments.cpp), in bytes: the d x kp scatter rows,
+// two d-vectors, the block's rows-by-pairs K beside its Y, HY and padded Y, and R (k x np).
+inline double whitenedTensorLaneBytes(Eigen::Index d, Eigen::Index k) {
+  const Eigen::Index kp = (k + 7) / 8 * 8, np = k * (k + 1) / 2;
+  const double nb = static_cast<double>(std::min<Eigen::Index>(blockRows(np), 1024));
+  return sizeof(double) * (static_cast<double>(d) * (kp + 2.0) + nb * (np + 3.0 * kp) + static_cast<double>(k) * np);
+}
+
 // A k³-sized accumulator (the whitened tensor's R, the clipped lanes' tensors) larger than this is
 // kept once and shared by the threads instead of once per lane (issue 28).
 inline constexpr double kSharedTensorBytes = 128.0 * (1 << 20);
@@ -24,10 +40,10 @@ inline constexpr double kSharedTensorBytes = 128.0 * (1 << 20);
 // Threads only pay off above ~1e6 multiply-adds; small corpora stay on the calling thread.
 // An exception in a lane (std::bad_alloc) is rethrown on the calling thread (ParallelGuard).
 template <class F>
-void forEachLane(double work, F&& f) {
+void forEachLane(double work, F&& f, int lanes = kLanes) {
   ParallelGuard guard;
 #pragma omp parallel for schedule(static, 1) if (work > 1e6)
-  for (int lane = 0; lane < kLanes; ++lane) guard.run([&] { f(lane); });
+  for (int lane = 0; lane < lanes; ++lane) guard.run([&] { f(lane); });
   guard.rethrow();
 }
 

@@ -318,7 +318,6 @@ Result<Tensor3> whitenedThirdMoment(const Corpus& corpus, double alpha0, const E
     Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> V;  // Σ_n q_n c_n(i) y_n, kp wide
     Eigen::VectorXd g, wordPair;            // Σ e_n c_n(i); Σ c_n(i)/(l(l−1))
   };
-  std::vector<Lane> lanes(kLanes);
   using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   // Row-major W and y, padded with zero columns to kp, a whole number of 8-double vectors: the
   // sparse rows times W and the scatter into V are contiguous row updates of a width the compiler
@@ -335,7 +334,8 @@ Result<Tensor3> whitenedThirdMoment(const Corpus& corpus, double alpha0, const E
   // depend on the thread count.
   const bool sharedR =
       static_cast<double>(k) * static_cast<double>(np) * sizeof(double) > moments_detail::kSharedTensorBytes;
-  const int laneCount = sharedR ? 1 : kLanes;
+  const int laneCount = sharedR ? 1 : moments_detail::laneCountFor(moments_detail::whitenedTensorLaneBytes(d, k));
+  std::vector<Lane> lanes(static_cast<std::size_t>(laneCount));
   const Eigen::Index slices = sharedR ? 16 : 1;
   auto addPairTerms = [&](const Eigen::MatrixXd& Y, const Eigen::MatrixXd& HY, Eigen::Index rows, Eigen::MatrixXd& K,
                           Eigen::MatrixXd& R) {
@@ -411,7 +411,7 @@ Result<Tensor3> whitenedThirdMoment(const Corpus& corpus, double alpha0, const E
     }
   };
   if (sharedR) laneBody(0);
-  else forEachLane(static_cast<double>(N) * np * k, laneBody);
+  else forEachLane(static_cast<double>(N) * np * k, laneBody, laneCount);
   if (isCanceled(feedback)) return cancelled();
   reportProgress(feedback, 0.8);
   Lane total = std::move(lanes[0]);  // moved, not copied: R alone may be gigabytes

@@ -45,10 +45,9 @@ SpectralMemory estimateSpectralMemory(int vocabSize, int topicCount, const Spect
   // The whitened tensor pass (moments.cpp): per lane the d x kp scatter rows and R (k x np) unless
   // R is shared; the rows-by-pairs block K; W padded; then T̂ assembled beside R.
   const bool sharedR = k * np * sizeof(double) > moments_detail::kSharedTensorBytes;
-  const double lanes = sharedR ? 1.0 : moments_detail::kLanes;
-  const double blockRows = std::min(1024.0, std::clamp(8388608.0 / np, 64.0, 4096.0));
-  double tensorPass = lanes * (d * kp + 2.0 * d + blockRows * (np + 3.0 * kp)) + (sharedR ? 1.0 : lanes) * k * np +
-                      d * kp + cube;
+  const double laneBytes = moments_detail::whitenedTensorLaneBytes(vocabSize, topicCount);
+  const double lanes = sharedR ? 1.0 : moments_detail::laneCountFor(laneBytes);
+  double tensorPass = lanes * laneBytes / sizeof(double) + d * kp + cube;
   if (o.clip.enabled) {  // clipped_moments.cpp: four k³ tensors per lane, one lane above the shared limit
     const double clippedLanes = 4.0 * cube * sizeof(double) > moments_detail::kSharedTensorBytes ? 1.0 : 4.0;
     tensorPass = std::max(tensorPass, clippedLanes * 4.0 * cube + cube);

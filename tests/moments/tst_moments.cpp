@@ -173,7 +173,12 @@ class TestMoments : public QObject {
     const Eigen::MatrixXd m2Three = secondMomentDense(c, 1.0).value();
     const Tensor3 tThree = whitenedThirdMoment(c, 1.0, W).value();
     const Eigen::MatrixXd blockThree = op.apply(X);
+    // The tensor pass takes 16 lanes here (issue 27 §3): 16 threads run them all at once.
+    QCOMPARE(moments_detail::laneCountFor(moments_detail::whitenedTensorLaneBytes(40, 4)), moments_detail::kWideLanes);
+    omp_set_num_threads(16);
+    const Tensor3 tSixteen = whitenedThirdMoment(c, 1.0, W).value();
     omp_set_num_threads(before);
+    QVERIFY(std::equal(tOne.data(), tOne.data() + tOne.size(), tSixteen.data()));
     QVERIFY(m2One == m2Three);
     QVERIFY(blockOne == blockThree);
     QVERIFY(relativeError(blockOne, m2One * X) < 1e-12);
