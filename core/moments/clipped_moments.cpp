@@ -188,6 +188,10 @@ Result<ClippedWhitenedTensor> clippedWhitenedThirdMoment(const Corpus& corpus, d
   std::vector<Lane> lanes(laneCount);
   const Eigen::Index blocks = (N + kBlock - 1) / kBlock;
   const double work = static_cast<double>(corpus.nnz()) * k * k * k;
+  const ClippedWhitenedBuffers sizes = clippedWhitenedBuffers(k);
+  const Eigen::Index kk = static_cast<Eigen::Index>(k) * k;
+  // A k x k x k tensor seen as the k x k² matrix whose column i·k + j holds entries (i, j, ·).
+  auto asMatrix = [k, kk](Tensor3& t) { return Eigen::Map<Eigen::MatrixXd>(t.data(), k, kk); };
   ParallelGuard guard;
 #pragma omp parallel for schedule(static, 1) if (work > 1e6 && laneCount > 1)
   for (int laneIndex = 0; laneIndex < laneCount; ++laneIndex) guard.run([&] {
@@ -196,53 +200,85 @@ Result<ClippedWhitenedTensor> clippedWhitenedThirdMoment(const Corpus& corpus, d
     lane.p = lane.r2 = Eigen::MatrixXd::Zero(k, k);
     lane.y = Eigen::VectorXd::Zero(k);
     Tensor3 t(k);
-    Eigen::MatrixXd D(k, k);
-    Eigen::VectorXd y(k);
+    Eigen::MatrixXd D(k, k), P(k, k), Wg(k, sizes.words), A(k, sizes.words), B(kk, sizes.words);
+    Eigen::VectorXd y(k), m(k);
+    // Clipped ȳ_n, ȳ_n⊗ȳ_n and p̄_n of up to sizes.documents documents, for Σ ȳ^⊗3 and Σ p̄⊗ȳ as
+    // two products per batch instead of two k³ updates per document.
+    Eigen::MatrixXd batchY(k, sizes.documents), batchYY(kk, sizes.documents), batchP(kk, sizes.documents);
+    Eigen::Index batched = 0;
+    auto flush = [&] {
+      asMatrix(lane.r3).noalias() += batchY.leftCols(batched) * batchYY.leftCols(batched).transpose();
+      asMatrix(lane.q).noalias() += batchY.leftCols(batched) * batchP.leftCols(batched).transpose();
+      batched = 0;
+    };
     for (Eigen::Index b = laneIndex; b < blocks; b += laneCount) {
       if (isCanceled(feedback)) break;
       withRows(corpus, b * kBlock, std::min(N, (b + 1) * kBlock),
                [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
+                 // The document's words, sizes.words at a time: Wg = their w_i, A = their c_i w_i.
+                 auto gather = [&](Eigen::Index from, Eigen::Index to) {
+                   for (Eigen::Index e = from; e < to; ++e) {
+                     const auto [j, count] = entry(e);
+                     Wg.col(e - from) = Wt.col(j);
+                     A.col(e - from) = count * Wt.col(j);
+                   }
+                   return to - from;
+                 };
                  for (Eigen::Index n = first; n < last; ++n) {
                    if (!contributes(corpus.lengths[n]))
                      continue;  // an empty document: counted in N, adds nothing
-                   // y = Wᵀc, D = Σ c_i w_i w_iᵀ, t ← 2 Σ c_i w_i^⊗3.
+                   // y = Wᵀc and D = Σ c_i w_i w_iᵀ (made exactly symmetric).
                    y.setZero();
                    D.setZero();
-                   std::fill(t.data(), t.data() + t.size(), 0.0);
-                   for (Eigen::Index e = outer[n]; e < outer[n + 1]; ++e) {
-                     const auto [j, c] = entry(e);
-                     const auto w = Wt.col(j);
-                     y.noalias() += c * w;
-                     D.noalias() += c * w * w.transpose();
-                     t.addOuter(2.0 * c, w, w, w);
+                   for (Eigen::Index e = outer[n]; e < outer[n + 1]; e += sizes.words) {
+                     const Eigen::Index used = gather(e, std::min<Eigen::Index>(outer[n + 1], e + sizes.words));
+                     y.noalias() += A.leftCols(used).rowwise().sum();
+                     D.noalias() += A.leftCols(used) * Wg.leftCols(used).transpose();
+                   }
+                   D = 0.5 * (D + D.transpose()).eval();
+                   // t_n · l(l−1)(l−2) = y^⊗3 − (D⊗y + placements) + 2 Σ c_i w_i^⊗3 = Σ_i (c_i w_i)
+                   // (2 w_i⊗w_i − w_i⊗y − y⊗w_i) + y (y⊗y − D): products of A with the words' B.
+                   auto T = asMatrix(t);
+                   for (Eigen::Index e = outer[n]; e < outer[n + 1]; e += sizes.words) {
+                     const Eigen::Index used = gather(e, std::min<Eigen::Index>(outer[n + 1], e + sizes.words));
+                     for (Eigen::Index col = 0; col < used; ++col) {  // plain loops: k is often 5-20
+                       const double* w = Wg.col(col).data();
+                       double* out = B.col(col).data();
+                       for (int i = 0; i < k; ++i)
+                         for (int j = 0; j < k; ++j) out[i * k + j] = w[i] * (2.0 * w[j] - y[j]) - y[i] * w[j];
+                     }
+                     if (e == outer[n]) T.noalias() = A.leftCols(used) * B.leftCols(used).transpose();
+                     else T.noalias() += A.leftCols(used) * B.leftCols(used).transpose();
                    }
                    const double l = corpus.lengths[n];
-                   // t_n = [y^⊗3 − (D⊗y + placements) + 2 Σ c_i w_i^⊗3] / (l(l−1)(l−2)).
-                   t.addOuter(1.0, y, y, y);
-                   addPlacements(t, -1.0, D, y);
-                   t *= 1.0 / (l * (l - 1.0) * (l - 2.0));
-                   const Eigen::VectorXd m = y / l;
-                   const Eigen::MatrixXd p = (y * y.transpose() - D) / (l * (l - 1.0));
+                   for (int i = 0; i < k; ++i)
+                     for (int j = 0; j < k; ++j) P(j, i) = y[i] * y[j] - D(j, i);
+                   T.noalias() += y * Eigen::Map<const Eigen::VectorXd>(P.data(), kk).transpose();  // P symmetric
+                   T *= 1.0 / (l * (l - 1.0) * (l - 2.0));
+                   m = y / l;
+                   P *= 1.0 / (l * (l - 1.0));
                    const double f1 = clipFactor(m.norm(), bound1);
-                   const double f2 = clipFactor(p.norm(), bound2);
-                   const double f3 = clipFactor(t.frobeniusNorm(), bound3);
+                   const double f2 = clipFactor(P.norm(), bound2);
+                   const double f3 = clipFactor(T.norm(), bound3);
                    lane.clippedY += f1 < 1.0;
                    lane.clippedP += f2 < 1.0;
                    lane.clippedT += f3 < 1.0;
-                   const Eigen::VectorXd mc = f1 * m;
-                   const Eigen::MatrixXd pc = f2 * p;
-                   t *= f3;
-                   lane.t3 += t;
-                   lane.p += pc;
-                   lane.y += mc;
-                   lane.r2.noalias() += mc * mc.transpose();
-                   lane.r3.addOuter(1.0, mc, mc, mc);
+                   asMatrix(lane.t3) += f3 * T;
+                   m *= f1;
+                   P *= f2;
+                   lane.p += P;
+                   lane.y += m;
+                   batchY.col(batched) = m;
+                   double* mm = batchYY.col(batched).data();
                    for (int i = 0; i < k; ++i)
-                     for (int j = 0; j < k; ++j)
-                       for (int l3 = 0; l3 < k; ++l3) lane.q(i, j, l3) += pc(i, j) * mc[l3];
+                     for (int j = 0; j < k; ++j) mm[i * k + j] = m[i] * m[j];
+                   lane.r2 += Eigen::Map<const Eigen::MatrixXd>(mm, k, k);
+                   batchP.col(batched) = Eigen::Map<const Eigen::VectorXd>(P.data(), kk);  // P symmetric
+                   if (++batched == sizes.documents) flush();
                  }
                });
     }
+    if (batched > 0) flush();
   });
   guard.rethrow();
   if (isCanceled(feedback)) return Status(StatusCode::Cancelled, "cancelled");
@@ -289,5 +325,14 @@ double clippedWhitenedTensorSensitivity(int docCount, double alpha0, double clip
 }
 
 double whitenedRowBound(const Eigen::MatrixXd& W) { return W.rowwise().norm().maxCoeff(); }
+
+ClippedWhitenedBuffers clippedWhitenedBuffers(int k) {
+  const double kk = static_cast<double>(k) * k;
+  ClippedWhitenedBuffers b;
+  b.words = static_cast<Eigen::Index>(std::clamp(2097152.0 / kk, 8.0, 256.0));     // B: at most 16 MiB for k <= 512
+  b.documents = static_cast<Eigen::Index>(std::clamp(1048576.0 / kk, 1.0, 64.0));  // 3 batches: 24 MiB
+  b.doubles = 4.0 * kk * k + kk * b.words + 3.0 * kk * b.documents;
+  return b;
+}
 
 }  // namespace dplda

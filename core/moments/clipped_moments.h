@@ -85,6 +85,15 @@ Result<ClippedWhitenedTensor> clippedWhitenedThirdMoment(const Corpus& corpus, d
 // (2 + 12|b| + 6c)·C³/N.
 double clippedWhitenedTensorSensitivity(int docCount, double alpha0, double clip);
 
+// The scratch of one lane of clippedWhitenedThirdMoment: its words are taken `words` at a time
+// (a k² x words block), its clipped terms batched `documents` at a time; `doubles` in all,
+// with the lane's four k x k x k tensors.
+struct ClippedWhitenedBuffers {
+  Eigen::Index words = 0, documents = 0;
+  double doubles = 0.0;
+};
+ClippedWhitenedBuffers clippedWhitenedBuffers(int k);
+
 // ρ_W, the largest row norm of W: every document's y_n, p_n, t_n have norms at most ρ_W, ρ_W²,
 // ρ_W³ (convex combinations of w_i, w_i w_jᵀ, w_i⊗w_j⊗w_l), so C = ρ_W clips nothing.
 double whitenedRowBound(const Eigen::MatrixXd& W);

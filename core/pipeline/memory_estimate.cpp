@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/common/memory_budget.h"
+#include "core/moments/clipped_moments.h"
 #include "core/moments/moment_lanes.h"
 #include "core/moments/moments.h"
 #include "core/tensor/decomposer.h"
@@ -50,7 +51,7 @@ SpectralMemory estimateSpectralMemory(int vocabSize, int topicCount, const Spect
   double tensorPass = lanes * laneBytes / sizeof(double) + d * kp + cube;
   if (o.clip.enabled) {  // clipped_moments.cpp: four k³ tensors per lane, one lane above the shared limit
     const double clippedLanes = 4.0 * cube * sizeof(double) > moments_detail::kSharedTensorBytes ? 1.0 : 4.0;
-    tensorPass = std::max(tensorPass, clippedLanes * 4.0 * cube + cube);
+    tensorPass = std::max(tensorPass, clippedLanes * clippedWhitenedBuffers(topicCount).doubles + cube);
   }
   if (online) tensorPass = moments_detail::kLanes * (d * k + 2.0 * d) + d * k;
   // The decomposer: a deflated working copy of T̂ and its contractions, at most 64 MiB of

@@ -220,6 +220,22 @@ class TestWhitenedRelease : public QObject {
     }
   }
 
+  // A document with more distinct words than one block of clippedWhitenedThirdMoment (its words
+  // are taken clippedWhitenedBuffers(k).words at a time): the blocks must add up to the same T̂.
+  void longDocumentsSpanSeveralWordBlocks() {
+    const int d = 700, k = 4;
+    QVERIFY(clippedWhitenedBuffers(k).words < d);
+    Corpus base = smallLda(d, 3, 300, 21);
+    std::vector<std::pair<int, double>> everyWord;
+    for (int w = 0; w < d; ++w) everyWord.push_back({w, 1.0 + w % 3});
+    const Corpus c = replaced(replaced(base, 5, everyWord), 9, everyWord);
+    const Eigen::MatrixXd W = Eigen::MatrixXd::Random(d, k);
+    const Tensor3 ref = whitenedThirdMoment(c, 0.5, W).value();
+    const Tensor3 t = clippedWhitenedThirdMoment(c, 0.5, W, whitenedRowBound(W) * (1 + 1e-12)).value().tensor;
+    QVERIFY2(tensorDistance(t, ref) <= 1e-11 * ref.frobeniusNorm(),
+             qPrintable(QString::number(tensorDistance(t, ref) / ref.frobeniusNorm())));
+  }
+
   void tensorDoesNotDependOnTheThreadCount() {
     const Corpus c = smallLda(40, 5, 30000, 8);
     const Eigen::MatrixXd W = Eigen::MatrixXd::Random(40, 5);
