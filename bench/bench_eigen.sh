@@ -10,7 +10,7 @@
 #   nyt1 nyt5 NYTimes-sized corpora (`dplda generate --vocab 20000 --topics 20 --docs 300000
 #             --doc-length 230 --seed 1 / --seed 5`): bench_fit (the fit alone, its eigen passes
 #             and residuals), the whole `dplda run`, and numpy_spectral.py (scipy eigsh/ARPACK)
-#   small     the app's session at N = 20 000, d = 50, k = 5: a whitened run and its ε sweep
+#   small     the app's session at N = 20 000, d = 50, k = 5: a whitened run and its ε sweep (21 trials)
 #
 # Every command runs REPEATS times, interleaved with its reference where there is one; the script
 # prints min / median / max wall seconds, median CPU and the largest peak RSS (/usr/bin/time), and
@@ -121,6 +121,9 @@ for c in ${CASES//,/ }; do
       [ -f "$dir/docword.txt" ] || "$DPLDA" generate --vocab 50 --topics 5 --docs 20000 --doc-length 100 --seed 1 \
         --out "$dir" >&2
       time_runs small-whitened "$DPLDA" run --corpus "$dir" --topics 5 --config whitened --accountant gdp --epsilon 1
+      # The sweep a whitened click starts in the app (the session's default grid and trials).
+      time_runs small-whitened-sweep "$DPLDA" sweep --corpus "$dir" --topics 5 --configs whitened/gdp \
+        --epsilons 0.1:10:7 --trials 3 --formats none --force --out "$DATA/session-small-sweep"
       ;;
   esac
 done
