@@ -23,8 +23,6 @@ namespace dplda {
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
-
 // One colour, line and marker per configuration wherever it is drawn (palette.h's table).
 int styleOf(const SweepSpec& spec, int g) {
   return dplda::configurationStyle(QString::fromStdString(spec.configurations[g].label), g);
@@ -44,7 +42,9 @@ ExperimentFigure figure(QString key, QString title, QString heading, std::functi
 
 // A case label as a reader writes it: "alpha0=0.1" reads "α₀ = 0.1".
 QString caseText(const std::string& label) {
-  return q(label).replace(QStringLiteral("alpha0"), QStringLiteral("α₀")).replace(QStringLiteral("="), QStringLiteral(" = "));
+  return QString::fromStdString(label)
+      .replace(QStringLiteral("alpha0"), QStringLiteral("α₀"))
+      .replace(QStringLiteral("="), QStringLiteral(" = "));
 }
 
 // Error / utility loss / release rate against ε, one set per case. Titles ask the question the
@@ -54,7 +54,8 @@ void errorSweepFigures(const std::shared_ptr<const SweepResult>& result, std::ve
   const SweepSpec& s = r.spec;
   for (int c = 0; c < static_cast<int>(r.cases.size()); ++c) {
     const SweepCaseInfo& info = r.cases[c];
-    const QString suffix = r.cases.size() > 1 ? "_" + q(fileSafe(info.label)) : QString();
+    const QString suffix =
+        r.cases.size() > 1 ? "_" + QString::fromStdString(fileSafe(info.label)) : QString();
     const QString caseTitle = r.cases.size() > 1 ? " — " + caseText(info.label) : QString();
     auto errorFigure = [&](const QString& base, const QString& title, const QString& yLabel, double baseline,
                            QuantileSummary SweepSummaryRow::*field, double guess = std::nan("")) {
@@ -87,23 +88,24 @@ void errorSweepFigures(const std::shared_ptr<const SweepResult>& result, std::ve
             }
           }
           if (!any) {  // nothing released (yet): no curve rather than a fake error
-            if (!pending) never << q(cfg.label);
+            if (!pending) never << QString::fromStdString(cfg.label);
             continue;
           }
           const std::string name = cfg.model == SweepModel::Vi     ? "VI (non-private)"
                                    : cfg.model == SweepModel::DpVi ? "DP-VI"
                                                                    : "config " + cfg.label;
-          if (!plot.setCurve(q(cfg.label), q(name), eps, med, low, up, styleOf(s, g),
-                             error))
+          if (!plot.setCurve(QString::fromStdString(cfg.label), QString::fromStdString(name), eps, med, low,
+                             up, styleOf(s, g), error))
             return false;
         }
         if (std::isfinite(baseline)) plot.setBaseline(QObject::tr("non-private spectral"), baseline);
         plot.setGuess(QObject::tr("random guess"), guess);  // uniform topics; the short name keeps the legend narrow
         // A log axis when the private errors dwarf the baseline, so both stay readable.
         plot.setLogError(hi > 0 && std::isfinite(lo) && hi / lo > 50);
-        QString note = QObject::tr("median over released trials, band %1–%2% quantiles; %3 bounds")
-                           .arg(q(shortNumber(s.bandLower * 100)), q(shortNumber(s.bandUpper * 100)),
-                                boundSetName(s.bounds));
+        QString note =
+            QObject::tr("median over released trials, band %1–%2% quantiles; %3 bounds")
+                .arg(QString::fromStdString(shortNumber(s.bandLower * 100)),
+                     QString::fromStdString(shortNumber(s.bandUpper * 100)), boundSetName(s.bounds));
         if (!never.isEmpty()) note += QObject::tr("; nothing released at any ε: config %1").arg(never.join(", "));
         plot.setFootnote(note);
         return true;
@@ -156,7 +158,8 @@ void errorSweepFigures(const std::shared_ptr<const SweepResult>& result, std::ve
           xs.append(s.epsilons[e]);
           ys.append(r.summaryRow(c, g, e).releaseRate);
         }
-        if (!plot.setSeries(q(s.configurations[g].label), q("config " + s.configurations[g].label), xs, ys,
+        if (!plot.setSeries(QString::fromStdString(s.configurations[g].label),
+                            QString::fromStdString("config " + s.configurations[g].label), xs, ys,
                             styleOf(s, g), error))
           return false;
       }
@@ -174,8 +177,11 @@ void errorSweepFigures(const std::shared_ptr<const SweepResult>& result, std::ve
 void diagnosticsFigures(const std::shared_ptr<const SweepResult>& result, std::vector<ExperimentFigure>& out) {
   const SweepSpec& s = result->spec;
   for (int e = 0; e < static_cast<int>(s.epsilons.size()); ++e) {
-    const QString suffix = s.epsilons.size() > 1 ? "_eps" + q(fileSafe(shortNumber(s.epsilons[e]))) : QString();
-    const QString epsText = QObject::tr("total ε = %1").arg(q(shortNumber(s.epsilons[e])));
+    const QString suffix = s.epsilons.size() > 1
+                               ? "_eps" + QString::fromStdString(fileSafe(shortNumber(s.epsilons[e])))
+                               : QString();
+    const QString epsText =
+        QObject::tr("total ε = %1").arg(QString::fromStdString(shortNumber(s.epsilons[e])));
     // kind 0: σ, 1: γ, 2: release rate
     auto fill = [result, e](SeriesPlot& plot, int kind, QString* error) {
       const SweepResult& r = *result;
@@ -206,8 +212,8 @@ void diagnosticsFigures(const std::shared_ptr<const SweepResult>& result, std::v
           any = any || (kind == 2 ? std::isfinite(row.releaseRate) : qs.count > 0);
         }
         if (!any && kind == 1) continue;  // γ̃_s is released only by configurations 3 and 4
-        const QString key = q(s.configurations[g].label);
-        const QString cfg = q("config " + s.configurations[g].label);
+        const QString key = QString::fromStdString(s.configurations[g].label);
+        const QString cfg = QString::fromStdString("config " + s.configurations[g].label);
         const QString label = kind == 0   ? QObject::tr("σ̃ₖ (median), %1").arg(cfg)
                               : kind == 1 ? QObject::tr("γ̃ₛ (median), %1").arg(cfg)
                                           : cfg;
@@ -246,7 +252,7 @@ void diagnosticsFigures(const std::shared_ptr<const SweepResult>& result, std::v
 void errorVsNFigures(const std::shared_ptr<const SweepResult>& result, std::vector<ExperimentFigure>& out) {
   const SweepSpec& s = result->spec;
   for (int e = 0; e < static_cast<int>(s.epsilons.size()); ++e) {
-    const QString eps = q(shortNumber(s.epsilons[e]));
+    const QString eps = QString::fromStdString(shortNumber(s.epsilons[e]));
     auto fill = [result, e](BandPlot& plot, QString* error) {
       const SweepResult& r = *result;
       const SweepSpec& s = r.spec;
@@ -273,27 +279,31 @@ void errorVsNFigures(const std::shared_ptr<const SweepResult>& result, std::vect
           line.append(used ? f.median.at(n[c]) : std::nan(""));
         }
         if (std::none_of(med.begin(), med.end(), [](double v) { return std::isfinite(v); })) continue;
-        const QString label = q(s.configurations[g].label);
+        const QString label = QString::fromStdString(s.configurations[g].label);
         const int style = styleOf(s, g);
         const QString name = baseline ? QObject::tr("none (error vs truth)") : QObject::tr("config %1").arg(label);
         if (!plot.setCurve(label, name, n, med, lo, hi, style, error)) return false;
         if (!f.median.ok()) continue;
-        const QString slope = q(shortNumber(std::round(f.median.slope * 100.0) / 100.0));
-        const QString theory = std::isfinite(f.theory.exponent) ? q(shortNumber(f.theory.exponent)) : QObject::tr("no theorem");
+        const QString slope = QString::fromStdString(shortNumber(std::round(f.median.slope * 100.0) / 100.0));
+        const QString theory = std::isfinite(f.theory.exponent)
+                                   ? QString::fromStdString(shortNumber(f.theory.exponent))
+                                   : QObject::tr("no theorem");
         if (!plot.setCurve(label + "_fit", QObject::tr("fit %1: slope %2 (theory %3)").arg(label, slope, theory), n,
                            line, {}, {}, seriesStyleIndex(style % 8, 2, style % 7), error))
           return false;
       }
-      plot.setFootnote(QObject::tr("median over released trials, band %1–%2%; dotted: least-squares fits over the "
-                                   "unsaturated points; %3 bounds")
-                           .arg(q(shortNumber(s.bandLower * 100)), q(shortNumber(s.bandUpper * 100)),
-                                boundSetName(s.bounds)));
+      plot.setFootnote(
+          QObject::tr("median over released trials, band %1–%2%; dotted: least-squares fits over the "
+                      "unsaturated points; %3 bounds")
+              .arg(QString::fromStdString(shortNumber(s.bandLower * 100)),
+                   QString::fromStdString(shortNumber(s.bandUpper * 100)), boundSetName(s.bounds)));
       return true;
     };
-    out.push_back(figure<BandPlot>("error_vs_n_eps" + q(fileSafe(shortNumber(s.epsilons[e]))),
-                                   QObject::tr("How fast does the privacy cost shrink with N? (total ε = %1)").arg(eps),
-                                   QObject::tr("utility loss vs N with fitted slopes (total ε = %1)").arg(eps),
-                                   std::function<bool(BandPlot&, QString*)>(fill)));
+    out.push_back(
+        figure<BandPlot>("error_vs_n_eps" + QString::fromStdString(fileSafe(shortNumber(s.epsilons[e]))),
+                         QObject::tr("How fast does the privacy cost shrink with N? (total ε = %1)").arg(eps),
+                         QObject::tr("utility loss vs N with fitted slopes (total ε = %1)").arg(eps),
+                         std::function<bool(BandPlot&, QString*)>(fill)));
   }
 }
 
@@ -366,7 +376,8 @@ std::vector<ExperimentFigure> experimentFigures(const ExperimentRun& run) {
 }
 
 QJsonObject experimentMetadata(const ExperimentRun& run) {
-  QJsonObject m{{"experiment", q(run.preset.name)}, {"software", QString("dplda ") + DPLDA_VERSION}};
+  QJsonObject m{{"experiment", QString::fromStdString(run.preset.name)},
+                {"software", QString("dplda ") + DPLDA_VERSION}};
   if (run.tpm) {
     const TpmNoiseSpec& s = run.tpm->spec;
     m.insert("seed", QString::number(s.seed));
@@ -396,7 +407,7 @@ QJsonObject experimentMetadata(const ExperimentRun& run) {
     m.insert("data_seed", QString::number(s.seeds.data));
     m.insert("noise_seed", QString::number(s.seeds.noise));
     m.insert("init_seed", QString::number(s.seeds.init));
-    m.insert("noise_source", q(run.sweep->noiseSource));
+    m.insert("noise_source", QString::fromStdString(run.sweep->noiseSource));
     m.insert("band", QString("%1-%2 quantiles").arg(s.bandLower).arg(s.bandUpper));
   }
   return m;
@@ -445,7 +456,7 @@ Result<std::filesystem::path> writeExperimentFolder(const ExperimentRun& run, co
       if (!f.fill(*plot, &error)) return numericalFailure("figure " + f.key.toStdString() + ": " + error.toStdString());
       plot->setTitle(f.title);
       QJsonObject withCaption = metadata;  // the caption names the paper's figure the plot answers to
-      withCaption.insert("caption", q(run.preset.title) + " — " + f.heading);
+      withCaption.insert("caption", QString::fromStdString(run.preset.title) + " — " + f.heading);
       plot->setMetadata(withCaption);
       const bool defaultPage = page.isEmpty();
       plot->setExportSize(defaultPage ? QSize(720, 480) : page);

@@ -12,8 +12,7 @@ namespace dplda {
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
-QString num(double x) { return q(shortNumber(x)); }
+QString num(double x) { return QString::fromStdString(shortNumber(x)); }
 
 // ---- online-tpm ----
 
@@ -98,8 +97,10 @@ bool fillGroup(const DpTpmResult& r, const std::string& group, bool spent, BandP
         hi.append(p.topUpper);
       }
       if (spent && std::any_of(x.begin(), x.end(), [](double v) { return !(v > 0) || !std::isfinite(v); })) continue;
-      const QString label = dc.accountants.size() > 1 ? QString::fromUtf8(accountantLabel(dc.accountants[a]))
-                                                      : q(dc.label) + QObject::tr(", μ₀ = %1").arg(num(r.cases[ci].mu0));
+      const QString label =
+          dc.accountants.size() > 1
+              ? QString::fromUtf8(accountantLabel(dc.accountants[a]))
+              : QString::fromStdString(dc.label) + QObject::tr(", μ₀ = %1").arg(num(r.cases[ci].mu0));
       if (!plot.setCurve(QString("c%1_a%2").arg(ci).arg(a), label, x, med, lo, hi, style++, error)) return false;
     }
   }
@@ -157,20 +158,26 @@ void dpTpmFigures(const std::shared_ptr<const DpTpmResult>& result, std::vector<
   for (const DpTpmCase& dc : result->spec.cases)
     if (std::find(groups.begin(), groups.end(), dc.group) == groups.end()) groups.push_back(dc.group);
   for (const std::string& g : groups) {
-    const QString title = QObject::tr("How much ε does the private power method need (by %1)?").arg(q(g));
-    const QString heading = QObject::tr("Seed 004, Algorithm 3 (private tensor power method): error vs ε, by %1").arg(q(g));
+    const QString title =
+        QObject::tr("How much ε does the private power method need (by %1)?").arg(QString::fromStdString(g));
+    const QString heading =
+        QObject::tr("Seed 004, Algorithm 3 (private tensor power method): error vs ε, by %1")
+            .arg(QString::fromStdString(g));
     auto fill = [result, g](BandPlot& p, QString* e) { return fillGroup(*result, g, false, p, e); };
-    out.push_back(makeFigure<BandPlot>("dp_tpm_" + q(g), title, heading, std::function<bool(BandPlot&, QString*)>(fill)));
+    out.push_back(makeFigure<BandPlot>("dp_tpm_" + QString::fromStdString(g), title, heading,
+                                       std::function<bool(BandPlot&, QString*)>(fill)));
     bool severalAccountants = false;
     for (const DpTpmCase& dc : result->spec.cases)
       severalAccountants = severalAccountants || (dc.group == g && dc.accountants.size() > 1);
     if (severalAccountants) {
       const QString spentTitle = QObject::tr("Which accounting buys the most accuracy per ε spent?");
       const QString spentHeading =
-          QObject::tr("Seed 004, Algorithm 3 (private tensor power method): error vs the ε the noise spends, by %1").arg(q(g));
+          QObject::tr(
+              "Seed 004, Algorithm 3 (private tensor power method): error vs the ε the noise spends, by %1")
+              .arg(QString::fromStdString(g));
       auto spent = [result, g](BandPlot& p, QString* e) { return fillGroup(*result, g, true, p, e); };
-      out.push_back(makeFigure<BandPlot>("dp_tpm_" + q(g) + "_spent", spentTitle, spentHeading,
-                                         std::function<bool(BandPlot&, QString*)>(spent)));
+      out.push_back(makeFigure<BandPlot>("dp_tpm_" + QString::fromStdString(g) + "_spent", spentTitle,
+                                         spentHeading, std::function<bool(BandPlot&, QString*)>(spent)));
     }
   }
   if (std::find(groups.begin(), groups.end(), "incoherence") != groups.end()) {

@@ -48,8 +48,6 @@ QVector<double> fromJson(const QJsonArray& a) {
   return v;
 }
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
-
 }  // namespace
 
 ExperimentView::ExperimentView(QWidget* parent) : QWidget(parent) {
@@ -69,8 +67,11 @@ ExperimentView::ExperimentView(QWidget* parent) : QWidget(parent) {
     }
     auto p = makeExperimentPreset(name, ov);
     if (!p.ok()) continue;
-    m_sourceCombo->addItem(QString("%1 — %2").arg(q(name), q(p->title)), q(name));
-    m_sourceCombo->setItemData(m_sourceCombo->count() - 1, q(p->description), Qt::ToolTipRole);
+    m_sourceCombo->addItem(
+        QString("%1 — %2").arg(QString::fromStdString(name), QString::fromStdString(p->title)),
+        QString::fromStdString(name));
+    m_sourceCombo->setItemData(m_sourceCombo->count() - 1, QString::fromStdString(p->description),
+                               Qt::ToolTipRole);
   }
   makeCompact(m_sourceCombo, 10);  // preset titles are long; the popup shows them whole
   m_trials = new QSpinBox;
@@ -361,11 +362,14 @@ QString ExperimentView::nothingReleasedText(const ExperimentUpdate& u) const {
   QStringList seen;
   for (const SweepRow& row : r.rows) {
     if (row.released || row.epsilon != *hi || row.reason.empty()) continue;
-    const QString label = q(r.spec.configurations[row.configIndex].label);
+    const QString label = QString::fromStdString(r.spec.configurations[row.configIndex].label);
     if (seen.contains(label)) continue;
     seen << label;
     QString line;
-    for (const QString& word : tr("Config %1 at ε = %2: %3").arg(label, QString::number(row.epsilon, 'g', 3), q(row.reason)).split(' ')) {
+    for (const QString& word :
+         tr("Config %1 at ε = %2: %3")
+             .arg(label, QString::number(row.epsilon, 'g', 3), QString::fromStdString(row.reason))
+             .split(' ')) {
       if (!line.isEmpty() && line.size() + word.size() > 70) {
         lines << line;
         line.clear();
@@ -436,13 +440,15 @@ void ExperimentView::updateNote() {
       ov.corpus = std::make_shared<const Corpus>();
       ov.corpusDescription = "the session's corpus";
       auto p = makeExperimentPreset(source().toStdString(), ov);
-      text = tr("Press Run to start this experiment. %1").arg(p.ok() ? q(p->description) : QString());
+      text = tr("Press Run to start this experiment. %1")
+                 .arg(p.ok() ? QString::fromStdString(p->description) : QString());
     }
   } else if (!u->status.isOk()) {
     const bool cancelledRun = u->status.code() == StatusCode::Cancelled;
     text = cancelledRun ? tr("Cancelled after %1 of %2 points; the points shown are complete.")
-                              .arg(u->pointsDone).arg(u->pointsTotal)
-                        : tr("The experiment failed: %1").arg(q(u->status.message()));
+                              .arg(u->pointsDone)
+                              .arg(u->pointsTotal)
+                        : tr("The experiment failed: %1").arg(QString::fromStdString(u->status.message()));
     if (!cancelledRun) color = leakColor().name();
   } else if (!u->run || !u->run->finished) {
     text = u->pointsTotal > 0 ? tr("Running: %1 of %2 points done…").arg(u->pointsDone).arg(u->pointsTotal)
@@ -493,10 +499,13 @@ void ExperimentView::updateNote() {
           trials += row.trials;
         }
       if (released < trials)
-        rare << tr("config %1 released in %2 of %3 runs").arg(q(s.configurations[g].label)).arg(released).arg(trials);
+        rare << tr("config %1 released in %2 of %3 runs")
+                    .arg(QString::fromStdString(s.configurations[g].label))
+                    .arg(released)
+                    .arg(trials);
     }
     if (!rare.isEmpty()) text += " " + rare.join("; ") + tr(" (the others refused: see the ledger's reasons).");
-    text += " " + tr("Noise: %1.").arg(q(r.noiseSource));
+    text += " " + tr("Noise: %1.").arg(QString::fromStdString(r.noiseSource));
     if (sourceIsOpenedFolder()) text = tr("Opened from %1 (sweep.json).").arg(source().mid(kOpenedPrefix.size())) + " " + text;
   }
   if (u && !u->commandLine.isEmpty()) text += " " + tr("Same as: <code>%1</code>").arg(u->commandLine.toHtmlEscaped());

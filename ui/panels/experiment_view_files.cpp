@@ -15,8 +15,6 @@ namespace {
 const QString& kSession = kSessionSweepSource;
 const QString& kOpenedPrefix = kOpenedSweepPrefix;
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
-
 }  // namespace
 
 bool ExperimentView::openSweepFolder(const QString& path, QString* error) {
@@ -25,14 +23,15 @@ bool ExperimentView::openSweepFolder(const QString& path, QString* error) {
   const QString file = info.isDir() ? QDir(dir).filePath(kSweepArchiveName) : info.absoluteFilePath();
   if (info.isDir() && !QFileInfo::exists(file)) {
     if (error)
-      *error = tr("%1 holds no %2: open the folder of an ε sweep that `dplda sweep` or Save… wrote (tpm-noise, "
-                  "online-tpm and dp-tpm folders have their report and tables only)")
-                   .arg(dir, q(kSweepArchiveName));
+      *error =
+          tr("%1 holds no %2: open the folder of an ε sweep that `dplda sweep` or Save… wrote (tpm-noise, "
+             "online-tpm and dp-tpm folders have their report and tables only)")
+              .arg(dir, QString::fromStdString(kSweepArchiveName));
     return false;
   }
   auto archive = readSweepArchive(file.toStdString());
   if (!archive.ok()) {
-    if (error) *error = q(archive.status().message());
+    if (error) *error = QString::fromStdString(archive.status().message());
     return false;
   }
   SweepArchive& a = archive.value();
@@ -48,11 +47,13 @@ bool ExperimentView::openSweepFolder(const QString& path, QString* error) {
   u->source = kOpenedPrefix + dir;
   u->run = run;
   u->pointsDone = u->pointsTotal = static_cast<int>(run->sweep->summary.size());
-  u->commandLine = q(a.commandLine);
-  u->seedNote = q(a.seedNote);
+  u->commandLine = QString::fromStdString(a.commandLine);
+  u->seedNote = QString::fromStdString(a.seedNote);
   if (m_sourceCombo->findData(u->source) < 0) {
-    m_sourceCombo->addItem(tr("opened: %1 — %2").arg(QDir(dir).dirName(), q(a.title)), u->source);
-    m_sourceCombo->setItemData(m_sourceCombo->count() - 1, tr("%1\n%2").arg(dir, q(a.description)), Qt::ToolTipRole);
+    m_sourceCombo->addItem(tr("opened: %1 — %2").arg(QDir(dir).dirName(), QString::fromStdString(a.title)),
+                           u->source);
+    m_sourceCombo->setItemData(m_sourceCombo->count() - 1,
+                               tr("%1\n%2").arg(dir, QString::fromStdString(a.description)), Qt::ToolTipRole);
   }
   m_latest.insert(u->source, u);  // a second opening reads the folder again
   m_figureKey.clear();
@@ -87,7 +88,7 @@ bool ExperimentView::saveShown(const QString& dir, QString* error) {
   auto written = writeExperimentFolder(*u->run, dir.toStdString(),
                                        {ExportFormat::Png, ExportFormat::Pdf, ExportFormat::Svg}, context, &warnings);
   if (!written.ok()) {
-    if (error) *error = q(written.status().message());
+    if (error) *error = QString::fromStdString(written.status().message());
     return false;
   }
   if (u->source == kSession && !m_sessionMeta.isEmpty()) {
@@ -95,12 +96,13 @@ bool ExperimentView::saveShown(const QString& dir, QString* error) {
     const Status saved = writeFileAtomically(QDir(dir).filePath("session.json").toStdString(),
                                              std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
     if (!saved.isOk()) {
-      if (error) *error = q(saved.message());
+      if (error) *error = QString::fromStdString(saved.message());
       return false;
     }
   }
-  emit message(tr("Saved %1%2").arg(q(written->string()),
-                                    warnings.empty() ? QString() : tr(" (%1 figure files failed)").arg(warnings.size())),
+  emit message(tr("Saved %1%2")
+                   .arg(QString::fromStdString(written->string()),
+                        warnings.empty() ? QString() : tr(" (%1 figure files failed)").arg(warnings.size())),
                !warnings.empty());
   return true;
 }
