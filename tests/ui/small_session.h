@@ -1,6 +1,8 @@
 #pragma once
-// The UI tests' session: a corpus small enough for a run plus its ε sweep in a second or two.
+// The UI tests' session (a corpus small enough for a run plus its ε sweep in a second or two)
+// and their shared helpers.
 #include <QFile>
+#include <QLineEdit>
 #include <set>
 #include <string>
 
@@ -9,6 +11,12 @@
 #include "ui/session/session.h"
 
 namespace dplda::test {
+
+// Types `text` into a line edit and commits it, as Return or leaving the field does.
+inline void commitLine(QLineEdit* edit, const QString& text) {
+  edit->setText(text);
+  emit edit->editingFinished();
+}
 
 inline SessionState smallSession(Preset edges) {
   SessionState s;

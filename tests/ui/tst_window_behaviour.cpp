@@ -37,11 +37,6 @@ namespace {
 
 SessionState smallSession() { return test::smallSession(Preset::Config1); }
 
-void commitLine(QLineEdit* edit, const QString& text) {
-  edit->setText(text);
-  emit edit->editingFinished();
-}
-
 // Clicks `button` in the next message box that opens (polls until one is modal). The out
 // parameter records the box's text, for the assertions.
 void answerNextMessageBox(QMessageBox::StandardButton button, QString* text = nullptr) {
@@ -116,8 +111,8 @@ class TstWindowBehaviour : public QObject {
     w.show();
     QVERIFY(QTest::qWaitForWindowActive(&w));
     QLineEdit* eps = w.budgetBar()->epsilonEdit();
-    commitLine(eps, "0.5");
-    commitLine(eps, "0.25");
+    test::commitLine(eps, "0.5");
+    test::commitLine(eps, "0.25");
     w.setFocus();  // not in a line edit, which has its own undo
     QTest::keyClick(&w, Qt::Key_Z, Qt::ControlModifier);
     QCOMPARE(w.model()->state().epsilon, 0.5);
@@ -141,7 +136,7 @@ class TstWindowBehaviour : public QObject {
     QVERIFY(w.close());  // nothing to lose: no question
     w.show();
 
-    commitLine(w.budgetBar()->epsilonEdit(), "0.5");
+    test::commitLine(w.budgetBar()->epsilonEdit(), "0.5");
     QVERIFY(w.isWindowModified());
     // Cancel: the window stays, with its changes.
     QString asked;
@@ -155,7 +150,7 @@ class TstWindowBehaviour : public QObject {
     QString err;
     QVERIFY2(w.saveSession(path, &err), qPrintable(err));
     QVERIFY(!w.isWindowModified());
-    commitLine(w.budgetBar()->epsilonEdit(), "0.25");
+    test::commitLine(w.budgetBar()->epsilonEdit(), "0.25");
     QVERIFY(w.isWindowModified());
     w.model()->undoStack()->undo();  // back to the saved state: nothing unsaved
     QVERIFY(!w.isWindowModified());
@@ -168,7 +163,7 @@ class TstWindowBehaviour : public QObject {
 
     // Discard closes without writing.
     w.show();
-    commitLine(w.budgetBar()->epsilonEdit(), "2");
+    test::commitLine(w.budgetBar()->epsilonEdit(), "2");
     answerNextMessageBox(QMessageBox::Discard);
     QVERIFY(w.close());
     QCOMPARE(loadSession(path).value().epsilon, 0.25);
@@ -186,7 +181,7 @@ class TstWindowBehaviour : public QObject {
     const SessionState before = w.model()->state();
 
     QLineEdit* delta = w.budgetBar()->deltaEdit();
-    commitLine(delta, "2");
+    test::commitLine(delta, "2");
     QVERIFY(w.results()->errorPlot()->isStale());
     QVERIFY(w.results()->spectrumPlot()->isStale());
     QVERIFY2(delta->toolTip().contains("δ"), qPrintable(delta->toolTip()));  // the problem, on the field
@@ -194,7 +189,7 @@ class TstWindowBehaviour : public QObject {
     QVERIFY2(w.statusText().contains("Invalid input"), qPrintable(w.statusText()));
     QVERIFY(w.model()->state() == before);
     // Valid again: the field's own tooltip comes back.
-    commitLine(delta, "1e-5");
+    test::commitLine(delta, "1e-5");
     QVERIFY(!delta->toolTip().contains("got"));
     QVERIFY(delta->styleSheet().isEmpty());
 
@@ -202,7 +197,7 @@ class TstWindowBehaviour : public QObject {
     w.runNow();
     QTRY_VERIFY_WITH_TIMEOUT(w.shownSweepId() == w.runner()->currentId(), 25000);
     QVERIFY(!w.results()->errorPlot()->isStale());
-    commitLine(w.budgetBar()->epsilonEdit(), "-1");
+    test::commitLine(w.budgetBar()->epsilonEdit(), "-1");
     QVERIFY(w.results()->errorPlot()->isStale());
     QVERIFY(w.results()->topicsPlot()->isStale());
     QVERIFY(w.model()->state() == before);
@@ -314,8 +309,8 @@ class TstWindowBehaviour : public QObject {
     // Nothing to lose: no question.
     QVERIFY(w.loadLessonAsking(MainWindow::lessonNames().first()));
     w.setAutoRun(false);
-    commitLine(w.budgetBar()->epsilonEdit(), "0.5");
-    commitLine(w.budgetBar()->epsilonEdit(), "0.25");
+    test::commitLine(w.budgetBar()->epsilonEdit(), "0.5");
+    test::commitLine(w.budgetBar()->epsilonEdit(), "0.25");
     QCOMPARE(w.model()->undoStack()->count(), 2);
     const SessionState edited = w.model()->state();
 
@@ -340,7 +335,7 @@ class TstWindowBehaviour : public QObject {
     QCOMPARE(w.model()->undoStack()->count(), 0);
     QVERIFY(!w.isWindowModified());
     // The menu's lesson entries ask too.
-    commitLine(w.budgetBar()->epsilonEdit(), "2");
+    test::commitLine(w.budgetBar()->epsilonEdit(), "2");
     QAction* lesson = action(w, lessonMenuTitle(MainWindow::lessonNames().last()));
     QVERIFY(lesson);
     answerNextMessageBox(QMessageBox::Cancel, &asked);
@@ -441,10 +436,10 @@ class TstWindowBehaviour : public QObject {
     w.model()->edit(s, "custom");
     QVERIFY(!w.budgetBar()->e6ProblemText().isEmpty());
     expectSame("whitened release with custom edges");
-    commitLine(w.budgetBar()->deltaEdit(), "2");  // a typed problem
+    test::commitLine(w.budgetBar()->deltaEdit(), "2");  // a typed problem
     QVERIFY(!w.budgetBar()->errorText().isEmpty());
     expectSame("invalid δ");
-    commitLine(w.budgetBar()->deltaEdit(), "1e-5");
+    test::commitLine(w.budgetBar()->deltaEdit(), "1e-5");
     w.model()->edit(withEdges(w.model()->state(), presetEdges(Preset::None)), "none");
     expectSame("none again");
     qInfo("%s", qPrintable(seen.join("; ")));
