@@ -13,6 +13,7 @@
 #include "ui/common/palette.h"
 #include "ui/common/privacy_text.h"
 #include "ui/graph/graph_canvas.h"
+#include "ui/graph/graph_items.h"
 
 using namespace dplda;
 
@@ -321,6 +322,60 @@ class TstGraphCanvas : public QObject {
     QCOMPARE(m_canvas->noisyEdges(), EdgeSet(1u << 6));
     m_canvas->clearEdgeCaptions();
     QVERIFY(m_canvas->edgeCaption(6).isEmpty());
+  }
+
+  // The whitened release at the canvas size of a 1280 x 720 window (1 000 x 230 with the banner):
+  // every caption is inside the view and clear of every node box and edge label (at 720 the
+  // shared release's caption ran over W and e5's was cut off at the top).
+  void whitenedCaptionsFitAClassroomScreen() {
+    m_canvas->resize(1000, 230);
+    StatementInputs in = m_canvas->statementInputs();
+    in.whitenedRelease = true;
+    m_canvas->setStatementInputs(in);
+    m_canvas->setNoisyEdges((1u << 2) | (1u << 5) | (1u << 6));
+    for (int e : {2, 5, 6}) m_canvas->setEdgeCaption(e, QString::fromUtf8("ε 0.5 · σ 0.00029"));
+    QApplication::processEvents();
+    QVERIFY(m_canvas->showsWhitenedRelease());
+    const QRectF visible = m_canvas->mapToScene(m_canvas->viewport()->rect()).boundingRect();
+    QList<QRectF> nodes;
+    for (QGraphicsItem* item : m_canvas->scene()->items())
+      if (item->type() == GraphNodeItem::Type) nodes << item->sceneBoundingRect();
+    QCOMPARE(nodes.size(), 9);
+    QList<QPair<int, QRectF>> pills;  // the middle of each edge label's pill
+    for (int e = 0; e < kEdgeCount; ++e)
+      pills << qMakePair(e, QRectF(m_canvas->edgeMidpoint(e) - QPointF(12, 8), QSizeF(24, 16)));
+    int captions = 0;
+    for (QGraphicsItem* item : m_canvas->scene()->items()) {
+      if (item->type() != GraphEdgeLabelItem::Type) continue;
+      auto* label = static_cast<GraphEdgeLabelItem*>(item);
+      const QRectF caption = label->mapRectToScene(label->captionRect());
+      if (caption.isEmpty()) continue;
+      ++captions;
+      const QString name = QString("e%1's caption").arg(label->edgeId());
+      QVERIFY2(visible.contains(caption), qPrintable(name + " leaves the view"));
+      for (const auto& [e, pill] : pills)
+        QVERIFY2(e == label->edgeId() || !caption.intersects(pill),
+                 qPrintable(name + QString(" (%2,%3 %4x%5) covers e%1 at (%6,%7)")
+                                       .arg(e)
+                                       .arg(caption.x())
+                                       .arg(caption.y())
+                                       .arg(caption.width())
+                                       .arg(caption.height())
+                                       .arg(pill.center().x())
+                                       .arg(pill.center().y())));
+      for (const QRectF& node : nodes)
+        QVERIFY2(!caption.intersects(node), qPrintable(QString("%1 (%2,%3 %4x%5) covers a node (%6,%7 %8x%9)")
+                                                           .arg(name)
+                                                           .arg(caption.x())
+                                                           .arg(caption.y())
+                                                           .arg(caption.width())
+                                                           .arg(caption.height())
+                                                           .arg(node.x())
+                                                           .arg(node.y())
+                                                           .arg(node.width())
+                                                           .arg(node.height())));
+    }
+    QCOMPARE(captions, 3);
   }
 
   void viewFitsOnResize() {

@@ -291,7 +291,11 @@ QRectF GraphEdgeLabelItem::captionRect() const {
   const double w = textWidth + 10, h = lines.size() * fm.lineSpacing() + 4;
   const QRectF pill = pillRect();
   const double y = m_captionAbove ? pill.top() - 2 - h : pill.bottom() + 2;
-  return QRectF(-w / 2, y, w, h).translated(m_captionOffset);
+  // Beside its line, a caption grows away from it as its text grows (centred, e2's ran over W at
+  // 1280 x 720): its inner edge stays where a full-width caption's is at the base size.
+  const double inner = kCaptionWidth / 2 + 5;
+  const double x = m_captionOffset.x() < 0 ? inner - w : m_captionOffset.x() > 0 ? -inner : -w / 2;
+  return QRectF(x, y, w, h).translated(m_captionOffset);
 }
 
 QRectF GraphEdgeLabelItem::boundingRect() const {

@@ -93,10 +93,10 @@ class GraphEdgeLabelItem : public QGraphicsItem {
   void setLook(const EdgeLook& look);
   void setTextSizes(const GraphTextSizes& sizes);
   static constexpr double kCaptionWidth = 116;  // at the base caption size; scales with the text
+  QRectF captionRect() const;                   // in item coordinates; empty without a caption
 
  private:
   QRectF pillRect() const;
-  QRectF captionRect() const;
   double captionWidth() const;  // the wrapping width of the caption at its text size
 
   int m_id;
