@@ -281,12 +281,9 @@ void GraphCanvas::updateLooks() {
     look.hovered = e == m_hoveredEdge;
     look.selected = e == m_selectedEdge;
     look.caption = m_captions[e];
-    // The whitened release: e2 and e5 share one release of the clipped M̂2 (the banner says so): its
-    // budget and scale once, on e2, and e5 points there (two copies, or a name on e2, did not fit
-    // a 1280 x 720 window); e6 is its own mechanism.
-    if (whitened && e == 6)
-      look.caption = look.caption.isEmpty() ? tr("whitened release")
-                                            : tr("whitened release") + QStringLiteral(" · ") + look.caption;
+    // The whitened release (the banner names its mechanisms): e2 and e5 share one release of the
+    // clipped M̂2, its budget and scale said once, on e2; e5 points there. Names beside the numbers
+    // (and a second copy on e5) did not fit a 1280 x 720 window.
     if (whitened && e == 5) look.caption = tr("e2's release");
     m_edges[e]->setLook(look);
     m_labels[e]->setLook(look);
