@@ -235,7 +235,8 @@ Result<ClippedWhitenedTensor> clippedWhitenedThirdMoment(const Corpus& corpus, d
                      y.noalias() += A.leftCols(used).rowwise().sum();
                      D.noalias() += A.leftCols(used) * Wg.leftCols(used).transpose();
                    }
-                   D = 0.5 * (D + D.transpose()).eval();
+                   for (int i = 0; i < k; ++i)
+                     for (int j = 0; j < i; ++j) D(i, j) = D(j, i) = 0.5 * (D(i, j) + D(j, i));
                    // t_n · l(l−1)(l−2) = y^⊗3 − (D⊗y + placements) + 2 Σ c_i w_i^⊗3 = Σ_i (c_i w_i)
                    // (2 w_i⊗w_i − w_i⊗y − y⊗w_i) + y (y⊗y − D): products of A with the words' B.
                    auto T = asMatrix(t);
