@@ -267,6 +267,22 @@ SensitivityBound sensitivityOf(Node node, const SensitivityInputs& in, BoundSet 
 
 namespace {
 
+// TD and U rest on the decomposition of T̂: the preconditions of W (σ̃_k above Δ2, and with the
+// sound bounds the eigengap above 2Δ2), γ̃_s > 0 and, with the sound bounds, Theorem 6's regime.
+// Returns Δ_T.
+double addDecompositionPreconditions(SensitivityBound& b, const SensitivityInputs& in, BoundSet bounds) {
+  const bool printed = bounds == BoundSet::Printed;
+  const double d2 = delta2Of(in);
+  b.local = true;
+  addShapePreconditions(b, in, true);
+  addSigmaAboveDelta2(b, in, d2);
+  if (!printed) addGapAboveTwoDelta2(b, in, d2);
+  addGammaPositive(b, in);
+  const double deltaT = whitenedTensorSensitivity(in, bounds);
+  if (!printed) addTheorem6Regime(b, in, deltaT);
+  return deltaT;
+}
+
 SensitivityBound unlabelledSensitivityOf(Node node, const SensitivityInputs& in, BoundSet bounds) {
   SensitivityBound b;
   b.node = node;
@@ -321,13 +337,7 @@ SensitivityBound unlabelledSensitivityOf(Node node, const SensitivityInputs& in,
       return b;
     }
     case Node::TD: {
-      b.local = true;
-      addShapePreconditions(b, in, true);
-      addSigmaAboveDelta2(b, in, d2);
-      if (!printed) addGapAboveTwoDelta2(b, in, d2);
-      addGammaPositive(b, in);
-      const double deltaT = whitenedTensorSensitivity(in, bounds);
-      if (!printed) addTheorem6Regime(b, in, deltaT);
+      const double deltaT = addDecompositionPreconditions(b, in, bounds);
       const double per = perComponentTD(in, deltaT);
       b.heuristic = !printed;  // Theorem 6 and the γ_s sensitivity are not proven here
       if (printed) {
@@ -364,13 +374,7 @@ SensitivityBound unlabelledSensitivityOf(Node node, const SensitivityInputs& in,
       return b;
     }
     case Node::U: {
-      b.local = true;
-      addShapePreconditions(b, in, true);
-      addSigmaAboveDelta2(b, in, d2);
-      if (!printed) addGapAboveTwoDelta2(b, in, d2);
-      addGammaPositive(b, in);
-      const double deltaT = whitenedTensorSensitivity(in, bounds);
-      if (!printed) addTheorem6Regime(b, in, deltaT);
+      const double deltaT = addDecompositionPreconditions(b, in, bounds);
       b.heuristic = !printed;  // rests on Theorem 6
       const double per = perComponentU(
           in, deltaT, d2, printed ? printedUnwhiteningSensitivity(in, d2) : unwhiteningSensitivity(in));
