@@ -213,7 +213,8 @@ std::vector<Family> families() {
                    if (in >> e.doc >> e.word >> e.count && e.count >= 1) docs[e.doc].push_back(e);
                  }
                  if (docs.empty()) return;
-                 auto put = [&](const Entry& e, long long count) {
+                 auto put = [&](Entry& e, long long count) {  // a document may be picked twice: keep counts current
+                   e.count = count;
                    body[e.line] = std::to_string(e.doc) + " " + std::to_string(e.word) + " " + std::to_string(count);
                  };
                  if (r.chance(20)) {  // every document's counts scaled: 200 documents of 10^4 to 10^5 tokens
@@ -223,7 +224,7 @@ std::vector<Family> families() {
                      long long length = 0;
                      for (const Entry& e : entries) length += e.count;
                      if (length * factor > kMaxDocumentLength) continue;
-                     for (const Entry& e : entries) put(e, e.count * factor);
+                     for (Entry& e : entries) put(e, e.count * factor);
                    }
                  } else {
                    static const std::vector<long long> lengths = {10000000, 9999999, 9999997, 9000000,
@@ -235,22 +236,17 @@ std::vector<Family> families() {
                      std::vector<Entry>& entries = it->second;
                      const long long length = r.pick(lengths);
                      const long long m = static_cast<long long>(entries.size());
-                     const Entry& big = entries[r.below(entries.size())];
-                     switch (r.below(3)) {
-                       case 0:  // one word takes what the others leave
-                       {
-                         long long others = 0;
-                         for (const Entry& e : entries) others += &e == &big ? 0 : e.count;
-                         put(big, length - others);
-                         break;
-                       }
-                       case 1:  // the length spread over the document's words
-                         for (std::size_t j = 0; j < entries.size(); ++j)
-                           put(entries[j], length / m + (j == 0 ? length % m : 0));
-                         break;
-                       default:  // one count of nearly 10^7, every other word once
-                         for (const Entry& e : entries) put(e, &e == &big ? length - (m - 1) : 1);
-                         break;
+                     Entry& big = entries[r.below(entries.size())];
+                     long long others = 0;
+                     for (const Entry& e : entries) others += &e == &big ? 0 : e.count;
+                     const auto mode = r.below(3);
+                     if (mode == 0 && others < length) {  // one word takes what the others leave
+                       put(big, length - others);
+                     } else if (mode <= 1) {  // one count of nearly 10^7, every other word once
+                       for (Entry& e : entries) put(e, &e == &big ? length - (m - 1) : 1);
+                     } else {  // the length spread over the document's words
+                       for (std::size_t j = 0; j < entries.size(); ++j)
+                         put(entries[j], length / m + (j == 0 ? length % m : 0));
                      }
                    }
                  }
