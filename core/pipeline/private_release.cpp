@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "core/common/memory_budget.h"
 #include "core/common/number_text.h"
 #include "core/pipeline/private_run_detail.h"
 #include "core/privacy/noise.h"
@@ -21,6 +22,18 @@ Result<Corpus> perturbCorpus(const Corpus& c, double maxLength, Mechanism m, dou
     return Status(StatusCode::ResourceLimit, "input perturbation would draw " + shortNumber(entries) +
                                                  " noise values (N x d); choose another edge set");
   }
+  // Every noisy count that rounds to 1 or more is a token of the perturbed corpus: at a large noise
+  // scale about half of the N x d cells, however sparse the corpus (a 15 KB corpus with d = 10^6
+  // and L_max = 5e6 took 5.5 GB before failing, issue 28). Say what that needs before drawing.
+  const double zeroCells = entries - static_cast<double>(c.nnz());
+  const double tokenChance = scale == 0.0                  ? 0.0
+                             : m == Mechanism::Laplace    ? 0.5 * std::exp(-0.5 / scale)
+                                                          : 0.5 * std::erfc(0.5 / (scale * std::sqrt(2.0)));
+  const double kept = static_cast<double>(c.nnz()) + zeroCells * tokenChance;
+  constexpr double kBytesPerKept = 2 * 16.0 + 2 * 12.0;  // a triplet (and the vector's growth), its sparse entry (and a copy)
+  DPLDA_RETURN_IF_ERROR(checkMemory(kept * kBytesPerKept, "input perturbation", "the perturbed corpus",
+                                    "about " + shortNumber(kept) + " of its N x d = " + shortNumber(entries) +
+                                        " noisy counts round to a token at noise scale " + shortNumber(scale)));
   std::vector<CountTriplet> triplets;
   Eigen::VectorXd row(c.vocabSize());
   for (int n = 0; n < c.docCount(); ++n) {

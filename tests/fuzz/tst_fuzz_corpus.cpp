@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <sstream>
 
 #include "core/corpus/synthetic_generator.h"
@@ -28,6 +29,8 @@ namespace {
 struct Files {
   std::string docword, vocab;
   bool hasVocab = true;
+  bool nearLengthLimit = false;  // large-legal-counts brought documents close to kMaxDocumentLength
+  bool pastLengthLimit = false;  // a later mutation may have pushed one past it (summed repeats)
 };
 
 struct Family {
@@ -115,6 +118,7 @@ std::vector<Family> families() {
                  std::vector<std::string> header, body;
                  splitDocword(x.docword, header, body);
                  if (body.empty() || header.size() < 3) return;
+                 x.pastLengthLimit = x.nearLengthLimit;  // a repeated count of 10^7 sums past the limit
                  const int n = 1 + static_cast<int>(r.below(5));
                  for (int i = 0; i < n; ++i) body.insert(body.begin() + r.below(body.size() + 1), r.pick(body));
                  header[2] = std::to_string(body.size());
@@ -190,6 +194,65 @@ std::vector<Family> families() {
                  }
                  x.docword = fuzz::joinLines(header) + fuzz::joinLines(body);
                }});
+  // Counts near but below the limit, so that large LEGAL counts go through the whole pipeline
+  // (big-counts is almost always refused): 1 to 4 documents of a length close to
+  // kMaxDocumentLength (10^7, also the largest clipping length L_max), one count filling nearly
+  // the whole document or the length spread over its words; or every document's counts scaled by
+  // up to 10^4. Each document stays at or below 10^7 tokens: the corpus must be read and fitted.
+  f.push_back({"large-legal-counts", true, [](Files& x, Rng& r) {
+                 std::vector<std::string> header, body;
+                 splitDocword(x.docword, header, body);
+                 struct Entry {
+                   std::size_t line;
+                   long long doc, word, count;
+                 };
+                 std::map<long long, std::vector<Entry>> docs;
+                 for (std::size_t i = 0; i < body.size(); ++i) {
+                   std::istringstream in(body[i]);
+                   Entry e{i, 0, 0, 0};
+                   if (in >> e.doc >> e.word >> e.count && e.count >= 1) docs[e.doc].push_back(e);
+                 }
+                 if (docs.empty()) return;
+                 auto put = [&](Entry& e, long long count) {  // a document may be picked twice: keep counts current
+                   e.count = count;
+                   body[e.line] = std::to_string(e.doc) + " " + std::to_string(e.word) + " " + std::to_string(count);
+                 };
+                 if (r.chance(20)) {  // every document's counts scaled: 200 documents of 10^4 to 10^5 tokens
+                   static const std::vector<long long> factors = {1000, 4096, 10000};
+                   const long long factor = r.pick(factors);
+                   for (auto& [doc, entries] : docs) {
+                     long long length = 0;
+                     for (const Entry& e : entries) length += e.count;
+                     if (length * factor > kMaxDocumentLength) continue;
+                     for (Entry& e : entries) put(e, e.count * factor);
+                   }
+                 } else {
+                   static const std::vector<long long> lengths = {10000000, 9999999, 9999997, 9000000,
+                                                                  8388608,  5000001, 1000000};
+                   const int n = 1 + static_cast<int>(r.below(4));
+                   for (int d = 0; d < n; ++d) {
+                     auto it = docs.begin();
+                     std::advance(it, static_cast<long>(r.below(docs.size())));
+                     std::vector<Entry>& entries = it->second;
+                     const long long length = r.pick(lengths);
+                     const long long m = static_cast<long long>(entries.size());
+                     Entry& big = entries[r.below(entries.size())];
+                     long long others = 0;
+                     for (const Entry& e : entries) others += &e == &big ? 0 : e.count;
+                     const auto mode = r.below(3);
+                     if (mode == 0 && others < length) {  // one word takes what the others leave
+                       put(big, length - others);
+                     } else if (mode <= 1) {  // one count of nearly 10^7, every other word once
+                       for (Entry& e : entries) put(e, &e == &big ? length - (m - 1) : 1);
+                     } else {  // the length spread over the document's words
+                       for (std::size_t j = 0; j < entries.size(); ++j)
+                         put(entries[j], length / m + (j == 0 ? length % m : 0));
+                     }
+                   }
+                 }
+                 x.docword = fuzz::joinLines(header) + fuzz::joinLines(body);
+                 x.nearLengthLimit = true;
+               }});
   f.push_back({"vocab-bytes", false, [](Files& x, Rng& r) {
                  static const std::vector<std::string> bad = {"\xff", "\xc3", "\xed\xa0\x80", "\xf4\x90\x80\x80",
                                                               "\xc0\xaf", "\x1b[2J", "\t", "\xc2\x85",
@@ -245,6 +308,35 @@ std::string readText(const std::filesystem::path& path) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
+// The longest document of a docword text (the sum of each document's counts), or -1 when a body
+// line is not three numbers.
+long long longestDocument(const std::string& docword) {
+  std::vector<std::string> header, body;
+  splitDocword(docword, header, body);
+  std::map<long long, long long> lengths;
+  long long longest = 0;
+  for (const std::string& line : body) {
+    std::istringstream in(line);
+    long long doc = 0, word = 0, count = 0;
+    if (!(in >> doc >> word >> count)) return -1;
+    longest = std::max(longest, lengths[doc] += count);
+  }
+  return longest;
+}
+
+// No printed nan/inf on stdout or stderr, except in the topic lines, which list vocabulary words.
+QStringList printedNonFinite(const fuzz::Outcome& o) {
+  static const QRegularExpression topicLine("^\\s+\\d+\\s+alpha (\\S+):");
+  QStringList p;
+  for (const QByteArray* stream : {&o.out, &o.err})
+    for (const QString& line : fuzz::nonEmptyLines(*stream)) {
+      const auto m = topicLine.match(line);
+      if (m.hasMatch() ? fuzz::hasNonFiniteWord(m.captured(1)) : fuzz::hasNonFiniteWord(line))
+        p << QString("non-finite number on %1: ").arg(stream == &o.out ? "stdout" : "stderr") + line.left(200);
+    }
+  return p;
+}
+
 // Problems with a successful run's output: the JSON exists, and topics, alpha and the
 // eigenvalues are all finite numbers (Qt writes NaN and infinity as null).
 QStringList successProblems(const QString& jsonPath, const fuzz::Outcome& o, int k, bool spectral) {
@@ -273,14 +365,7 @@ QStringList successProblems(const QString& jsonPath, const fuzz::Outcome& o, int
     if (t.toArray().size() != vocab) p << "a topic does not have one entry per word of the vocabulary";
   if (json.contains("perplexity") && !json.value("perplexity").toObject().value("perplexity").isDouble())
     p << "perplexity is not a finite number";
-  // Stdout: no printed nan/inf, except in the topic lines, which list vocabulary words.
-  static const QRegularExpression topicLine("^\\s+\\d+\\s+alpha (\\S+):");
-  for (const QString& line : fuzz::nonEmptyLines(o.out)) {
-    const auto m = topicLine.match(line);
-    if (m.hasMatch() ? fuzz::hasNonFiniteWord(m.captured(1)) : fuzz::hasNonFiniteWord(line))
-      p << "non-finite number on stdout: " + line.left(200);
-  }
-  return p;
+  return p + printedNonFinite(o);
 }
 
 }  // namespace
@@ -341,6 +426,7 @@ class TestFuzzCorpus : public QObject {
           preserves = preserves && more.preservesMeaning;
         }
       }
+      if (files.pastLengthLimit) preserves = false;
       const QString family2 = name.section('+', 0, 0) + (name.contains('+') ? "+stacked" : "");
 
       const QString dir = m_tmp.filePath(QString("case-%1").arg(i));
@@ -360,6 +446,14 @@ class TestFuzzCorpus : public QObject {
       } else if (read->vocabSize() > kMaxVocabularySize || read->docCount() < 1 || !read->lengths.allFinite()) {
         problems << "reader accepted an inconsistent corpus";
       }
+      // Large legal counts, alone: read with every count as written.
+      if (name == "large-legal-counts") {
+        const long long longest = longestDocument(files.docword);
+        if (!read.ok())
+          problems << "the reader refused a corpus within the limits: " + QString::fromStdString(read.status().message()).left(300);
+        else if (read->maxLength() != static_cast<double>(longest))
+          problems << QString("longest document read as %1 tokens, written as %2").arg(read->maxLength(), 0, 'f', 0).arg(longest);
+      }
 
       // dplda run, as a user runs it.
       const QString json = dir + "/out.json";
@@ -367,19 +461,35 @@ class TestFuzzCorpus : public QObject {
       QStringList args{"run", "--corpus", dir, "--topics", "3", "--json", json};
       if (i % 3 >= 1) args << "--holdout" << "0.2";
       if (i % 3 == 2) args << "--model" << "vi" << "--iterations" << "3";
+      // Large legal counts: one spectral case in four is input perturbation with a clipping
+      // length L_max near the documents' lengths (up to its own limit, 10^7). A private run may
+      // release nothing (exit 4), but a legal corpus and L_max are never refused (exit 3).
+      bool clipped = false;
+      if (family.name == std::string("large-legal-counts") && i % 3 != 2 && rng.chance(25)) {
+        static const std::vector<QString> lmax = {"10000000", "9999999", "5000000", "1000", "3"};
+        args << "--config" << "input" << "--max-length" << rng.pick(lmax) << "--noise-seed"
+             << QString::number(rng.below(1000));
+        clipped = true;
+      }
       const fuzz::Outcome o = fuzz::runDplda(args);
       slowest = std::max(slowest, o.seconds);
       problems << fuzz::commonProblems(o, "run", {0, 3, 4});
       if (!read.ok() && o.code != 3 && !o.crashed && !o.timedOut)
         problems << QString("the reader refused the corpus but dplda run exited %1").arg(o.code);
       if (o.code == 0) problems << successProblems(json, o, 3, i % 3 != 2);
-      if (preserves && o.code != 0)
+      if (clipped) {  // a private run: every number of the JSON too (Qt writes NaN and infinity as null)
+        if (o.code != 0) problems << printedNonFinite(o);
+        QFile f(json);
+        static const QRegularExpression null(":\\s*null");
+        if (f.open(QIODevice::ReadOnly) && null.match(QString::fromUtf8(f.readAll())).hasMatch())
+          problems << "a JSON null (NaN or infinity) in the private run's JSON";
+      }
+      if (preserves && o.code != 0 && !(clipped && o.code == 4))
         problems << "a mutation that keeps the corpus (" + name + ") was refused: " +
                         QString::fromUtf8(o.err.trimmed().left(300));
 
-      const QString outcome = o.timedOut ? "hang"
-                              : o.crashed ? "crash"
-                                          : QString("exit%1").arg(o.code);
+      const QString outcome = (o.timedOut ? "hang" : o.crashed ? "crash" : QString("exit%1").arg(o.code)) +
+                              (clipped ? "-input" : "");
       tally.add(family2, problems.isEmpty() ? outcome : "FAIL");
       if (!problems.isEmpty())
         failures << fuzz::keepFailure("corpus", i, name, dir, problems, "dplda " + args.join(' '));

@@ -7,6 +7,7 @@
 //   nan-scan  private runs (configurations 1-4, whitened, input perturbation, VI, DP-VI) at ε from
 //             1e-6 to 1e15, with and without --release-only, and sweeps: stdout, stderr, the JSON,
 //             results.csv, summary.csv and report.md hold no nan, inf or JSON null.
+// Cases alternate between the two; DPLDA_FUZZ_FAMILY=topics or nan-scan runs one of them only.
 // Every case also passes the common checks (fuzz_support.h): no crash, hang, internal error,
 // sanitizer report or control byte.
 #include <QDir>
@@ -126,6 +127,9 @@ class TestFuzzResources : public QObject {
   void campaign() {
     const int cases = fuzz::caseCount(40);
     const std::uint64_t seed = fuzz::campaignSeed();
+    const QString only = qEnvironmentVariable("DPLDA_FUZZ_FAMILY");
+    QVERIFY2(only.isEmpty() || only == "topics" || only == "nan-scan",
+             qPrintable("DPLDA_FUZZ_FAMILY: topics or nan-scan, not " + only));
     fuzz::Tally tally;
     QStringList failures;
     double slowest = 0;
@@ -134,7 +138,8 @@ class TestFuzzResources : public QObject {
       const QString dir = m_tmp.filePath(QString("case-%1").arg(i));
       QDir().mkpath(dir);
       QString family;
-      const QStringList args = i % 2 == 0 ? topicsCase(rng, family) : nanCase(rng, dir, family);
+      const bool topics = only.isEmpty() ? i % 2 == 0 : only == "topics";
+      const QStringList args = topics ? topicsCase(rng, family) : nanCase(rng, dir, family);
       const fuzz::Outcome o = fuzz::runDplda(args);
       slowest = std::max(slowest, o.seconds);
       QStringList problems = fuzz::commonProblems(o, args[0], args[0] == "run" ? QList<int>{0, 2, 3, 4} : QList<int>{0, 3, 4});

@@ -25,6 +25,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -70,6 +71,46 @@ void insertInWord(std::string& text, fuzz::Rng& rng, const std::string& what) {
     }
   }
   fuzz::insertAt(text, rng, what);
+}
+
+// A public vocabulary file (import-text --vocabulary): words of the texts and others, one a line,
+// with a BOM, CRLF or trailing blank lines (all read), or one hostile line (a repeated word, a
+// blank line between words, white space or a control byte in a word, invalid UTF-8, a word over
+// the 4 096-byte limit, no word at all), which must be refused.
+struct WordList {
+  std::string text;
+  QStringList words;  // as vocab.txt must list them when the list is read
+  bool hostile = false;
+};
+
+WordList wordList(fuzz::Rng& rng, const std::vector<std::string>& known) {
+  WordList l;
+  std::vector<std::string> words;
+  for (const std::string& w : known)
+    if (rng.chance(60)) words.push_back(w);
+  for (int i = static_cast<int>(rng.below(5)); i > 0; --i) words.push_back("absent" + std::to_string(i));
+  for (std::size_t i = words.size(); i > 1; --i) std::swap(words[i - 1], words[rng.below(i)]);
+  if (words.empty()) words.push_back("river");
+  for (const std::string& w : words) l.words << QString::fromStdString(w);
+  std::vector<std::string> lines = words;
+  if (rng.chance(33)) {
+    l.hostile = true;
+    const std::size_t at = rng.below(lines.size() + 1);
+    switch (rng.below(7)) {
+      case 0: lines.insert(lines.begin() + at, rng.pick(words)); break;
+      case 1: lines.insert(lines.begin() + std::min(at, lines.size() - 1), ""); break;
+      case 2: lines.insert(lines.begin() + at, "two words"); break;
+      case 3: lines.insert(lines.begin() + at, "ri" + rng.pick(fuzz::controlSnippets()) + "ver9"); break;
+      case 4: lines.insert(lines.begin() + at, "w" + rng.pick(badUtf8()) + "x"); break;
+      case 5: lines.insert(lines.begin() + at, std::string(4097, 'w')); break;
+      default: lines.assign(1 + rng.below(3), ""); break;
+    }
+  }
+  const bool crlf = rng.chance(20);
+  if (rng.chance(20)) l.text = "\xEF\xBB\xBF";
+  for (const std::string& line : lines) l.text += line + (crlf ? "\r\n" : "\n");
+  if (!l.hostile && rng.chance(20)) l.text += "\n\n";
+  return l;
 }
 
 }  // namespace
@@ -219,6 +260,17 @@ class TestFuzzText : public QObject {
       if (rng.chance(20)) args << "--keep-case";
       if (rng.chance(20)) args << "--numbers";
       if (rng.chance(20)) args << "--keep-stopwords";
+      // One case in five: a public word list (--vocabulary FILE), read by the path the app's reused
+      // private selections share (listedVocabulary, ui/worker/released_vocabularies.h); a third of
+      // the lists are hostile and must be refused naming the list. A list that is read becomes
+      // vocab.txt as it is, in its order.
+      const WordList list = rng.chance(20) ? wordList(rng, m_words) : WordList{};
+      if (!list.text.empty() || list.hostile) {
+        writeBytes(dir + "/list.txt", QByteArray::fromStdString(list.text));
+        args = QStringList{"import-text", "--input", input, "--out", out, "--vocabulary", dir + "/list.txt"} +
+               args.mid(7).filter(QRegularExpression("^--(keep-case|numbers|keep-stopwords)$"));
+        family += list.hostile ? "+list-hostile" : "+list";
+      }
       args << options;
       QString command = "dplda " + args.join(' ');
       const fuzz::Outcome imp = fuzz::runDplda(args);
@@ -227,6 +279,16 @@ class TestFuzzText : public QObject {
       const bool conflicting = (options.contains("--separator") && (options.contains("--column") || options.contains("--field"))) ||
                                QStringList(options).removeDuplicates() > 0;
       QStringList problems = fuzz::commonProblems(imp, "import-text", conflicting ? QList<int>{2} : QList<int>{0, 3, 4});
+      // The text is read before the list, so a text refused on its own is refused naming the input.
+      if (list.hostile && imp.code == 0) problems << "a hostile word list was read";
+      if (list.hostile && imp.code == 3 && !imp.err.contains("list.txt") && !imp.err.contains(fileName.toUtf8()))
+        problems << "the refusal names neither the word list nor the input";
+      if (!list.hostile && !list.text.empty() && imp.code == 0) {
+        QStringList written;
+        for (const QByteArray& w : readBytes(out + "/vocab.txt").split('\n'))
+          if (!w.isEmpty()) written << QString::fromUtf8(w);
+        if (written != list.words) problems << "vocab.txt is not the word list as given, in its order";
+      }
       QString outcome = QString("import%1").arg(imp.code);
       if (imp.code == 0 && problems.isEmpty()) {
         const QStringList runArgs{"run", "--corpus", out, "--topics", "3", "--json", dir + "/run.json"};
@@ -252,7 +314,8 @@ class TestFuzzText : public QObject {
                 problems << "top word not in vocab.txt as written: " + QString::fromStdString(dplda::quoteText(w.toString().toStdString()));
         }
       }
-      tally.add(family.section('+', 0, 0), problems.isEmpty() ? outcome : "FAIL");
+      const QString listed = list.text.empty() ? "" : list.hostile ? "+list-hostile" : "+list";
+      tally.add(family.section('+', 0, 0) + listed, problems.isEmpty() ? outcome : "FAIL");
       if (!problems.isEmpty()) failures << fuzz::keepFailure("text", i, family, dir, problems, command);
       std::filesystem::remove_all(dir.toStdString());
     }

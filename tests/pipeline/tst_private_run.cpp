@@ -4,6 +4,7 @@
 
 #include "core/corpus/synthetic_generator.h"
 #include "core/pipeline/private_run.h"
+#include "core/pipeline/private_run_detail.h"
 #include "test_util.h"
 
 using namespace dplda;
@@ -222,6 +223,32 @@ class TestPrivateRun : public QObject {
     QCOMPARE(parseEdgeSet("").status().code(), StatusCode::InvalidArgument);
     QCOMPARE(splitBudget(1.0, 1e-5, 0, {}).status().code(), StatusCode::InvalidArgument);
     QCOMPARE(parseSplit("1,x").status().code(), StatusCode::InvalidArgument);
+  }
+
+  // Issue 28 (found by the corpus campaign's large-legal-counts family, sanitized): at a large noise
+  // scale about half of the N x d noisy counts round to a token, however sparse the corpus, so a
+  // 15 KB corpus with d = 10^6 and L_max = 5e6 took 5.5 GB before failing. Input perturbation says
+  // what it needs before drawing; a small scale on the same shape stays sparse and runs.
+  void inputPerturbationSaysWhatItNeedsBeforeDrawing() {
+    auto sparse = [](int d) {
+      std::vector<CountTriplet> t;
+      for (int n = 0; n < 200; ++n)
+        for (int w = 0; w < 5; ++w) t.push_back({n, (n * 7919 + w * 104729) % d, 3.0});
+      return buildCorpus(200, d, t).value();
+    };
+    qputenv("DPLDA_MEMORY_LIMIT", "256M");
+    SeededRandom rng(1);
+    const auto refused = detail::perturbCorpus(sparse(1000000), 5e6, Mechanism::AnalyticGaussian, 2.6e7, rng);
+    QVERIFY(!refused.ok());
+    QCOMPARE(refused.status().code(), StatusCode::ResourceLimit);
+    const std::string m = refused.status().message();
+    QVERIFY2(m.find("input perturbation needs") != std::string::npos && m.find("perturbed corpus") != std::string::npos &&
+                 m.find("DPLDA_MEMORY_LIMIT") != std::string::npos,
+             m.c_str());
+    const auto small = detail::perturbCorpus(sparse(100000), 200, Mechanism::AnalyticGaussian, 0.1, rng);
+    qunsetenv("DPLDA_MEMORY_LIMIT");
+    QVERIFY(small.ok());
+    QVERIFY(small->nnz() < 2000);  // the 1 000 counts, and the few noisy cells past 0.5 at sigma 0.1
   }
 };
 
