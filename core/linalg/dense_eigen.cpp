@@ -16,36 +16,29 @@ namespace {
 // threads: the split can change the rounding with the thread count, and its threads would
 // compete with our OpenMP lanes on a 2-core machine. One thread, set once, before the first call.
 // Looked up at run time so that another BLAS (reference, BLIS) links and works unchanged.
-struct BlasSetup {
-  bool pinned = false;     // openblas_set_num_threads(1) was called
-  bool serialize = false;  // calls must not overlap (see blasLock)
-};
-
-const BlasSetup& blasSetupOnce() {
-  static BlasSetup setup;
+// Pins once, and returns whether calls must not overlap (see blasLock).
+bool blasNeedsLock() {
+  static bool serialize = false;
   static std::once_flag once;
   std::call_once(once, [] {
     using SetThreads = void (*)(int);
     using GetParallel = int (*)();
-    if (auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) {
-      set(1);
-      setup.pinned = true;
-    }
+    if (auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) set(1);
     // openblas_get_parallel() is 0 for the sequential build. Debian's (libopenblas0-serial
     // 0.3.21) is built without USE_LOCKING: it shares its work buffers between calling threads,
     // and two dsyevd at once from a sweep's workers corrupted each other's results (a 2-thread
     // sweep differed about 1 run in 30; 50 of 2 000 concurrent 200 x 200 decompositions were
     // wrong; tests/linalg/tst_dense_eigen). The pthreads and OpenMP builds lock their buffers.
     if (auto get = reinterpret_cast<GetParallel>(dlsym(RTLD_DEFAULT, "openblas_get_parallel")))
-      setup.serialize = get() == 0;
+      serialize = get() == 0;
   });
-  return setup;
+  return serialize;
 }
 
 // Held for the whole of each BLAS/LAPACK call when the library needs it; otherwise empty.
 std::unique_lock<std::mutex> blasLock() {
   static std::mutex mutex;
-  return blasSetupOnce().serialize ? std::unique_lock<std::mutex>(mutex) : std::unique_lock<std::mutex>();
+  return blasNeedsLock() ? std::unique_lock<std::mutex>(mutex) : std::unique_lock<std::mutex>();
 }
 
 // A read-only Armadillo view of an Eigen matrix (no copy; Armadillo's routines copy what they
@@ -62,9 +55,6 @@ Status checkSquareFinite(const Eigen::MatrixXd& m) {
 }
 
 }  // namespace
-
-bool openBlasPinned() { return blasSetupOnce().pinned; }
-bool blasCallsSerialized() { return blasSetupOnce().serialize; }
 
 Result<SymmetricEigen> symmetricEigen(const Eigen::MatrixXd& symmetric) {
   DPLDA_RETURN_IF_ERROR(checkSquareFinite(symmetric));

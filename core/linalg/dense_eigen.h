@@ -32,10 +32,4 @@ Result<Eigen::VectorXd> symmetricEigenvalues(const Eigen::MatrixXd& symmetric);
 // A * B through OpenBLAS dgemm (single-threaded, see above).
 Eigen::MatrixXd multiply(const Eigen::MatrixXd& A, const Eigen::MatrixXd& B);
 
-// Whether the BLAS behind Armadillo exposes openblas_set_num_threads (so the pinning is active).
-bool openBlasPinned();
-// Whether these calls are serialised by a lock: a sequential OpenBLAS build shares its buffers
-// between threads (dense_eigen.cpp). The functions above are safe to call from any thread.
-bool blasCallsSerialized();
-
 }  // namespace dplda::linalg
