@@ -181,14 +181,12 @@ Result<ClippedWhitenedTensor> clippedWhitenedThirdMoment(const Corpus& corpus, d
     Eigen::VectorXd y;
     Eigen::Index clippedY = 0, clippedP = 0, clippedT = 0;
   };
-  // Each lane holds four k³ tensors: above kSharedTensorBytes (k > 160) one lane sums every
-  // document on the calling thread instead of four lanes holding 16 copies (issue 28). The lane
-  // count depends on k only: the bits do not depend on the thread count.
-  const int laneCount = 4.0 * k * k * k * sizeof(double) > moments_detail::kSharedTensorBytes ? 1 : kLanes;
+  // The lane count depends on k only: the bits do not depend on the thread count.
+  const ClippedWhitenedBuffers sizes = clippedWhitenedBuffers(k);
+  const int laneCount = sizes.lanes;
   std::vector<Lane> lanes(laneCount);
   const Eigen::Index blocks = (N + kBlock - 1) / kBlock;
   const double work = static_cast<double>(corpus.nnz()) * k * k * k;
-  const ClippedWhitenedBuffers sizes = clippedWhitenedBuffers(k);
   const Eigen::Index kk = static_cast<Eigen::Index>(k) * k;
   // A k x k x k tensor seen as the k x k² matrix whose column i·k + j holds entries (i, j, ·).
   auto asMatrix = [k, kk](Tensor3& t) { return Eigen::Map<Eigen::MatrixXd>(t.data(), k, kk); };
@@ -230,6 +228,7 @@ Result<ClippedWhitenedTensor> clippedWhitenedThirdMoment(const Corpus& corpus, d
                    // y = Wᵀc and D = Σ c_i w_i w_iᵀ (made exactly symmetric).
                    y.setZero();
                    D.setZero();
+                   const bool oneBlock = outer[n + 1] - outer[n] <= sizes.words;  // A and Wg keep it
                    for (Eigen::Index e = outer[n]; e < outer[n + 1]; e += sizes.words) {
                      const Eigen::Index used = gather(e, std::min<Eigen::Index>(outer[n + 1], e + sizes.words));
                      y.noalias() += A.leftCols(used).rowwise().sum();
@@ -241,7 +240,8 @@ Result<ClippedWhitenedTensor> clippedWhitenedThirdMoment(const Corpus& corpus, d
                    // (2 w_i⊗w_i − w_i⊗y − y⊗w_i) + y (y⊗y − D): products of A with the words' B.
                    auto T = asMatrix(t);
                    for (Eigen::Index e = outer[n]; e < outer[n + 1]; e += sizes.words) {
-                     const Eigen::Index used = gather(e, std::min<Eigen::Index>(outer[n + 1], e + sizes.words));
+                     const Eigen::Index end = std::min<Eigen::Index>(outer[n + 1], e + sizes.words);
+                     const Eigen::Index used = oneBlock ? end - e : gather(e, end);
                      for (Eigen::Index col = 0; col < used; ++col) {  // plain loops: k is often 5-20
                        const double* w = Wg.col(col).data();
                        double* out = B.col(col).data();
@@ -330,6 +330,7 @@ double whitenedRowBound(const Eigen::MatrixXd& W) { return W.rowwise().norm().ma
 ClippedWhitenedBuffers clippedWhitenedBuffers(int k) {
   const double kk = static_cast<double>(k) * k;
   ClippedWhitenedBuffers b;
+  b.lanes = 4.0 * kk * k * sizeof(double) > moments_detail::kSharedTensorBytes ? 1 : kLanes;
   b.words = static_cast<Eigen::Index>(std::clamp(2097152.0 / kk, 8.0, 256.0));     // B: at most 16 MiB for k <= 512
   b.documents = static_cast<Eigen::Index>(std::clamp(1048576.0 / kk, 1.0, 64.0));  // 3 batches: 24 MiB
   b.doubles = 4.0 * kk * k + kk * b.words + 3.0 * kk * b.documents;

@@ -85,10 +85,12 @@ Result<ClippedWhitenedTensor> clippedWhitenedThirdMoment(const Corpus& corpus, d
 // (2 + 12|b| + 6c)·C³/N.
 double clippedWhitenedTensorSensitivity(int docCount, double alpha0, double clip);
 
-// The scratch of one lane of clippedWhitenedThirdMoment: its words are taken `words` at a time
-// (a k² x words block), its clipped terms batched `documents` at a time; `doubles` in all,
-// with the lane's four k x k x k tensors.
+// The lanes of clippedWhitenedThirdMoment and each one's scratch: its words are taken `words` at
+// a time (a k² x words block), its clipped terms batched `documents` at a time; `doubles` in all,
+// with the lane's four k x k x k tensors. One lane above kSharedTensorBytes of tensors (k > 160):
+// the calling thread sums every document instead of four lanes holding 16 copies (issue 28).
 struct ClippedWhitenedBuffers {
+  int lanes = 0;
   Eigen::Index words = 0, documents = 0;
   double doubles = 0.0;
 };

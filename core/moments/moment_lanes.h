@@ -37,6 +37,15 @@ inline double whitenedTensorLaneBytes(Eigen::Index d, Eigen::Index k) {
 // kept once and shared by the threads instead of once per lane (issue 28).
 inline constexpr double kSharedTensorBytes = 128.0 * (1 << 20);
 
+// The whitened tensor pass's R (k x k(k+1)/2) is shared above kSharedTensorBytes (k >= 320), and
+// the pass then runs one lane; else laneCountFor its lane's scratch.
+inline bool whitenedTensorSharesR(Eigen::Index k) {
+  return static_cast<double>(k) * static_cast<double>(k * (k + 1) / 2) * sizeof(double) > kSharedTensorBytes;
+}
+inline int whitenedTensorLanes(Eigen::Index d, Eigen::Index k) {
+  return whitenedTensorSharesR(k) ? 1 : laneCountFor(whitenedTensorLaneBytes(d, k));
+}
+
 // Threads only pay off above ~1e6 multiply-adds; small corpora stay on the calling thread.
 // An exception in a lane (std::bad_alloc) is rethrown on the calling thread (ParallelGuard).
 template <class F>

@@ -332,9 +332,8 @@ Result<Tensor3> whitenedThirdMoment(const Corpus& corpus, double alpha0, const E
   // Above kSharedTensorBytes one lane sums every block, and the threads share its R instead,
   // each updating a fixed range of R's columns. Both ways depend on k only: the bits do not
   // depend on the thread count.
-  const bool sharedR =
-      static_cast<double>(k) * static_cast<double>(np) * sizeof(double) > moments_detail::kSharedTensorBytes;
-  const int laneCount = sharedR ? 1 : moments_detail::laneCountFor(moments_detail::whitenedTensorLaneBytes(d, k));
+  const bool sharedR = moments_detail::whitenedTensorSharesR(k);
+  const int laneCount = moments_detail::whitenedTensorLanes(d, k);
   std::vector<Lane> lanes(static_cast<std::size_t>(laneCount));
   const Eigen::Index slices = sharedR ? 16 : 1;
   auto addPairTerms = [&](const Eigen::MatrixXd& Y, const Eigen::MatrixXd& HY, Eigen::Index rows, Eigen::MatrixXd& K,

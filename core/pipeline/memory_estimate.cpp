@@ -34,7 +34,7 @@ std::string size3(int k) { return std::to_string(k) + " x " + std::to_string(k) 
 }  // namespace
 
 SpectralMemory estimateSpectralMemory(int vocabSize, int topicCount, const SpectralOptions& o) {
-  const double d = vocabSize, k = topicCount, kp = std::ceil(k / 8.0) * 8.0, np = k * (k + 1.0) / 2.0;
+  const double d = vocabSize, k = topicCount, kp = std::ceil(k / 8.0) * 8.0;
   const double cube = k * k * k;  // doubles of one T̂
   const double threads = threadCount();
   const bool online = o.decomposer == "online";
@@ -45,13 +45,12 @@ SpectralMemory estimateSpectralMemory(int vocabSize, int topicCount, const Spect
   const double eigen = denseEigen(vocabSize, topicCount) ? 3.0 * d * d : d * (8.0 * k + 40.0);
   // The whitened tensor pass (moments.cpp): per lane the d x kp scatter rows and R (k x np) unless
   // R is shared; the rows-by-pairs block K; W padded; then T̂ assembled beside R.
-  const bool sharedR = k * np * sizeof(double) > moments_detail::kSharedTensorBytes;
-  const double laneBytes = moments_detail::whitenedTensorLaneBytes(vocabSize, topicCount);
-  const double lanes = sharedR ? 1.0 : moments_detail::laneCountFor(laneBytes);
-  double tensorPass = lanes * laneBytes / sizeof(double) + d * kp + cube;
-  if (o.clip.enabled) {  // clipped_moments.cpp: four k³ tensors per lane, one lane above the shared limit
-    const double clippedLanes = 4.0 * cube * sizeof(double) > moments_detail::kSharedTensorBytes ? 1.0 : 4.0;
-    tensorPass = std::max(tensorPass, clippedLanes * clippedWhitenedBuffers(topicCount).doubles + cube);
+  const double lanes = moments_detail::whitenedTensorLanes(vocabSize, topicCount);
+  double tensorPass = lanes * moments_detail::whitenedTensorLaneBytes(vocabSize, topicCount) / sizeof(double) +
+                      d * kp + cube;
+  if (o.clip.enabled) {  // clipped_moments.cpp: its lanes' tensors and blocks
+    const ClippedWhitenedBuffers clipped = clippedWhitenedBuffers(topicCount);
+    tensorPass = std::max(tensorPass, clipped.lanes * clipped.doubles + cube);
   }
   if (online) tensorPass = moments_detail::kLanes * (d * k + 2.0 * d) + d * k;
   // The decomposer: a deflated working copy of T̂ and its contractions, at most 64 MiB of
