@@ -1,8 +1,10 @@
 #pragma once
 // The UI tests' session (a corpus small enough for a run plus its ε sweep in a second or two)
 // and their shared helpers.
+#include <QCoreApplication>
 #include <QFile>
 #include <QLineEdit>
+#include <QStandardPaths>
 #include <set>
 #include <string>
 
@@ -11,6 +13,13 @@
 #include "ui/session/session.h"
 
 namespace dplda::test {
+
+// A window test's settings and recent files go to Qt's test locations, under its own name.
+inline void useTestSettings(const char* testName) {
+  QStandardPaths::setTestModeEnabled(true);
+  QCoreApplication::setOrganizationName("dplda-test");
+  QCoreApplication::setApplicationName(testName);
+}
 
 // Types `text` into a line edit and commits it, as Return or leaving the field does.
 inline void commitLine(QLineEdit* edit, const QString& text) {

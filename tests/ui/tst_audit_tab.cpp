@@ -48,9 +48,7 @@ class TstAuditTab : public QObject {
 
  private slots:
   void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName("dplda-test");
-    QCoreApplication::setApplicationName("tst_audit_tab");
+    test::useTestSettings("tst_audit_tab");
     initExplorerResources();
   }
 

@@ -18,6 +18,8 @@
 #include "ui/plots/error_epsilon_plot.h"
 #include "ui/plots/series_plot.h"
 
+#include "small_session.h"
+
 using namespace dplda;
 
 namespace {
@@ -91,9 +93,7 @@ class TstExport : public QObject {
 
  private slots:
   void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName("dplda-test");
-    QCoreApplication::setApplicationName("tst_export");
+    test::useTestSettings("tst_export");
     QSettings().clear();
   }
 

@@ -54,9 +54,7 @@ class TstMainWindow : public QObject {
 
  private slots:
   void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);  // recent files go to a test location
-    QCoreApplication::setOrganizationName("dplda-test");
-    QCoreApplication::setApplicationName("tst_main_window");
+    test::useTestSettings("tst_main_window");
     initExplorerResources();
   }
 

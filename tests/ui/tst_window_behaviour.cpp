@@ -81,9 +81,7 @@ class TstWindowBehaviour : public QObject {
 
  private slots:
   void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName("dplda-test");
-    QCoreApplication::setApplicationName("tst_window_behaviour");
+    test::useTestSettings("tst_window_behaviour");
     QApplication::setQuitOnLastWindowClosed(false);  // the tests close windows and go on
     initExplorerResources();
   }

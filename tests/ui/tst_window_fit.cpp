@@ -146,9 +146,7 @@ class TstWindowFit : public QObject {
 
  private slots:
   void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName("dplda-test");
-    QCoreApplication::setApplicationName("tst_window_fit");
+    test::useTestSettings("tst_window_fit");
     initExplorerResources();
   }
 

@@ -79,9 +79,7 @@ class TstWindowPrivacy : public QObject {
 
  private slots:
   void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);  // recent files go to a test location
-    QCoreApplication::setOrganizationName("dplda-test");
-    QCoreApplication::setApplicationName("tst_window_privacy");
+    test::useTestSettings("tst_window_privacy");
     initExplorerResources();
   }
 
