@@ -46,6 +46,16 @@ inline int whitenedTensorLanes(Eigen::Index d, Eigen::Index k) {
   return whitenedTensorSharesR(k) ? 1 : laneCountFor(whitenedTensorLaneBytes(d, k));
 }
 
+// The M̂2 product passes (second_moment_operator.cpp): at most kGramPassLanes lanes of documents,
+// each holding d rows of B vectors and B sums, with B as large as keeps those rows (2 · d · B
+// doubles) within kGramPassLaneDoubles (~640 KiB of the 1 MiB L2), 2 to 8.
+inline constexpr Eigen::Index kGramPassLanes = 16;
+inline constexpr Eigen::Index kGramPassLaneDoubles = 80000;
+// The doubles all lanes of one pass hold at most (for the memory estimate).
+inline double gramPassDoubles(Eigen::Index d) {
+  return static_cast<double>(kGramPassLanes) * static_cast<double>(std::max<Eigen::Index>(4 * d, kGramPassLaneDoubles));
+}
+
 // Threads only pay off above ~1e6 multiply-adds; small corpora stay on the calling thread.
 // An exception in a lane (std::bad_alloc) is rethrown on the calling thread (ParallelGuard).
 template <class F>

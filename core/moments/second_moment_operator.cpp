@@ -96,7 +96,7 @@ Eigen::Index passLanes(const Corpus& corpus, const std::vector<std::uint32_t>& p
     throw std::invalid_argument("SecondMomentOperator: the packed counts are not this corpus's");
   }
   const Eigen::Index d = std::max<Eigen::Index>(corpus.vocabSize(), 1);
-  return std::clamp<Eigen::Index>(corpus.nnz() / (16 * d), 1, 16);
+  return std::clamp<Eigen::Index>(corpus.nnz() / (16 * d), 1, moments_detail::kGramPassLanes);
 }
 
 // Calls pass(first, last, outer, entry) on documents [begin, end) in order, with entry(e) =
@@ -174,24 +174,38 @@ void SecondMomentOperator::perform_op(const double* x, double* y, const std::vec
 
 namespace {
 
-// M̂2's Gram part for B vectors at once over documents [begin, end): X and Z are row-major d x B,
-// so a non-zero reads and updates one contiguous row and the counts are streamed once for the B
-// vectors. Each column's sums are formed in the same order whatever B is, so B changes no bit.
+// M̂2's Gram part for B vectors at once over documents [begin, end). XZ is row-major d x 2B: row j
+// holds x_j (B values) then the lane's sums z_j, so the scatter finds z_j in the cache line the
+// gather just brought in for x_j (the pass is bound by those misses, not by arithmetic). The dot
+// products keep two running sums per column (even and odd non-zeros, added at the end): one sum
+// would be a chain of dependent additions. Each column's sums are formed in the same order
+// whatever B is, so B changes no bit.
 template <int B, class Entry>
-void productPassB(const int* outer, Eigen::Index begin, Eigen::Index end, const double* w, const double* X,
-                  double* Z, Entry entry) {
+void productPassB(const int* outer, Eigen::Index begin, Eigen::Index end, const double* w, double* XZ,
+                  Entry entry) {
+  constexpr Eigen::Index stride = 2 * B;
   for (Eigen::Index n = begin; n < end; ++n) {
     const Eigen::Index first = outer[n], last = outer[n + 1];
-    double t[B] = {};
-    for (Eigen::Index e = first; e < last; ++e) {
-      const auto [j, c] = entry(e);
-      const double* x = X + B * static_cast<Eigen::Index>(j);
-      for (int i = 0; i < B; ++i) t[i] += c * x[i];
+    double even[B] = {}, odd[B] = {};
+    Eigen::Index e = first;
+    for (; e + 2 <= last; e += 2) {
+      const auto [j0, c0] = entry(e);
+      const auto [j1, c1] = entry(e + 1);
+      const double* x0 = XZ + stride * static_cast<Eigen::Index>(j0);
+      const double* x1 = XZ + stride * static_cast<Eigen::Index>(j1);
+      for (int i = 0; i < B; ++i) even[i] += c0 * x0[i];
+      for (int i = 0; i < B; ++i) odd[i] += c1 * x1[i];
     }
-    for (int i = 0; i < B; ++i) t[i] *= w[n];
-    for (Eigen::Index e = first; e < last; ++e) {
+    if (e < last) {
       const auto [j, c] = entry(e);
-      double* z = Z + B * static_cast<Eigen::Index>(j);
+      const double* x = XZ + stride * static_cast<Eigen::Index>(j);
+      for (int i = 0; i < B; ++i) even[i] += c * x[i];
+    }
+    double t[B];
+    for (int i = 0; i < B; ++i) t[i] = (even[i] + odd[i]) * w[n];
+    for (e = first; e < last; ++e) {
+      const auto [j, c] = entry(e);
+      double* z = XZ + stride * static_cast<Eigen::Index>(j) + B;
       for (int i = 0; i < B; ++i) z[i] += c * t[i];
     }
   }
@@ -201,38 +215,38 @@ void productPassB(const int* outer, Eigen::Index begin, Eigen::Index end, const 
 template <int B>
 void gramProduct(const Corpus& corpus, const std::vector<std::uint32_t>& packed,
                  const Eigen::VectorXd& weights, const Eigen::MatrixXd& X, Eigen::MatrixXd& out) {
-  using RowsB = Eigen::Matrix<double, Eigen::Dynamic, B, Eigen::RowMajor>;
+  using Rows = Eigen::Matrix<double, Eigen::Dynamic, 2 * B, Eigen::RowMajor>;
   const Eigen::Index docs = corpus.docCount(), d = corpus.vocabSize(), b = X.cols();
   const Eigen::Index lanes = passLanes(corpus, packed);
-  std::vector<RowsB> partial(static_cast<std::size_t>(lanes));
+  std::vector<Rows> partial(static_cast<std::size_t>(lanes));
   for (Eigen::Index c0 = 0; c0 < b; c0 += B) {
     const Eigen::Index width = std::min<Eigen::Index>(B, b - c0);
-    RowsB Xr = RowsB::Zero(d, B);
-    Xr.leftCols(width) = X.middleCols(c0, width);
     ParallelGuard guard;
 #pragma omp parallel for schedule(dynamic, 1) if (lanes > 1 && corpus.nnz() > 200000)
     for (Eigen::Index lane = 0; lane < lanes; ++lane) guard.run([&] {
-      RowsB& Z = partial[static_cast<std::size_t>(lane)];
-      Z = RowsB::Zero(d, B);
+      Rows& XZ = partial[static_cast<std::size_t>(lane)];
+      XZ = Rows::Zero(d, 2 * B);
+      XZ.leftCols(width) = X.middleCols(c0, width);
       const Eigen::Index begin = docs * lane / lanes, end = docs * (lane + 1) / lanes;
       withEntries(corpus, packed, begin, end,
                   [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
-                    productPassB<B>(outer, first, last, weights.data(), Xr.data(), Z.data(), entry);
+                    productPassB<B>(outer, first, last, weights.data(), XZ.data(), entry);
                   });
     });
     guard.rethrow();
-    RowsB sum = partial[0];
-    for (std::size_t lane = 1; lane < partial.size(); ++lane) sum += partial[lane];
-    out.middleCols(c0, width) = sum.leftCols(width);
+    Eigen::MatrixXd sum = partial[0].middleCols(B, width);
+    for (std::size_t lane = 1; lane < partial.size(); ++lane) sum += partial[lane].middleCols(B, width);
+    out.middleCols(c0, width) = sum;
   }
 }
 
 // Vectors per pass: as many as keep a thread's rows of X and of its lane's sums (2 · d · B
-// doubles) within ~640 KiB of the 1 MiB L2 cache, 2 to 8. Measured at NYTimes scale (d = 2·10⁴):
-// B = 2 is best there (a pass costs ~1.4 single-vector passes; with B = 4 or 8 the rows outgrow
-// L2 and a pass costs 2.4 or 5 single ones); at d = 8000 B = 4, at d <= 5000 B = 8.
+// doubles) within kGramPassLaneDoubles, 2 to 8. Measured at NYTimes scale (d = 2·10⁴): B = 2 is
+// best there (a pass costs ~1.4 single-vector passes; with B = 4 or 8 the rows outgrow L2 and a
+// pass costs 2.4 or 5 single ones, and a block Lanczos of 4 vectors still needs 22 passes where 2
+// need 29); at d = 8000 B = 4, at d <= 5000 B = 8.
 int passWidth(Eigen::Index d, Eigen::Index b) {
-  const Eigen::Index fits = 40000 / std::max<Eigen::Index>(d, 1);
+  const Eigen::Index fits = moments_detail::kGramPassLaneDoubles / (2 * std::max<Eigen::Index>(d, 1));
   if (fits >= 8 && b > 4) return 8;
   if (fits >= 4 && b > 2) return 4;
   return 2;

@@ -41,8 +41,11 @@ SpectralMemory estimateSpectralMemory(int vocabSize, int topicCount, const Spect
   // For the whole run: W, W⁺, the topics (d x k each), T̂ kept by the pipeline and in the model
   // it returns (an online fit never forms T̂).
   const double lasting = 3.0 * d * k + (online ? 0.0 : 2.0 * cube);
-  // The eigen step: M̂2 dense at small d, else the block eigensolver's d x O(k) bases.
-  const double eigen = denseEigen(vocabSize, topicCount) ? 3.0 * d * d : d * (8.0 * k + 40.0);
+  // The eigen step: M̂2 dense at small d, else the block eigensolver's d x O(k) bases and the lanes
+  // of its product passes.
+  const double eigen = denseEigen(vocabSize, topicCount)
+                           ? 3.0 * d * d
+                           : d * (8.0 * k + 8.0) + moments_detail::gramPassDoubles(vocabSize);
   // The whitened tensor pass (moments.cpp): per lane the d x kp scatter rows and R (k x np) unless
   // R is shared; the rows-by-pairs block K; W padded; then T̂ assembled beside R.
   const double lanes = moments_detail::whitenedTensorLanes(vocabSize, topicCount);
