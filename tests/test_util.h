@@ -8,9 +8,25 @@
 #include "core/common/random.h"
 #include "core/corpus/corpus.h"
 #include "core/corpus/synthetic_generator.h"
+#include "core/linalg/packed_symmetric.h"
+#include "core/moments/second_moment_columns.h"
 #include "core/tensor/tensor3.h"
 
 namespace dplda::test {
+
+// The whitened release's M̃2 = M̂2 + E formed as the pipeline forms it (column by column in double,
+// second_moment_columns.h), for a dense symmetric E, stored in Scalar.
+template <class Scalar>
+PackedSymmetric<Scalar> releasedSum(const SecondMomentOperator& op, const Eigen::MatrixXd& E) {
+  PackedSymmetric<Scalar> out;
+  SecondMomentColumns(op).withColumns([&](const SecondMomentColumns::AddColumn& add) {
+    out = PackedSymmetric<Scalar>::fromLowerColumns(E.rows(), [&](Eigen::Index c, double* column) {
+      for (Eigen::Index i = c; i < E.rows(); ++i) column[i - c] = E(i, c);
+      add(c, column);
+    });
+  });
+  return out;
+}
 
 inline double relativeError(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
   return (a - b).norm() / std::max(b.norm(), 1e-300);

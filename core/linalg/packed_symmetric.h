@@ -11,6 +11,11 @@
 //
 // Layout: the tiles of tile column J (rows I >= J) follow one another, tile columns in order;
 // a tile is column-major; the diagonal tiles hold both triangles; rows and columns past n are 0.
+//
+// Scalar float: the same layout and products in single precision (twice the products per
+// instruction, half the memory), for the whitened release's Krylov passes over its released
+// M̃2 (the release formed in double, then rounded: core/whitening/whitening.h). Products are
+// accumulated in Scalar, then the chunks' partial sums added in double.
 #include <Eigen/Dense>
 #include <cstdlib>
 #include <functional>
@@ -18,24 +23,24 @@
 
 namespace dplda {
 
-class PackedSymmetricMatrix {
+template <class Scalar>
+class PackedSymmetric {
  public:
-  static constexpr Eigen::Index kTile = 48;  // a multiple of 3 (the kernels' row blocks); 18 KiB
+  static constexpr Eigen::Index kTile = 48;  // a multiple of 3 and 6 (the kernels' row blocks); 18 KiB in double
 
-  PackedSymmetricMatrix() = default;
-  explicit PackedSymmetricMatrix(Eigen::Index n);  // zeros
-  // The symmetric matrix whose lower triangle is m's (m square).
-  static PackedSymmetricMatrix fromLower(const Eigen::MatrixXd& m);
+  PackedSymmetric() = default;
+  explicit PackedSymmetric(Eigen::Index n);  // zeros
+  // The symmetric matrix whose lower triangle is m's (m square), rounded to Scalar.
+  static PackedSymmetric fromLower(const Eigen::MatrixXd& m);
   // The n × n symmetric matrix whose column c, on and below the diagonal (rows c .. n−1), holds
-  // the n − c values fill(c, out) writes; fill runs on the OpenMP threads, for the columns in any
-  // order, so it must depend on c only. Each thread writes (first touches) the tiles it fills.
-  static PackedSymmetricMatrix fromLowerColumns(Eigen::Index n,
-                                                const std::function<void(Eigen::Index c, double* out)>& fill);
+  // the n − c values fill(c, out) writes (in double, then rounded to Scalar); fill runs on the
+  // OpenMP threads, for the columns in any order, so it must depend on c only. Each thread writes
+  // (first touches) the tiles it fills.
+  static PackedSymmetric fromLowerColumns(Eigen::Index n, const std::function<void(Eigen::Index c, double* out)>& fill);
 
   Eigen::Index rows() const { return m_n; }
   Eigen::Index cols() const { return m_n; }
   double operator()(Eigen::Index i, Eigen::Index j) const;
-
 
   // E X for a d × b block X: the tiles in kChunks fixed chunks of tile columns, each chunk's
   // partial sum added in chunk order, so the bits do not depend on the thread count.
@@ -45,16 +50,21 @@ class PackedSymmetricMatrix {
 
  private:
   struct Free {
-    void operator()(double* p) const { std::free(p); }
+    void operator()(Scalar* p) const { std::free(p); }
   };
   Eigen::Index tileIndex(Eigen::Index I, Eigen::Index J) const;  // tiles before tile (I, J), I >= J
-  const double* tile(Eigen::Index I, Eigen::Index J) const { return m_data.get() + tileIndex(I, J) * kTile * kTile; }
-  double* tile(Eigen::Index I, Eigen::Index J) { return m_data.get() + tileIndex(I, J) * kTile * kTile; }
+  const Scalar* tile(Eigen::Index I, Eigen::Index J) const { return m_data.get() + tileIndex(I, J) * kTile * kTile; }
+  Scalar* tile(Eigen::Index I, Eigen::Index J) { return m_data.get() + tileIndex(I, J) * kTile * kTile; }
   Eigen::Index tileCount() const { return m_tiles * (m_tiles + 1) / 2; }
 
   Eigen::Index m_n = 0;
   Eigen::Index m_tiles = 0;  // tile rows (= tile columns)
-  std::unique_ptr<double[], Free> m_data;
+  std::unique_ptr<Scalar[], Free> m_data;
 };
+
+using PackedSymmetricMatrix = PackedSymmetric<double>;
+using PackedSymmetricFloat = PackedSymmetric<float>;
+extern template class PackedSymmetric<double>;
+extern template class PackedSymmetric<float>;
 
 }  // namespace dplda

@@ -78,6 +78,7 @@ class SecondMomentOperator {
   void perform_op(const double* x, double* y, const std::vector<std::uint32_t>& packed) const;
 
  private:
+  friend class SecondMomentColumns;  // M̂2 column by column (second_moment_columns.h)
   const Corpus* m_corpus;         // read through withRows / forEachRowBlock (resident or streamed)
   Eigen::VectorXd m_docWeights;   // w_n
   Eigen::VectorXd m_diagonal;     // g

@@ -2,7 +2,9 @@
 // the clipped whitened tensor released given the public W̃ on e6.
 #include <cmath>
 
+#include "core/common/memory_budget.h"
 #include "core/common/number_text.h"
+#include "core/moments/second_moment_columns.h"
 #include "core/pipeline/private_run_detail.h"
 #include "core/privacy/noise.h"
 
@@ -115,14 +117,29 @@ Result<PrivateRunResult> PrivateRun::releaseWhitened() {
   // The clipped M̂2 fails only on invalid input (it is a total function of the corpus).
   if (!m2.ok()) return fail(m2.status().code(), "nothing released: " + m2.status().message());
   // M̃2 = M̂2ᶜ + E with E the noise addReleaseNoise would add to a dense M̂2ᶜ (the Gaussian
-  // mechanisms' symmetric noise stream: the same values, the same scale), stored packed. At large d
-  // the eigenpairs of the sum come from products M̂2ᶜX + EX, M̂2ᶜ never formed: post-processing of
-  // M̃2 up to rounding (~1e-16).
-  auto drawn = symmetricMatrixNoise(m_corpus.vocabSize(), scaleOf(2), m_noise);
-  if (!drawn.ok()) return failAfterNoise(drawn.status());
-  PackedSymmetricMatrix noise = std::move(drawn).value();
-  auto eig = topEigenpairs(m2.value().m2, noise, m_k, m_feedback);
-  noise = PackedSymmetricMatrix();  // d²/2 doubles, not needed beyond the eigenpairs
+  // mechanisms' symmetric noise stream: the same values, the same scale), formed in double column
+  // by column and stored packed; at large d rounded to float for the eigensolver's passes, which
+  // is post-processing of M̃2 (docs/PRIVACY.md §11.1).
+  const int vocab = m_corpus.vocabSize();
+  const double heldBytes = SecondMomentColumns::indexBytes(static_cast<double>(m_corpus.nnz()), d) +
+                           d * d / 2.0 * (releasedSecondMomentInFloat(vocab, m_k) ? sizeof(float) : sizeof(double));
+  if (Status s = checkMemory(heldBytes, "the whitened release", "the released second moment and its words' index",
+                             "M2 + E is held packed (d x d / 2 entries) beside 8 bytes per count");
+      !s.isOk())
+    return fail(s.code(), s.message());
+  const SecondMomentColumns columns(m2.value().m2);
+  auto eig = [&]() -> Result<EigenpairsTopK> {
+    Result<EigenpairsTopK> out = invalidArgument("no release");
+    columns.withColumns([&](const SecondMomentColumns::AddColumn& addColumn) {
+      auto release = [&](auto scalar) -> Result<EigenpairsTopK> {
+        auto released = symmetricMatrixNoise<decltype(scalar)>(vocab, scaleOf(2), m_noise, addColumn);
+        if (!released.ok()) return released.status();
+        return topEigenpairs(released.value(), m_k, m_feedback);
+      };
+      out = releasedSecondMomentInFloat(vocab, m_k) ? release(float{}) : release(double{});
+    });
+    return out;
+  }();
   if (!eig.ok()) return failAfterNoise(eig.status());
   m_res.diagnostics.releasedEigenvalues = eig.value().values;
   m_res.diagnostics.releasedEigen = eig.value();

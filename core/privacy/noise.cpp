@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <optional>
 #include <vector>
 
 #include "core/common/keystream.h"
@@ -123,15 +124,23 @@ Status addSymmetricMatrixNoise(Eigen::MatrixXd& m, double sigma, RandomSource& r
   return Status::ok();
 }
 
-Result<PackedSymmetricMatrix> symmetricMatrixNoise(Eigen::Index n, double sigma, RandomSource& rng) {
+template <class Scalar>
+Result<PackedSymmetric<Scalar>> symmetricMatrixNoise(Eigen::Index n, double sigma, RandomSource& rng,
+                                                     const std::function<void(Eigen::Index, double*)>& addColumn) {
   DPLDA_RETURN_IF_ERROR(validateScale("sigma", sigma));
   if (n < 0) return invalidArgument("symmetric matrix noise needs a size >= 0, got " + std::to_string(n));
-  if (sigma == 0.0) return PackedSymmetricMatrix(n);
-  const Keystream stream(rng);
-  return PackedSymmetricMatrix::fromLowerColumns(n, [&stream, n, sigma](Eigen::Index c, double* out) {
-    symmetricNoiseEntries(stream, diagonalEntry(c, n), static_cast<std::size_t>(n - c), sigma, out);
+  std::optional<Keystream> stream;  // none at sigma 0: the source is not drawn from
+  if (sigma != 0.0) stream.emplace(rng);
+  return PackedSymmetric<Scalar>::fromLowerColumns(n, [&](Eigen::Index c, double* out) {
+    if (!stream) std::fill(out, out + (n - c), 0.0);
+    else symmetricNoiseEntries(*stream, diagonalEntry(c, n), static_cast<std::size_t>(n - c), sigma, out);
+    if (addColumn) addColumn(c, out);
   });
 }
+template Result<PackedSymmetric<double>> symmetricMatrixNoise(Eigen::Index, double, RandomSource&,
+                                                              const std::function<void(Eigen::Index, double*)>&);
+template Result<PackedSymmetric<float>> symmetricMatrixNoise(Eigen::Index, double, RandomSource&,
+                                                             const std::function<void(Eigen::Index, double*)>&);
 
 Status addSymmetricTensorNoise(Tensor3& t, double sigma, RandomSource& rng) {
   DPLDA_RETURN_IF_ERROR(validateScale("sigma", sigma));

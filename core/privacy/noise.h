@@ -65,8 +65,13 @@ Status addLaplaceNoise(Eigen::Ref<Eigen::MatrixXd> x, double scale, RandomSource
 Status addSymmetricMatrixNoise(Eigen::MatrixXd& m, double sigma, RandomSource& rng);
 
 // The N that addSymmetricMatrixNoise adds to an n x n matrix (the same source state, the same
-// values), stored packed: the whitened release's noise E (half the memory, for its products).
-Result<PackedSymmetricMatrix> symmetricMatrixNoise(Eigen::Index n, double sigma, RandomSource& rng);
+// values), stored packed. With `addColumn`, M + N for the symmetric M whose columns it adds
+// (addColumn(c, out) adds M(c + i, c) to out[i], i < n − c; called on the OpenMP threads): the
+// whitened release M̃2 = M̂2ᶜ + E (second_moment_columns.h), formed in double, then stored as
+// Scalar (float: rounding the released sum is post-processing; rounding N alone would not be).
+template <class Scalar>
+Result<PackedSymmetric<Scalar>> symmetricMatrixNoise(Eigen::Index n, double sigma, RandomSource& rng,
+                                                     const std::function<void(Eigen::Index, double*)>& addColumn = {});
 
 // The entries i <= j of a symmetric matrix, row by row: the coordinates its noise is drawn on
 // (the empirical privacy audits compare releases in them).

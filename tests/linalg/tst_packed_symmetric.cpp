@@ -66,6 +66,15 @@ class TestPackedSymmetric : public QObject {
         // Sums of n terms in another order: rounding of n ε ‖A‖ ‖X‖ at most.
         QVERIFY2((Y - ref).cwiseAbs().maxCoeff() <= 1e-14 * double(n) * A.cwiseAbs().maxCoeff() * X.cwiseAbs().maxCoeff() * 4,
                  qPrintable(QString("n %1 b %2: %3").arg(n).arg(b).arg((Y - ref).cwiseAbs().maxCoeff())));
+        // In float (the whitened release's passes): the product of the rounded matrix, to float
+        // rounding; the 12 partial sums of its kernels cover other rows than double's.
+        const PackedSymmetricFloat F = PackedSymmetricFloat::fromLower(A);
+        const Eigen::MatrixXd Af = A.cast<float>().cast<double>();
+        const Eigen::MatrixXd Yf = F.times(X), refF = Af * X;
+        QVERIFY2((Yf - refF).cwiseAbs().maxCoeff() <= 1e-6 * double(n) * A.cwiseAbs().maxCoeff() * X.cwiseAbs().maxCoeff(),
+                 qPrintable(QString("float n %1 b %2: %3").arg(n).arg(b).arg((Yf - refF).cwiseAbs().maxCoeff())));
+        QVERIFY(F.toDense() == Af.triangularView<Eigen::Lower>().toDenseMatrix() +
+                                   Eigen::MatrixXd(Af.triangularView<Eigen::StrictlyLower>()).transpose());
       }
   }
 
@@ -74,16 +83,19 @@ class TestPackedSymmetric : public QObject {
     Eigen::MatrixXd A = randomMatrix(n, n, 31);
     const PackedSymmetricMatrix P = PackedSymmetricMatrix::fromLower(A);
     const Eigen::MatrixXd X = randomMatrix(n, 16, 32);
-    std::vector<Eigen::MatrixXd> runs;
+    const PackedSymmetricFloat F = PackedSymmetricFloat::fromLower(A);
+    std::vector<Eigen::MatrixXd> runs, floatRuns;
     std::vector<Eigen::MatrixXd> filled;
     for (int threads : {1, 2, 3}) {
       const int before = omp_get_max_threads();
       omp_set_num_threads(threads);
       runs.push_back(P.times(X));
+      floatRuns.push_back(F.times(X));
       filled.push_back(PackedSymmetricMatrix::fromLower(A).toDense());
       omp_set_num_threads(before);
     }
     QVERIFY(runs[0] == runs[1] && runs[0] == runs[2]);
+    QVERIFY(floatRuns[0] == floatRuns[1] && floatRuns[0] == floatRuns[2]);
     QVERIFY(filled[0] == filled[1] && filled[0] == filled[2]);
   }
 

@@ -11,6 +11,7 @@
 #include "core/corpus/uci_io.h"
 #include "core/moments/clipped_moments.h"
 #include "core/moments/moments.h"
+#include "core/moments/second_moment_columns.h"
 #include "core/pipeline/spectral_pipeline.h"
 
 using namespace dplda;
@@ -30,6 +31,16 @@ bool sameBits(const Tensor3& a, const Tensor3& b) {
 Eigen::MatrixXd fixedMatrix(Eigen::Index rows, Eigen::Index cols, unsigned seed) {
   std::srand(seed);
   return Eigen::MatrixXd::Random(rows, cols);
+}
+
+// M̂2 from its columns (the whitened release's formation), the lower triangle mirrored.
+Eigen::MatrixXd fromColumns(const SecondMomentOperator& op) {
+  const Eigen::Index d = op.rows();
+  Eigen::MatrixXd m = Eigen::MatrixXd::Zero(d, d);
+  SecondMomentColumns(op).withColumns([&](const SecondMomentColumns::AddColumn& add) {
+    for (Eigen::Index c = 0; c < d; ++c) add(c, m.col(c).data() + c);
+  });
+  return m.selfadjointView<Eigen::Lower>();
 }
 
 }  // namespace
@@ -84,6 +95,10 @@ class TestStreamedMoments : public QObject {
     const Eigen::MatrixXd X = fixedMatrix(40, 7, 2);
     QVERIFY(sameBits(opR.apply(X), opS.apply(X)));
     QVERIFY(sameBits(opR.toDense().value(), opS.toDense().value()));
+    // Column by column: the dense M̂2 to rounding, the same bits from either storage.
+    const Eigen::MatrixXd columns = fromColumns(opR);
+    QVERIFY((columns - opR.toDense().value()).cwiseAbs().maxCoeff() <= 1e-13 * columns.cwiseAbs().maxCoeff());
+    QVERIFY(sameBits(columns, fromColumns(opS)));
     const Eigen::MatrixXd W = fixedMatrix(40, 4, 3);
     QVERIFY(sameBits(whitenedThirdMoment(*r, alpha0, W).value(), whitenedThirdMoment(*s, alpha0, W).value()));
     QVERIFY(sameBits(thirdMomentDense(*r, alpha0).value(), thirdMomentDense(*s, alpha0).value()));
@@ -101,6 +116,12 @@ class TestStreamedMoments : public QObject {
     const auto scR = clippedMomentScales(*r, clip).value(), scS = clippedMomentScales(*s, clip).value();
     QVERIFY(sameBits(scR.scales.m3, scS.scales.m3));
     QVERIFY(scS.fractionClippedM3 > 0.0);  // the bounds clip something
+    // The clipped M̂2ᶜ column by column (the whitened release): its operator's dense form.
+    const SecondMomentOperator clippedR(*r, alpha0, &scR.scales), clippedS(*s, alpha0, &scS.scales);
+    const Eigen::MatrixXd columns = fromColumns(clippedR);
+    QVERIFY((columns - clippedR.toDense().value()).cwiseAbs().maxCoeff() <= 1e-13 * columns.cwiseAbs().maxCoeff());
+    QVERIFY((columns - SecondMomentOperator(*r, alpha0).toDense().value()).cwiseAbs().maxCoeff() > 1e-3 * columns.cwiseAbs().maxCoeff());
+    QVERIFY(sameBits(columns, fromColumns(clippedS)));
     const Eigen::MatrixXd W = fixedMatrix(30, 3, 4);
     QVERIFY(sameBits(whitenedThirdMoment(*r, alpha0, W, nullptr, &scR.scales).value(),
                      whitenedThirdMoment(*s, alpha0, W, nullptr, &scS.scales).value()));

@@ -517,7 +517,7 @@ class TestNoise : public QObject {
       SeededRandom rng(909), packedRng(909);
       Eigen::MatrixXd m = base;
       QVERIFY(addSymmetricMatrixNoise(m, 0.7, rng).isOk());
-      const PackedSymmetricMatrix packed = dplda::symmetricMatrixNoise(n, 0.7, packedRng).value();
+      const PackedSymmetricMatrix packed = dplda::symmetricMatrixNoise<double>(n, 0.7, packedRng).value();
       omp_set_num_threads(before);
       QVERIFY(m == expected);
       QVERIFY(packed.toDense() == noise);
@@ -535,9 +535,37 @@ class TestNoise : public QObject {
     }
     // Zero noise draws nothing; a negative size is refused.
     SeededRandom quiet(3), untouched(3);
-    QVERIFY(dplda::symmetricMatrixNoise(5, 0.0, quiet).value().toDense() == Eigen::MatrixXd::Zero(5, 5));
+    QVERIFY(dplda::symmetricMatrixNoise<double>(5, 0.0, quiet).value().toDense() == Eigen::MatrixXd::Zero(5, 5));
     QCOMPARE(quiet.nextU64(), untouched.nextU64());
-    QCOMPARE(dplda::symmetricMatrixNoise(-1, 1.0, quiet).status().code(), StatusCode::InvalidArgument);
+    QCOMPARE(dplda::symmetricMatrixNoise<double>(-1, 1.0, quiet).status().code(), StatusCode::InvalidArgument);
+  }
+
+  void releasedSumIsRoundedAfterTheNoiseIsAdded() {
+    // The whitened release M + E with M given by its columns: formed in double, then stored as
+    // float. Each float entry must be the double sum rounded: rounding E first and adding M would
+    // put the noise on the float grid, whose offsets from M would then show M's low bits.
+    const int n = 130;
+    Eigen::MatrixXd M = Eigen::MatrixXd::Random(n, n);
+    M = (1e3 * (M + M.transpose())).eval();
+    M.array() += 1.0 / 3.0;
+    const auto addM = [&M, n](Eigen::Index c, double* out) {
+      for (Eigen::Index i = c; i < n; ++i) out[i - c] += M(i, c);
+    };
+    SeededRandom a(77), b(77), c(77);
+    const Eigen::MatrixXd E = dplda::symmetricMatrixNoise<double>(n, 0.01, a).value().toDense();
+    const PackedSymmetricMatrix sum = dplda::symmetricMatrixNoise<double>(n, 0.01, b, addM).value();
+    const PackedSymmetricFloat released = dplda::symmetricMatrixNoise<float>(n, 0.01, c, addM).value();
+    int roundedFirstDiffers = 0;
+    for (int j = 0; j < n; ++j)
+      for (int i = j; i < n; ++i) {
+        QCOMPARE(sum(i, j), M(i, j) + E(i, j));
+        QCOMPARE(released(i, j), static_cast<double>(static_cast<float>(M(i, j) + E(i, j))));
+        QCOMPARE(released(j, i), released(i, j));
+        if (static_cast<float>(M(i, j) + E(i, j)) != static_cast<float>(static_cast<float>(M(i, j)) + static_cast<float>(E(i, j))))
+          ++roundedFirstDiffers;
+      }
+    QVERIFY(roundedFirstDiffers > 0);  // the check above can tell the two orders apart
+    QCOMPARE(a.nextU64(), c.nextU64());  // the same draws from the source
   }
 
   void symmetricNoisePairsAreIndependentNormals() {
@@ -547,7 +575,7 @@ class TestNoise : public QObject {
     // and a KS test of each partner against N(0, 1).
     const int n = 448;  // 100 576 unique entries, 50 288 pairs
     SeededRandom rng(4242);
-    const PackedSymmetricMatrix E = dplda::symmetricMatrixNoise(n, 1.0, rng).value();
+    const PackedSymmetricMatrix E = dplda::symmetricMatrixNoise<double>(n, 1.0, rng).value();
     std::vector<double> even, odd;
     std::size_t p = 0;
     double previous = 0.0;

@@ -19,7 +19,7 @@ namespace {
 // A symmetric Gaussian matrix with entries of standard deviation sigma, drawn as the release draws it.
 Eigen::MatrixXd symmetricNoise(int d, double sigma, std::uint64_t seed) {
   SeededRandom rng(seed);
-  return symmetricMatrixNoise(d, sigma, rng).value().toDense();
+  return symmetricMatrixNoise<double>(d, sigma, rng).value().toDense();
 }
 
 // ‖A U − U Λ‖ / |λ_1| per column, from the dense A.
@@ -59,8 +59,8 @@ class TestBlockEigensolver : public QObject {
     Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> full(sum);
     const Eigen::VectorXd top = full.eigenvalues().tail(k + 1).reverse();
     QVERIFY(top[k] > 0.9 * top[0]);  // the noise dominates: the spectrum is packed
-    const EigenpairsTopK eig = topEigenpairs(op, PackedSymmetricMatrix::fromLower(E), k).value();
-    QVERIFY(eig.method.find("block Krylov (matrix-free M2 + dense noise)") != std::string::npos);
+    const EigenpairsTopK eig = topEigenpairs(releasedSum<float>(op, E), k).value();
+    QVERIFY(eig.method.find("block Krylov (single-precision products with the released M2)") != std::string::npos);
     QVERIFY(eig.blockProducts <= kNoisyPasses && eig.blockWidth >= k + 1);
     for (int j = 0; j <= k; ++j) {
       QVERIFY(eig.values[j] <= top[j] + 1e-12 * top[0]);
@@ -71,7 +71,8 @@ class TestBlockEigensolver : public QObject {
     // (This E's bottom eigenvalue is larger in magnitude than its top one: the residuals are
     // relative to σ_1 all the same.)
     QVERIFY(-full.eigenvalues()[0] > top[0]);
-    QVERIFY(std::abs(trueResidual - eig.maxResidual) <= 1e-6 * trueResidual + 1e-14);
+    // The reported residuals come from float products: within ~1e-6·|σ_1| of the true ones.
+    QVERIFY(std::abs(trueResidual - eig.maxResidual) <= 1e-3 * trueResidual);
     QVERIFY(relativeError(eig.vectors.transpose() * eig.vectors, Eigen::MatrixXd::Identity(k, k)) < 1e-12);
   }
 
@@ -85,19 +86,26 @@ class TestBlockEigensolver : public QObject {
     const Eigen::MatrixXd M2 = op.toDense().value();
     const Eigen::MatrixXd E = symmetricNoise(d, 1e-3 * M2.norm() / std::sqrt(double(d)), 67);
     const Eigen::MatrixXd sum = M2 + E;
-    const EigenpairsTopK eig = topEigenpairs(op, PackedSymmetricMatrix::fromLower(E), k).value();
-    QVERIFY(eig.converged);
-    QVERIFY(eig.blockProducts < kNoisyPasses);
-    QVERIFY(eig.maxResidual <= 1e-10);
     Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> full(sum);
     const Eigen::VectorXd top = full.eigenvalues().tail(k + 1).reverse();
-    QVERIFY((eig.values.head(k) - top.head(k)).cwiseAbs().maxCoeff() < 1e-10 * top[0]);
-    QVERIFY(residuals(sum, eig.vectors, eig.values).maxCoeff() < 1e-9);
+    // In double, to the residual test's 1e-10; in float (the release above kDenseEigenLimit), to
+    // its 1e-5, the values then within the float rounding of M̃2.
+    const EigenpairsTopK exact = topEigenpairs(releasedSum<double>(op, E), k).value();
+    QVERIFY(exact.converged && exact.blockProducts < kNoisyPasses && exact.maxResidual <= 1e-10);
+    QVERIFY((exact.values.head(k) - top.head(k)).cwiseAbs().maxCoeff() < 1e-10 * top[0]);
+    QVERIFY(residuals(sum, exact.vectors, exact.values).maxCoeff() < 1e-9);
+    const EigenpairsTopK eig = topEigenpairs(releasedSum<float>(op, E), k).value();
+    QVERIFY(eig.converged);
+    QVERIFY(eig.blockProducts < kNoisyPasses);
+    QVERIFY(eig.maxResidual <= 1e-5);
+    QVERIFY2((eig.values.head(k) - top.head(k)).cwiseAbs().maxCoeff() < 1e-6 * top[0],
+             qPrintable(QString::number((eig.values.head(k) - top.head(k)).cwiseAbs().maxCoeff() / top[0])));
+    QVERIFY(residuals(sum, eig.vectors, eig.values).maxCoeff() < 2e-5);
   }
 
   void noisySumDoesNotDependOnThreadCount() {
-    // E x runs in fixed chunks of E's lower triangle and M̂2 x in fixed lanes, both threaded: 1 or 3
-    // threads, the same bits.
+    // M̃2 is formed column by column and its products run in fixed chunks of its lower triangle,
+    // both threaded: 1 or 3 threads, the same bits.
     const int d = kDenseEigenLimit + 100, k = 5;
     const LdaModel model = randomModel(d, k, 1.0, 0.05, 71);
     const Corpus c = sampleCorpus(model, 6000, 30, 150, 72);
@@ -108,7 +116,7 @@ class TestBlockEigensolver : public QObject {
     for (int threads : {1, 3}) {
       const int before = omp_get_max_threads();
       omp_set_num_threads(threads);
-      runs.push_back(topEigenpairs(op, PackedSymmetricMatrix::fromLower(E), k).value());
+      runs.push_back(topEigenpairs(releasedSum<float>(op, E), k).value());
       omp_set_num_threads(before);
     }
     QVERIFY(runs[0].values == runs[1].values && runs[0].vectors == runs[1].vectors);
