@@ -117,29 +117,37 @@ Result<PrivateRunResult> PrivateRun::releaseWhitened() {
   // The clipped M̂2 fails only on invalid input (it is a total function of the corpus).
   if (!m2.ok()) return fail(m2.status().code(), "nothing released: " + m2.status().message());
   // M̃2 = M̂2ᶜ + E with E the noise addReleaseNoise would add to a dense M̂2ᶜ (the Gaussian
-  // mechanisms' symmetric noise stream: the same values, the same scale), formed in double column
-  // by column and stored packed; at large d rounded to float for the eigensolver's passes, which
-  // is post-processing of M̃2 (docs/PRIVACY.md §11.1).
+  // mechanisms' symmetric noise stream: the same values, the same scale), formed in double and
+  // stored packed; at large d rounded to float for the eigensolver's passes, which is
+  // post-processing of M̃2 (docs/PRIVACY.md §11.1). M̂2ᶜ's columns: up to kDenseEigenLimit from
+  // the dense M̂2ᶜ (rank updates at GEMM speed, N d² flops: faster where documents hold more than
+  // ~d/4 words, as at the app's d = 50), above from SecondMomentColumns (Σ_n nnz_n² scattered).
   const int vocab = m_corpus.vocabSize();
-  const double heldBytes = SecondMomentColumns::indexBytes(static_cast<double>(m_corpus.nnz()), d) +
-                           d * d / 2.0 * (releasedSecondMomentInFloat(vocab, m_k) ? sizeof(float) : sizeof(double));
-  if (Status s = checkMemory(heldBytes, "the whitened release", "the released second moment and its words' index",
-                             "M2 + E is held packed (d x d / 2 entries) beside 8 bytes per count");
+  const bool inFloat = releasedSecondMomentInFloat(vocab, m_k);
+  const double heldBytes = d * d / 2.0 * (inFloat ? sizeof(float) : sizeof(double)) +
+                           (inFloat ? SecondMomentColumns::indexBytes(static_cast<double>(m_corpus.nnz()), d) : d * d * 8.0);
+  if (Status s = checkMemory(heldBytes, "the whitened release", "the released second moment",
+                             "M2 + E is held packed (d x d / 2 entries), beside M2's columns");
       !s.isOk())
     return fail(s.code(), s.message());
-  const SecondMomentColumns columns(m2.value().m2);
-  auto eig = [&]() -> Result<EigenpairsTopK> {
-    Result<EigenpairsTopK> out = invalidArgument("no release");
-    columns.withColumns([&](const SecondMomentColumns::AddColumn& addColumn) {
-      auto release = [&](auto scalar) -> Result<EigenpairsTopK> {
-        auto released = symmetricMatrixNoise<decltype(scalar)>(vocab, scaleOf(2), m_noise, addColumn);
-        if (!released.ok()) return released.status();
-        return topEigenpairs(released.value(), m_k, m_feedback);
-      };
-      out = releasedSecondMomentInFloat(vocab, m_k) ? release(float{}) : release(double{});
+  auto release = [&](auto scalar, const SecondMomentColumns::AddColumn& addColumn) -> Result<EigenpairsTopK> {
+    auto released = symmetricMatrixNoise<decltype(scalar)>(vocab, scaleOf(2), m_noise, addColumn);
+    if (!released.ok()) return released.status();
+    return topEigenpairs(released.value(), m_k, m_feedback);
+  };
+  Result<EigenpairsTopK> eig = invalidArgument("no release");
+  if (inFloat) {
+    SecondMomentColumns(m2.value().m2).withColumns([&](const SecondMomentColumns::AddColumn& addColumn) {
+      eig = release(float{}, addColumn);
     });
-    return out;
-  }();
+  } else {
+    auto dense = m2.value().m2.toDense(m_feedback);
+    if (!dense.ok()) return fail(dense.status().code(), "nothing released: " + dense.status().message());
+    const Eigen::MatrixXd& M = dense.value();
+    eig = release(double{}, [&M, vocab](Eigen::Index c, double* out) {
+      for (Eigen::Index i = c; i < vocab; ++i) out[i - c] += M(i, c);
+    });
+  }
   if (!eig.ok()) return failAfterNoise(eig.status());
   m_res.diagnostics.releasedEigenvalues = eig.value().values;
   m_res.diagnostics.releasedEigen = eig.value();
