@@ -35,7 +35,7 @@
 namespace dplda {
 
 // The accuracy stated for the values of the gap-free mode as the whitened release runs it
-// (topEigenpairs(op, E, k): 24 passes of >= 16 vectors): |θ_j − λ_j| <= this · |λ_j|, θ_j <= λ_j.
+// (topEigenpairs(released M̃2, k): 24 passes of >= 16 vectors): |θ_j − λ_j| <= this · |λ_j|, θ_j <= λ_j.
 // Measured: at most 2.6e-3 at d = 8000 with a noise-packed top (docs/BENCHMARKS.md, issue 27 §1);
 // checked against LAPACK in tests/whitening/tst_block_eigensolver.cpp.
 inline constexpr double kGapFreeValueAccuracy = 1e-2;
