@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <unordered_map>
+#include <vector>
 
 #include "core/eval/metrics.h"
 
@@ -35,11 +35,12 @@ Result<CoherenceResult> topicCoherence(const Eigen::MatrixXd& topics, const Corp
   // One pass over the documents counting, for each topic, the documents of each top word and of
   // each pair of them (k n² counters; lists of the documents of each top word took 4 bytes per
   // document and word, gigabytes at 3·10⁶ documents: issue 27 §4).
-  std::unordered_map<int, std::vector<std::pair<int, int>>> slotsOf;  // word -> (topic, rank)
+  // word -> its (topic, rank) slots; indexed by word, not hashed: the pass looks up every count.
+  std::vector<std::vector<std::pair<int, int>>> slotsOf(static_cast<std::size_t>(d));
   for (Eigen::Index t = 0; t < topics.cols(); ++t) {
     TopicCoherence c;
     c.topWords = topIndices(topics.col(t), n);
-    for (int i = 0; i < n; ++i) slotsOf[c.topWords[i]].emplace_back(static_cast<int>(t), i);
+    for (int i = 0; i < n; ++i) slotsOf[static_cast<std::size_t>(c.topWords[i])].emplace_back(static_cast<int>(t), i);
     out.topics.push_back(std::move(c));
   }
   const std::size_t k = out.topics.size(), nn = static_cast<std::size_t>(n);
@@ -57,9 +58,7 @@ Result<CoherenceResult> topicCoherence(const Eigen::MatrixXd& topics, const Corp
                         const auto [word, count] = entry(e);
                         if (count <= 0) continue;
                         any = true;
-                        const auto found = slotsOf.find(static_cast<int>(word));
-                        if (found == slotsOf.end()) continue;
-                        for (const auto& [t, rank] : found->second)
+                        for (const auto& [t, rank] : slotsOf[static_cast<std::size_t>(word)])
                           present[static_cast<std::size_t>(t)].push_back(rank);
                       }
                       documents += any ? 1 : 0;
