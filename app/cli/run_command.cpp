@@ -223,12 +223,8 @@ int runCommand(const std::vector<std::string>& args) {
   checkModelOutputs(a);
   CorpusCacheOptions cache = corpusCacheOptionsFromEnvironment(!a.flag("no-cache"));  // issue 11
   // Streamed from the cache's mapping (issue 27 §4: the fit holds blocks of documents, not the
-  // counts) when its counts would take more than 1 GiB in memory, except where a stage reads a
-  // resident corpus: a held-out split, the online decomposer. A NYTimes-sized corpus (0.8 GB)
-  // stays resident: its eigen passes then read a 4-byte packed copy, not the mapping's 8 bytes
-  // refetched every pass (the fit 2x faster), and the peak stays near 1.1 GB; 10x NYTimes streams.
+  // counts), except where a stage reads a resident corpus: a held-out split, the online decomposer.
   cache.stream = !a.has("holdout") && o.decomposer != "online";
-  cache.streamAboveBytes = double(1 << 30);
   Corpus full = take(loadUciCorpus(corpusPath, cache));
   const int fullDocCount = full.docCount();
   // --holdout: the spectral model is fitted on the training part only (N public = its size).

@@ -277,8 +277,7 @@ RowCopy copyRow(const std::int32_t* inner, const Count* counts, std::int32_t b, 
 
 }  // namespace
 
-Result<Corpus> readCorpusCache(const std::string& cachePath, const CorpusSourceKey& expected, bool stream,
-                               double streamAboveBytes) {
+Result<Corpus> readCorpusCache(const std::string& cachePath, const CorpusSourceKey& expected, bool stream) {
   const std::string name = escapeText(cachePath);
   auto corrupt = [&](const std::string& why) { return badInput(name + " is corrupt: " + why); };
   auto file = MappedFile::open(cachePath, name);
@@ -322,10 +321,11 @@ Result<Corpus> readCorpusCache(const std::string& cachePath, const CorpusSourceK
   // Streamed (issue 27 §4): the counts stay in the mapping, read in place by the passes; only the
   // row offsets and lengths are copied. 8-byte counts (never written for counts below 2^32, which
   // every reader enforces) are not streamed.
-  const double bytes = residentCountsBytes(static_cast<double>(h.nnz), static_cast<double>(h.rows));
-  stream = stream && h.valueBytes == 4 && bytes > streamAboveBytes;
+  stream = stream && h.valueBytes == 4;
   Corpus corpus;
   if (!stream) {
+    const double bytes = static_cast<double>(h.nnz) * (sizeof(double) + sizeof(int)) +
+                         static_cast<double>(h.rows) * (sizeof(double) + sizeof(int));
     DPLDA_RETURN_IF_ERROR(checkMemory(bytes, "loading " + name, "the corpus's counts in memory",
                                       std::to_string(h.nnz) + " counts, 12 bytes each"));
   }
@@ -444,7 +444,7 @@ Result<Corpus> loadCounts(const std::string& pathText, const CorpusCacheOptions&
   if (!options.fallbackDir.empty()) candidates.push_back(corpusCachePath(docword.string(), options.fallbackDir));
   for (const std::string& c : candidates) {
     if (!fs::exists(c, ec)) continue;
-    auto cached = readCorpusCache(c, key.value(), options.stream, options.streamAboveBytes);
+    auto cached = readCorpusCache(c, key.value(), options.stream);
     if (cached.ok()) {
       rep.fromCache = true;
       rep.cachePath = c;
@@ -462,8 +462,7 @@ Result<Corpus> loadCounts(const std::string& pathText, const CorpusCacheOptions&
     if (w.isOk()) {
       rep.cacheWritten = true;
       rep.cachePath = c;
-      if (options.stream && residentCountsBytes(static_cast<double>(corpus.value().nnz()), corpus.value().docCount()) >
-                                options.streamAboveBytes) {  // the parsed copy makes way for the cache read in place
+      if (options.stream) {  // the parsed copy makes way for the cache read in place
         auto streamed = readCorpusCache(c, key.value(), true);
         if (streamed.ok()) return streamed;
         rep.note += (rep.note.empty() ? "" : "; ") + streamed.status().message() + " (not streamed)";

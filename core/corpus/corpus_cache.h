@@ -43,14 +43,7 @@ struct CorpusCacheOptions {
   // of copying them into memory: a fit then holds a few blocks of documents, not 12 bytes per
   // count (issue 27 §4). Without a usable cache the corpus is resident, as always.
   bool stream = false;
-  // With `stream`: only a corpus whose resident counts (residentCountsBytes) would take more than
-  // this is streamed; a smaller one is read into memory, where the eigen passes read a 4-byte
-  // packed copy instead of the mapping (at NYTimes size a fit 2x faster). 0: always stream.
-  double streamAboveBytes = 0.0;
 };
-
-// Bytes of a resident corpus's counts: 12 per count (value and word id) and per document.
-inline double residentCountsBytes(double nnz, double docs) { return 12.0 * nnz + 12.0 * docs; }
 
 // What the command line and the app use: `enabled`, and the fallback folder from the
 // environment variable DPLDA_CACHE_DIR (unset: none). DPLDA_NO_CACHE=1 disables the cache.
@@ -88,8 +81,7 @@ std::string corpusCachePath(const std::string& docwordPath, const std::string& d
 Status writeCorpusCache(const Corpus& corpus, const CorpusSourceKey& key, const std::string& cachePath,
                         const std::vector<std::string>& inputs = {});
 // BadInput naming the cache file and what is wrong ("stale: ...", "corrupt: ..."); ResourceLimit
-// when a resident corpus would not fit in memory. `stream`, `streamAboveBytes`: see CorpusCacheOptions.
-Result<Corpus> readCorpusCache(const std::string& cachePath, const CorpusSourceKey& expected, bool stream = false,
-                               double streamAboveBytes = 0.0);
+// when a resident corpus would not fit in memory. `stream`: see CorpusCacheOptions.
+Result<Corpus> readCorpusCache(const std::string& cachePath, const CorpusSourceKey& expected, bool stream = false);
 
 }  // namespace dplda

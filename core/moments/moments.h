@@ -70,10 +70,12 @@ class SecondMomentOperator {
   // A 4-byte copy of the counts for many products (the eigensolvers): (word << 16) | count per
   // non-zero instead of 12 bytes: the same products bit for bit, a single-vector pass ~1.6x faster
   // at NYTimes scale, for 4 bytes per non-zero while the caller keeps it. Empty unless exact
-  // (d <= 65 536, integer counts below 65 536) and worth it (at least minNonZeros non-zeros), and
-  // for a streamed corpus (Corpus::mapped), whose products read the cache's mapping in blocks; the
-  // products then read the doubles.
+  // (d <= 65 536, integer counts below 65 536) and worth it (at least minNonZeros non-zeros). A
+  // streamed corpus (Corpus::mapped) is packed from one read of its mapping when the copy takes at
+  // most kPackedStreamedBytes (NYTimes-sized: 266 MB, where each pass would otherwise fetch the
+  // mapping's 8 bytes per count again); above, its products read the mapping in blocks.
   static constexpr Eigen::Index kPackedCountsMinNonZeros = 1 << 20;
+  static constexpr double kPackedStreamedBytes = 1024.0 * 1024.0 * 1024.0;
   std::vector<std::uint32_t> packCounts(Eigen::Index minNonZeros = kPackedCountsMinNonZeros) const;
   void perform_op(const double* x, double* y, const std::vector<std::uint32_t>& packed) const;
 

@@ -92,7 +92,7 @@ void productPass(const int* outer, Eigen::Index begin, Eigen::Index end, const d
 // the corpus shape only, so the lane sums, added in order, give the same bits for any thread
 // count), after checking `packed` against the corpus.
 Eigen::Index passLanes(const Corpus& corpus, const std::vector<std::uint32_t>& packed) {
-  if (!packed.empty() && (corpus.streamed() || packed.size() != static_cast<std::size_t>(corpus.nnz()))) {
+  if (!packed.empty() && packed.size() != static_cast<std::size_t>(corpus.nnz())) {
     throw std::invalid_argument("SecondMomentOperator: the packed counts are not this corpus's");
   }
   const Eigen::Index d = std::max<Eigen::Index>(corpus.vocabSize(), 1);
@@ -108,7 +108,7 @@ void withEntries(const Corpus& corpus, const std::vector<std::uint32_t>& packed,
                  Eigen::Index end, Pass pass) {
   if (!packed.empty()) {
     const std::uint32_t* p = packed.data();
-    pass(begin, end, corpus.counts.outerIndexPtr(), [p](Eigen::Index e) {
+    pass(begin, end, corpus.streamed() ? corpus.mapped->outer.data() : corpus.counts.outerIndexPtr(), [p](Eigen::Index e) {
       return std::pair<std::uint32_t, double>{p[e] >> 16, static_cast<double>(p[e] & 0xFFFFu)};
     });
   } else {
@@ -119,21 +119,30 @@ void withEntries(const Corpus& corpus, const std::vector<std::uint32_t>& packed,
 }  // namespace
 
 std::vector<std::uint32_t> SecondMomentOperator::packCounts(Eigen::Index minNonZeros) const {
-  if (m_corpus->streamed()) return {};
-  const SparseCounts& C = m_corpus->counts;
-  if (C.cols() > 65536 || !C.isCompressed() || C.nonZeros() < minNonZeros || C.nonZeros() == 0) return {};
-  const double* v = C.valuePtr();
-  const int* cols = C.innerIndexPtr();
-  const Eigen::Index nnz = C.nonZeros();
+  const Corpus& corpus = *m_corpus;
+  const Eigen::Index nnz = corpus.nnz();
+  if (corpus.vocabSize() > 65536 || nnz < minNonZeros || nnz == 0) return {};
+  if (corpus.streamed() && 4.0 * static_cast<double>(nnz) > kPackedStreamedBytes) return {};
+  if (!corpus.streamed() && !corpus.counts.isCompressed()) return {};
   std::vector<std::uint32_t> packed(static_cast<std::size_t>(nnz));
-  bool exact = true;
-#pragma omp parallel for schedule(static) reduction(&& : exact)
-  for (Eigen::Index e = 0; e < nnz; ++e) {
-    const double c = v[e];
+  auto pack = [](int word, double c, std::uint32_t& out) {
     const bool fits = c >= 1.0 && c < 65536.0 && c == std::floor(c);
-    exact = exact && fits;
-    packed[static_cast<std::size_t>(e)] =
-        (static_cast<std::uint32_t>(cols[e]) << 16) | (fits ? static_cast<std::uint32_t>(c) : 0u);
+    out = (static_cast<std::uint32_t>(word) << 16) | (fits ? static_cast<std::uint32_t>(c) : 0u);
+    return fits;
+  };
+  bool exact = true;
+  if (corpus.streamed()) {  // one read of the mapping, in blocks (their pages released after)
+    forEachRowBlock(corpus, 0, corpus.docCount(), [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
+      for (Eigen::Index e = outer[first]; e < outer[last]; ++e) {
+        const auto [word, c] = entry(e);
+        exact = pack(word, c, packed[static_cast<std::size_t>(e)]) && exact;
+      }
+    });
+  } else {
+    const double* v = corpus.counts.valuePtr();
+    const int* cols = corpus.counts.innerIndexPtr();
+#pragma omp parallel for schedule(static) reduction(&& : exact)
+    for (Eigen::Index e = 0; e < nnz; ++e) exact = pack(cols[e], v[e], packed[static_cast<std::size_t>(e)]) && exact;
   }
   if (!exact) return {};
   return packed;

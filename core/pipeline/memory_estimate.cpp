@@ -85,14 +85,16 @@ SpectralMemory corpusPassMemory(const Corpus& corpus, const SpectralOptions& o) 
   // w_n (8 bytes), and three clipping scales when clipping is on.
   const double perDocument = N * sizeof(double) * (o.clip.enabled ? 4.0 : 1.0);
   SpectralMemory m;
-  if (corpus.streamed()) {
+  // SecondMomentOperator::packCounts' rule (a streamed corpus up to kPackedStreamedBytes).
+  const bool packed = corpus.vocabSize() <= 65536 && nnz >= SecondMomentOperator::kPackedCountsMinNonZeros &&
+                      !denseEigen(corpus.vocabSize(), o.topicCount) &&
+                      (!corpus.streamed() || 4.0 * nnz <= SecondMomentOperator::kPackedStreamedBytes);
+  if (corpus.streamed() && !packed) {
     // Each thread maps one block (8 bytes per count) while it reads it; the pages go after.
     m.bytes = perDocument + threadCount() * static_cast<double>(kStreamBlockEntries) * 8.0;
     m.largest = "the per-document weights and one block of the cache per thread (streamed)";
     return m;
   }
-  const bool packed = corpus.vocabSize() <= 65536 && nnz >= SecondMomentOperator::kPackedCountsMinNonZeros &&
-                      !denseEigen(corpus.vocabSize(), o.topicCount);
   m.bytes = perDocument + (packed ? 4.0 * nnz : 0.0);
   m.largest = packed ? "the eigen step's packed copy of the " + std::to_string(corpus.nnz()) + " counts (4 bytes each)"
                      : "the per-document weights";

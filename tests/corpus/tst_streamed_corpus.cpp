@@ -125,24 +125,6 @@ class TestStreamedCorpus : public QObject {
     off.enabled = false;
     off.stream = true;
     QVERIFY(!loadUciCorpus(dir.string(), off).value().streamed());
-    // streamAboveBytes: streamed only when the resident counts would take more (from the cache, and
-    // when the first load writes it).
-    const double bytes = residentCountsBytes(static_cast<double>(r.nnz()), r.docCount());
-    for (const bool fresh : {false, true}) {
-      if (fresh) fs::remove(corpusCachePath((dir / "docword.txt").string()));
-      for (const double above : {bytes - 1.0, bytes}) {
-        CorpusCacheOptions o;
-        o.stream = true;
-        o.streamAboveBytes = above;
-        CorpusLoadReport rep;
-        const Corpus c = loadUciCorpus(dir.string(), o, nullptr, &rep).value();
-        QCOMPARE(c.streamed(), above < bytes);
-        QCOMPARE(c.nnz(), r.nnz());
-        QCOMPARE(rep.fromCache, !fresh);
-        QCOMPARE(rep.cacheWritten, fresh);
-        if (fresh && above < bytes) fs::remove(corpusCachePath((dir / "docword.txt").string()));
-      }
-    }
   }
 
   void firstLoadStreamsTheCacheItWrote() {

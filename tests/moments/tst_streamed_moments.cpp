@@ -84,7 +84,8 @@ class TestStreamedMoments : public QObject {
     QVERIFY(sameBits(firstMoment(*r), firstMoment(*s)));
     const SecondMomentOperator opR(*r, alpha0), opS(*s, alpha0);
     QVERIFY(opR.packCounts(0).size() == static_cast<std::size_t>(r->nnz()));
-    QVERIFY(opS.packCounts(0).empty());  // a streamed corpus reads the mapping, never a packed copy
+    // A streamed corpus is packed from one read of its mapping: the same copy, the same products.
+    QVERIFY(opS.packCounts(0) == opR.packCounts(0));
     const Eigen::VectorXd x = fixedMatrix(40, 1, 1);
     Eigen::VectorXd yR(40), yS(40), yP(40);
     opR.perform_op(x.data(), yR.data());
@@ -94,6 +95,10 @@ class TestStreamedMoments : public QObject {
     QVERIFY(sameBits(yP, yS));
     const Eigen::MatrixXd X = fixedMatrix(40, 7, 2);
     QVERIFY(sameBits(opR.apply(X), opS.apply(X)));
+    QVERIFY(sameBits(opS.apply(X, opS.packCounts(0)), opS.apply(X)));
+    Eigen::VectorXd yQ(40);
+    opS.perform_op(x.data(), yQ.data(), opS.packCounts(0));
+    QVERIFY(sameBits(yQ, yS));
     QVERIFY(sameBits(opR.toDense().value(), opS.toDense().value()));
     // Column by column: the dense M̂2 to rounding, the same bits from either storage.
     const Eigen::MatrixXd columns = fromColumns(opR);
