@@ -35,12 +35,21 @@ Result<CoherenceResult> topicCoherence(const Eigen::MatrixXd& topics, const Corp
   // One pass over the documents counting, for each topic, the documents of each top word and of
   // each pair of them (k n² counters; lists of the documents of each top word took 4 bytes per
   // document and word, gigabytes at 3·10⁶ documents: issue 27 §4).
-  // word -> its (topic, rank) slots; indexed by word, not hashed: the pass looks up every count.
-  std::vector<std::vector<std::pair<int, int>>> slotsOf(static_cast<std::size_t>(d));
+  // A top word's (topic, rank) slots: slots[slotOf[word]], slotOf -1 for the other words. An array
+  // indexed by word, not a hash map: the pass looks up every count (4 bytes a word).
+  std::vector<int> slotOf(static_cast<std::size_t>(d), -1);
+  std::vector<std::vector<std::pair<int, int>>> slots;
   for (Eigen::Index t = 0; t < topics.cols(); ++t) {
     TopicCoherence c;
     c.topWords = topIndices(topics.col(t), n);
-    for (int i = 0; i < n; ++i) slotsOf[static_cast<std::size_t>(c.topWords[i])].emplace_back(static_cast<int>(t), i);
+    for (int i = 0; i < n; ++i) {
+      int& s = slotOf[static_cast<std::size_t>(c.topWords[i])];
+      if (s < 0) {
+        s = static_cast<int>(slots.size());
+        slots.emplace_back();
+      }
+      slots[static_cast<std::size_t>(s)].emplace_back(static_cast<int>(t), i);
+    }
     out.topics.push_back(std::move(c));
   }
   const std::size_t k = out.topics.size(), nn = static_cast<std::size_t>(n);
@@ -58,7 +67,9 @@ Result<CoherenceResult> topicCoherence(const Eigen::MatrixXd& topics, const Corp
                         const auto [word, count] = entry(e);
                         if (count <= 0) continue;
                         any = true;
-                        for (const auto& [t, rank] : slotsOf[static_cast<std::size_t>(word)])
+                        const int s = slotOf[static_cast<std::size_t>(word)];
+                        if (s < 0) continue;
+                        for (const auto& [t, rank] : slots[static_cast<std::size_t>(s)])
                           present[static_cast<std::size_t>(t)].push_back(rank);
                       }
                       documents += any ? 1 : 0;

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <type_traits>
 
 namespace dplda {
 
@@ -231,7 +232,8 @@ Result<EigenpairsTopK> topEigenpairs(const PackedSymmetric<Scalar>& released, in
   options.maxCycles = 1;
   options.checkEvery = 4;
   options.valueOnlyTrailing = 1;
-  if (sizeof(Scalar) == sizeof(float)) {
+  constexpr bool single = std::is_same_v<Scalar, float>;
+  if (single) {
     // The residuals of float products stop near 1e-6·|σ_1| (entries rounded to 6e-8 of themselves,
     // ‖|E|‖ ~ 0.4 √d ‖E‖ for a noise matrix): the early stop asks what they can reach.
     options.tolerance = 1e-5;
@@ -241,8 +243,7 @@ Result<EigenpairsTopK> topEigenpairs(const PackedSymmetric<Scalar>& released, in
                                         options, feedback);
   if (!block.ok()) return block.status();
   return fromBlock(block.value(), k,
-                   sizeof(Scalar) == sizeof(float)
-                       ? "randomized block Krylov (single-precision products with the released M2)"
+                   single ? "randomized block Krylov (single-precision products with the released M2)"
                        : "randomized block Krylov (products with the released M2)");
 }
 template Result<EigenpairsTopK> topEigenpairs(const PackedSymmetric<double>&, int, Feedback*);
