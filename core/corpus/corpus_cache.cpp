@@ -19,6 +19,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include "core/common/huge_pages.h"
 #include "core/common/memory_budget.h"
 #include "core/common/safe_file.h"
 #include "core/common/text_escape.h"

@@ -73,11 +73,4 @@ void MappedFile::releasePages(std::size_t from, std::size_t to) const {
   madvise(static_cast<char*>(m_data) + a, b - a, MADV_DONTNEED);
 }
 
-void adviseHugePages(void* data, std::size_t bytes) {
-  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
-  const auto begin = reinterpret_cast<std::uintptr_t>(data);
-  const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1), last = (begin + bytes) & ~(kHuge - 1);
-  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
-}
-
 }  // namespace dplda

@@ -47,9 +47,4 @@ class MappedFile {
   std::size_t m_size = 0;
 };
 
-// Asks for transparent huge pages on [data, data + bytes) of fresh, untouched memory (the corpus
-// arrays a reader is about to fill): 2 MiB pages instead of 512 page faults each, which was most
-// of loading a cached corpus (issue 11). A hint only; the whole 2 MiB pages inside the range.
-void adviseHugePages(void* data, std::size_t bytes);
-
 }  // namespace dplda

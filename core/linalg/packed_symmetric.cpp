@@ -97,10 +97,7 @@ PackedSymmetric<Scalar> PackedSymmetric<Scalar>::fromLowerColumns(
   m.m_n = n;
   m.m_tiles = (n + T - 1) / T;
   const std::size_t bytes = static_cast<std::size_t>(m.tileCount()) * T * T * sizeof(Scalar);
-  if (bytes > 0) {
-    m.m_data.reset(static_cast<Scalar*>(std::aligned_alloc(64, bytes)));
-    if (!m.m_data) throw std::bad_alloc();
-  }
+  m.m_data = HugePageArray<Scalar>(bytes / sizeof(Scalar));
   const Eigen::Index nt = m.m_tiles;
   // A tile column per task (the first pages each thread touches are its own), largest first.
 #pragma omp parallel if (n >= 256)

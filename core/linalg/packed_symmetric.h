@@ -17,9 +17,9 @@
 // M̃2 (the release formed in double, then rounded: core/whitening/whitening.h). Products are
 // accumulated in Scalar, then the chunks' partial sums added in double.
 #include <Eigen/Dense>
-#include <cstdlib>
 #include <functional>
-#include <memory>
+
+#include "core/common/huge_pages.h"
 
 namespace dplda {
 
@@ -49,17 +49,14 @@ class PackedSymmetric {
   bool allFinite() const;
 
  private:
-  struct Free {
-    void operator()(Scalar* p) const { std::free(p); }
-  };
   Eigen::Index tileIndex(Eigen::Index I, Eigen::Index J) const;  // tiles before tile (I, J), I >= J
-  const Scalar* tile(Eigen::Index I, Eigen::Index J) const { return m_data.get() + tileIndex(I, J) * kTile * kTile; }
-  Scalar* tile(Eigen::Index I, Eigen::Index J) { return m_data.get() + tileIndex(I, J) * kTile * kTile; }
+  const Scalar* tile(Eigen::Index I, Eigen::Index J) const { return m_data.data() + tileIndex(I, J) * kTile * kTile; }
+  Scalar* tile(Eigen::Index I, Eigen::Index J) { return m_data.data() + tileIndex(I, J) * kTile * kTile; }
   Eigen::Index tileCount() const { return m_tiles * (m_tiles + 1) / 2; }
 
   Eigen::Index m_n = 0;
   Eigen::Index m_tiles = 0;  // tile rows (= tile columns)
-  std::unique_ptr<Scalar[], Free> m_data;
+  HugePageArray<Scalar> m_data;  // 128 MB at d = 8 000 in float: huge pages, far fewer faults
 };
 
 using PackedSymmetricMatrix = PackedSymmetric<double>;

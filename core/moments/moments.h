@@ -8,6 +8,7 @@
 #include <cstddef>
 
 #include "core/common/feedback.h"
+#include "core/common/huge_pages.h"
 #include "core/common/status.h"
 #include "core/corpus/corpus.h"
 #include "core/tensor/tensor3.h"
@@ -50,6 +51,10 @@ Result<Eigen::MatrixXd> secondMomentDense(const Corpus& corpus, double alpha0, F
 // M̂2 = Cᵀ diag(w) C − diag(g) − a/(N(N−1)) S1 S1ᵀ with
 // w_n = 1/(N l(l−1)) + a/(N(N−1) l²), g = Σ_n c_n / (N l(l−1)).
 // The interface matches Spectra's matrix operation concept (rows, cols, perform_op).
+// The 4-byte copy of the counts (SecondMomentOperator::packCounts), on huge pages: at NYTimes size
+// it is 266 MB, written once per solve.
+using PackedCounts = HugePageArray<std::uint32_t>;
+
 class SecondMomentOperator {
  public:
   using Scalar = double;
@@ -63,9 +68,11 @@ class SecondMomentOperator {
   // M̂2 X for a block of vectors, one pass over the counts per 2 columns (each document: t = w_n
   // c_nᵀX, then X's rows scattered back by c_n), in the same fixed lanes: the result does not depend
   // on the thread count. The block eigensolver's product (core/whitening/block_eigensolver.h);
-  // `packed` as for perform_op.
+  // `packed` as for perform_op; `rows`, when given, holds the passes' per-lane rows and is kept by
+  // the caller across the products of a solve (huge_pages.h), grown when too small.
   Eigen::MatrixXd apply(const Eigen::MatrixXd& X) const;
-  Eigen::MatrixXd apply(const Eigen::MatrixXd& X, const std::vector<std::uint32_t>& packed) const;
+  Eigen::MatrixXd apply(const Eigen::MatrixXd& X, const PackedCounts& packed,
+                        HugePageArray<double>* rows = nullptr) const;
   Result<Eigen::MatrixXd> toDense(Feedback* feedback = nullptr) const;  // small d
   // A 4-byte copy of the counts for many products (the eigensolvers): (word << 16) | count per
   // non-zero instead of 12 bytes: the same products bit for bit, a single-vector pass ~1.6x faster
@@ -76,8 +83,8 @@ class SecondMomentOperator {
   // mapping's 8 bytes per count again); above, its products read the mapping in blocks.
   static constexpr Eigen::Index kPackedCountsMinNonZeros = 1 << 20;
   static constexpr double kPackedStreamedBytes = 1024.0 * 1024.0 * 1024.0;
-  std::vector<std::uint32_t> packCounts(Eigen::Index minNonZeros = kPackedCountsMinNonZeros) const;
-  void perform_op(const double* x, double* y, const std::vector<std::uint32_t>& packed) const;
+  PackedCounts packCounts(Eigen::Index minNonZeros = kPackedCountsMinNonZeros) const;
+  void perform_op(const double* x, double* y, const PackedCounts& packed) const;
 
  private:
   friend class SecondMomentColumns;  // M̂2 column by column (second_moment_columns.h)

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "core/common/huge_pages.h"
 #include "core/moments/moment_lanes.h"
 #include "core/moments/moments.h"
 
@@ -91,7 +92,7 @@ void productPass(const int* outer, Eigen::Index begin, Eigen::Index end, const d
 // The number of fixed contiguous lanes of documents the product passes are cut into (it depends on
 // the corpus shape only, so the lane sums, added in order, give the same bits for any thread
 // count), after checking `packed` against the corpus.
-Eigen::Index passLanes(const Corpus& corpus, const std::vector<std::uint32_t>& packed) {
+Eigen::Index passLanes(const Corpus& corpus, const PackedCounts& packed) {
   if (!packed.empty() && packed.size() != static_cast<std::size_t>(corpus.nnz())) {
     throw std::invalid_argument("SecondMomentOperator: the packed counts are not this corpus's");
   }
@@ -104,7 +105,7 @@ Eigen::Index passLanes(const Corpus& corpus, const std::vector<std::uint32_t>& p
 // through forEachRowBlock (the doubles in memory, or a streamed corpus's mapping block by block):
 // the same values and the same order either way.
 template <class Pass>
-void withEntries(const Corpus& corpus, const std::vector<std::uint32_t>& packed, Eigen::Index begin,
+void withEntries(const Corpus& corpus, const PackedCounts& packed, Eigen::Index begin,
                  Eigen::Index end, Pass pass) {
   if (!packed.empty()) {
     const std::uint32_t* p = packed.data();
@@ -118,13 +119,13 @@ void withEntries(const Corpus& corpus, const std::vector<std::uint32_t>& packed,
 
 }  // namespace
 
-std::vector<std::uint32_t> SecondMomentOperator::packCounts(Eigen::Index minNonZeros) const {
+PackedCounts SecondMomentOperator::packCounts(Eigen::Index minNonZeros) const {
   const Corpus& corpus = *m_corpus;
   const Eigen::Index nnz = corpus.nnz();
   if (corpus.vocabSize() > 65536 || nnz < minNonZeros || nnz == 0) return {};
   if (corpus.streamed() && 4.0 * static_cast<double>(nnz) > kPackedStreamedBytes) return {};
   if (!corpus.streamed() && !corpus.counts.isCompressed()) return {};
-  std::vector<std::uint32_t> packed(static_cast<std::size_t>(nnz));
+  PackedCounts packed(static_cast<std::size_t>(nnz));  // (std::bad_alloc: the caller's memory check)
   auto pack = [](int word, double c, std::uint32_t& out) {
     const bool fits = c >= 1.0 && c < 65536.0 && c == std::floor(c);
     out = (static_cast<std::uint32_t>(word) << 16) | (fits ? static_cast<std::uint32_t>(c) : 0u);
@@ -150,7 +151,7 @@ std::vector<std::uint32_t> SecondMomentOperator::packCounts(Eigen::Index minNonZ
 
 void SecondMomentOperator::perform_op(const double* x, double* y) const { perform_op(x, y, {}); }
 
-void SecondMomentOperator::perform_op(const double* x, double* y, const std::vector<std::uint32_t>& packed) const {
+void SecondMomentOperator::perform_op(const double* x, double* y, const PackedCounts& packed) const {
   const Corpus& corpus = *m_corpus;
   const Eigen::Index docs = corpus.docCount(), d = corpus.vocabSize();
   Eigen::Map<const Eigen::VectorXd> xv(x, d);
@@ -222,19 +223,26 @@ void productPassB(const int* outer, Eigen::Index begin, Eigen::Index end, const 
 
 // out = the Gram part of M̂2 X, B columns per pass over the counts (the last pass zero-padded).
 template <int B>
-void gramProduct(const Corpus& corpus, const std::vector<std::uint32_t>& packed,
-                 const Eigen::VectorXd& weights, const Eigen::MatrixXd& X, Eigen::MatrixXd& out) {
-  using Rows = Eigen::Matrix<double, Eigen::Dynamic, 2 * B, Eigen::RowMajor>;
+void gramProduct(const Corpus& corpus, const PackedCounts& packed,
+                 const Eigen::VectorXd& weights, const Eigen::MatrixXd& X, Eigen::MatrixXd& out,
+                 HugePageArray<double>* reuse) {
+  using Rows = Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, 2 * B, Eigen::RowMajor>>;
   const Eigen::Index docs = corpus.docCount(), d = corpus.vocabSize(), b = X.cols();
   const Eigen::Index lanes = passLanes(corpus, packed);
-  std::vector<Rows> partial(static_cast<std::size_t>(lanes));
+  // Every lane's rows in one arena on huge pages (the gathers and scatters index them at random),
+  // kept by the caller across the passes of a solve: fresh huge pages are zeroed at every fault.
+  HugePageArray<double> local;
+  HugePageArray<double>& arena = reuse ? *reuse : local;
+  if (arena.size() < static_cast<std::size_t>(lanes * d * 2 * B)) arena = HugePageArray<double>(lanes * d * 2 * B);
+  std::vector<Rows> partial;
+  for (Eigen::Index lane = 0; lane < lanes; ++lane) partial.emplace_back(arena.data() + lane * d * 2 * B, d, 2 * B);
   for (Eigen::Index c0 = 0; c0 < b; c0 += B) {
     const Eigen::Index width = std::min<Eigen::Index>(B, b - c0);
     ParallelGuard guard;
 #pragma omp parallel for schedule(dynamic, 1) if (lanes > 1 && corpus.nnz() > 200000)
     for (Eigen::Index lane = 0; lane < lanes; ++lane) guard.run([&] {
       Rows& XZ = partial[static_cast<std::size_t>(lane)];
-      XZ = Rows::Zero(d, 2 * B);
+      XZ.setZero();
       XZ.leftCols(width) = X.middleCols(c0, width);
       const Eigen::Index begin = docs * lane / lanes, end = docs * (lane + 1) / lanes;
       withEntries(corpus, packed, begin, end,
@@ -265,22 +273,23 @@ int passWidth(Eigen::Index d, Eigen::Index b) {
 
 Eigen::MatrixXd SecondMomentOperator::apply(const Eigen::MatrixXd& X) const { return apply(X, {}); }
 
-Eigen::MatrixXd SecondMomentOperator::apply(const Eigen::MatrixXd& X, const std::vector<std::uint32_t>& packed) const {
+Eigen::MatrixXd SecondMomentOperator::apply(const Eigen::MatrixXd& X, const PackedCounts& packed,
+                                            HugePageArray<double>* rows) const {
   const Corpus& corpus = *m_corpus;
   const Eigen::Index d = corpus.vocabSize();
   Eigen::MatrixXd out(d, X.cols());
   switch (passWidth(d, X.cols())) {
     case 16:
-      gramProduct<16>(corpus, packed, m_docWeights, X, out);
+      gramProduct<16>(corpus, packed, m_docWeights, X, out, rows);
       break;
     case 8:
-      gramProduct<8>(corpus, packed, m_docWeights, X, out);
+      gramProduct<8>(corpus, packed, m_docWeights, X, out, rows);
       break;
     case 4:
-      gramProduct<4>(corpus, packed, m_docWeights, X, out);
+      gramProduct<4>(corpus, packed, m_docWeights, X, out, rows);
       break;
     default:
-      gramProduct<2>(corpus, packed, m_docWeights, X, out);
+      gramProduct<2>(corpus, packed, m_docWeights, X, out, rows);
       break;
   }
   // The diagonal and rank-one corrections as in perform_op.

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <vector>
 
+#include "core/common/huge_pages.h"
 #include "core/common/random.h"
 #include "core/linalg/dense_eigen.h"
 
@@ -102,6 +103,9 @@ Result<BlockEigenResult> blockKrylovTopEigenpairs(const std::function<Eigen::Mat
 
   // H = Kᵀ A K, filled a block of columns at a time (and its transpose), diagonal after a restart.
   Eigen::MatrixXd K(d, m), AK(d, m), H(m, m);
+  // Untouched yet: on huge pages they fault in 2 MiB at a time (26 MB each in the whitened release).
+  adviseHugePages(K.data(), sizeof(double) * static_cast<std::size_t>(K.size()));
+  adviseHugePages(AK.data(), sizeof(double) * static_cast<std::size_t>(AK.size()));
   Eigen::MatrixXd Z(d, s);
   for (Eigen::Index j = 0; j < s; ++j)
     for (Eigen::Index i = 0; i < d; ++i) Z(i, j) = standardNormal(rng);

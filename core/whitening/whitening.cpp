@@ -33,7 +33,7 @@ void fixSigns(Eigen::MatrixXd& vectors) {
 // can be made (`packed`, kept only for the Lanczos run; the same bits as the doubles).
 struct SecondMomentProducts {
   const SecondMomentOperator* op;
-  std::vector<std::uint32_t> packed;
+  PackedCounts packed;
   mutable int products = 0;
   Eigen::Index rows() const { return op->rows(); }
   Eigen::Index cols() const { return op->cols(); }
@@ -206,8 +206,9 @@ Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, int k, Feed
   options.valueOnlyTrailing = 1;
   options.valueTolerance = 1e-5;
   options.checkEvery = 1;
-  const std::vector<std::uint32_t> packed = op.packCounts();
-  auto block = blockKrylovTopEigenpairs([&op, &packed](const Eigen::MatrixXd& X) { return op.apply(X, packed); }, d,
+  const PackedCounts packed = op.packCounts();
+  HugePageArray<double> rows;  // the passes' rows, allocated once
+  auto block = blockKrylovTopEigenpairs([&](const Eigen::MatrixXd& X) { return op.apply(X, packed, &rows); }, d,
                                         k + 1, options, feedback);
   if (!block.ok()) return block.status();
   return fromBlock(block.value(), k, "block Lanczos (matrix-free)");

@@ -186,7 +186,7 @@ class TestWhitening : public QObject {
     const Corpus c = sampleCorpus(model, 4000, 30, 150, 52);
     const SecondMomentOperator op(c, 1.0);
     QVERIFY(op.packCounts().empty());  // below the default size threshold: not worth a copy
-    const std::vector<std::uint32_t> packed = op.packCounts(0);
+    const PackedCounts packed = op.packCounts(0);
     QCOMPARE(packed.size(), static_cast<std::size_t>(c.counts.nonZeros()));
     const Eigen::VectorXd x = Eigen::VectorXd::Random(d);
     Eigen::VectorXd plain(d), fromPacked(d);
