@@ -47,14 +47,14 @@ Eigen::VectorXd firstMoment(const Corpus& corpus);
 // thousand); memory d^2 doubles.
 Result<Eigen::MatrixXd> secondMomentDense(const Corpus& corpus, double alpha0, Feedback* feedback = nullptr);
 
-// M̂2 as an operator x -> M̂2 x in O(nnz + d) per product (SPEC §4, large d):
-// M̂2 = Cᵀ diag(w) C − diag(g) − a/(N(N−1)) S1 S1ᵀ with
-// w_n = 1/(N l(l−1)) + a/(N(N−1) l²), g = Σ_n c_n / (N l(l−1)).
-// The interface matches Spectra's matrix operation concept (rows, cols, perform_op).
 // The 4-byte copy of the counts (SecondMomentOperator::packCounts), on huge pages: at NYTimes size
 // it is 266 MB, written once per solve.
 using PackedCounts = HugePageArray<std::uint32_t>;
 
+// M̂2 as an operator x -> M̂2 x in O(nnz + d) per product (SPEC §4, large d):
+// M̂2 = Cᵀ diag(w) C − diag(g) − a/(N(N−1)) S1 S1ᵀ with
+// w_n = 1/(N l(l−1)) + a/(N(N−1) l²), g = Σ_n c_n / (N l(l−1)).
+// The interface matches Spectra's matrix operation concept (rows, cols, perform_op).
 class SecondMomentOperator {
  public:
   using Scalar = double;

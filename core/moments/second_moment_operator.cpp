@@ -230,12 +230,13 @@ void gramProduct(const Corpus& corpus, const PackedCounts& packed,
   const Eigen::Index docs = corpus.docCount(), d = corpus.vocabSize(), b = X.cols();
   const Eigen::Index lanes = passLanes(corpus, packed);
   // Every lane's rows in one arena on huge pages (the gathers and scatters index them at random),
-  // kept by the caller across the passes of a solve: fresh huge pages are zeroed at every fault.
+  // kept by the caller across the passes of a solve: a fresh arena faults in page by page.
+  const Eigen::Index laneDoubles = d * 2 * B;
   HugePageArray<double> local;
   HugePageArray<double>& arena = reuse ? *reuse : local;
-  if (arena.size() < static_cast<std::size_t>(lanes * d * 2 * B)) arena = HugePageArray<double>(lanes * d * 2 * B);
+  if (arena.size() < static_cast<std::size_t>(lanes * laneDoubles)) arena = HugePageArray<double>(lanes * laneDoubles);
   std::vector<Rows> partial;
-  for (Eigen::Index lane = 0; lane < lanes; ++lane) partial.emplace_back(arena.data() + lane * d * 2 * B, d, 2 * B);
+  for (Eigen::Index lane = 0; lane < lanes; ++lane) partial.emplace_back(arena.data() + lane * laneDoubles, d, 2 * B);
   for (Eigen::Index c0 = 0; c0 < b; c0 += B) {
     const Eigen::Index width = std::min<Eigen::Index>(B, b - c0);
     ParallelGuard guard;
