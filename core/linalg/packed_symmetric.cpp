@@ -143,36 +143,46 @@ double PackedSymmetric<Scalar>::operator()(Eigen::Index i, Eigen::Index j) const
 }
 
 template <class Scalar>
-Eigen::MatrixXd PackedSymmetric<Scalar>::times(const Eigen::MatrixXd& X) const {
+Eigen::MatrixXd PackedSymmetric<Scalar>::times(const Eigen::MatrixXd& X, HugePageArray<Scalar>* scratch) const {
   const Eigen::Index n = m_n, b = X.cols(), nt = m_tiles, np = nt * T;
   const Eigen::Index ld = (b + kGroup - 1) / kGroup * kGroup;
   Eigen::MatrixXd Y = Eigen::MatrixXd::Zero(n, b);
   if (n == 0 || b == 0) return Y;
-  // X row-major, padded with zero rows and columns.
-  std::vector<Scalar> x(static_cast<std::size_t>(np * ld), Scalar(0));
-  for (Eigen::Index i = 0; i < n; ++i)
-    for (Eigen::Index j = 0; j < b; ++j) x[static_cast<std::size_t>(i * ld + j)] = static_cast<Scalar>(X(i, j));
   // Chunk c: tile columns [edge(c), edge(c + 1)), of about equal numbers of tiles; its partial
   // sum holds the rows from its first tile column down.
   auto edge = [nt](int c) {
     return std::min<Eigen::Index>(nt, static_cast<Eigen::Index>(std::llround(nt * (1.0 - std::sqrt(1.0 - double(c) / kChunks)))));
   };
-  std::vector<std::vector<Scalar>> partial(kChunks);
+  // The working memory: X row-major (padded with zero rows and columns), then the chunks' partial
+  // sums. Kept by a caller that repeats products: fresh memory faults in at every call otherwise
+  // (a third of the whitened release's eigen step, issue 27 §1).
+  std::size_t offsets[kChunks + 1];
+  offsets[0] = static_cast<std::size_t>(np * ld);
+  for (int c = 0; c < kChunks; ++c) {
+    const Eigen::Index J0 = edge(c), rows = edge(c + 1) > J0 ? np - J0 * T : 0;
+    offsets[c + 1] = offsets[c] + static_cast<std::size_t>(rows * ld);
+  }
+  HugePageArray<Scalar> local;
+  if (!scratch) scratch = &local;
+  if (scratch->size() < offsets[kChunks]) *scratch = HugePageArray<Scalar>(offsets[kChunks]);
+  Scalar* x = scratch->data();
+  for (Eigen::Index i = 0; i < np; ++i)
+    for (Eigen::Index j = 0; j < ld; ++j) x[i * ld + j] = i < n && j < b ? static_cast<Scalar>(X(i, j)) : Scalar(0);
 #pragma omp parallel for schedule(dynamic, 1) if (n >= 512)
   for (int c = 0; c < kChunks; ++c) {
     const Eigen::Index J0 = edge(c), J1 = edge(c + 1);
     if (J0 == J1) continue;
-    std::vector<Scalar>& p = partial[static_cast<std::size_t>(c)];
-    p.assign(static_cast<std::size_t>((np - J0 * T) * ld), Scalar(0));
-    auto rowsOf = [&](Eigen::Index I) { return p.data() + (I - J0) * T * ld; };
+    Scalar* p = scratch->data() + offsets[c];
+    std::fill(p, scratch->data() + offsets[c + 1], Scalar(0));
+    auto rowsOf = [&](Eigen::Index I) { return p + (I - J0) * T * ld; };
     for (Eigen::Index J = J0; J < J1; ++J) {
-      const Scalar* xJ = x.data() + J * T * ld;
+      const Scalar* xJ = x + J * T * ld;
       // Tiles (I, J) for I >= J are consecutive in memory: the next one is prefetched during each.
       Kernel<Scalar>::rows(tile(J, J), xJ, rowsOf(J), ld, J + 1 < nt ? tile(J, J) + T * T : nullptr);  // both triangles
       for (Eigen::Index I = J + 1; I < nt; ++I) {
         const Scalar* A = tile(I, J);
         Kernel<Scalar>::rows(A, xJ, rowsOf(I), ld, I + 1 < nt || J + 1 < nt ? A + T * T : nullptr);  // E_IJ X_J
-        Kernel<Scalar>::columns(A, x.data() + I * T * ld, rowsOf(J), ld);  // E_IJᵀ X_I = E_JI X_I
+        Kernel<Scalar>::columns(A, x + I * T * ld, rowsOf(J), ld);  // E_IJᵀ X_I = E_JI X_I
       }
     }
   }
@@ -182,7 +192,7 @@ Eigen::MatrixXd PackedSymmetric<Scalar>::times(const Eigen::MatrixXd& X) const {
     for (int c = 0; c < kChunks; ++c) {
       const Eigen::Index J0 = edge(c);
       if (J0 == edge(c + 1) || i < J0 * T) continue;
-      const Scalar* p = partial[static_cast<std::size_t>(c)].data() + (i - J0 * T) * ld;
+      const Scalar* p = scratch->data() + offsets[c] + (i - J0 * T) * ld;
       for (Eigen::Index j = 0; j < b; ++j) Y(i, j) += p[j];
     }
   }

@@ -43,8 +43,9 @@ class PackedSymmetric {
   double operator()(Eigen::Index i, Eigen::Index j) const;
 
   // E X for a d × b block X: the tiles in kChunks fixed chunks of tile columns, each chunk's
-  // partial sum added in chunk order, so the bits do not depend on the thread count.
-  Eigen::MatrixXd times(const Eigen::MatrixXd& X) const;
+  // partial sum added in chunk order, so the bits do not depend on the thread count. `scratch`:
+  // the product's working memory, for a caller that repeats products to keep (grown as needed).
+  Eigen::MatrixXd times(const Eigen::MatrixXd& X, HugePageArray<Scalar>* scratch = nullptr) const;
   Eigen::MatrixXd toDense() const;
   bool allFinite() const;
 

@@ -240,8 +240,9 @@ Result<EigenpairsTopK> topEigenpairs(const PackedSymmetric<Scalar>& released, in
     options.tolerance = 1e-5;
     options.valueTolerance = 1e-4;
   }
-  auto block = blockKrylovTopEigenpairs([&](const Eigen::MatrixXd& X) { return released.times(X); }, d, wanted,
-                                        options, feedback);
+  HugePageArray<Scalar> scratch;  // the passes' working memory, allocated once
+  auto block = blockKrylovTopEigenpairs([&](const Eigen::MatrixXd& X) { return released.times(X, &scratch); }, d,
+                                        wanted, options, feedback);
   if (!block.ok()) return block.status();
   return fromBlock(block.value(), k,
                    single ? "randomized block Krylov (single-precision products with the released M2)"
