@@ -6,17 +6,19 @@
 // not writable the cache goes to CorpusCacheOptions::fallbackDir if one is given (named by a
 // hash of the docword file's absolute path), else the corpus is simply not cached.
 //
-// Keyed on the source: the size and a 64-bit hash (XXH3, libxxhash) of the whole text of
-// docword.txt, and the same for vocab.txt (or its absence). An edit anywhere is seen, also one
+// Keyed on the source: the size and a 64-bit hash of the whole text of docword.txt (XXH3,
+// libxxhash, of each 16 MiB block, then of the blocks' digests: the blocks are hashed on all the
+// threads), and the same for vocab.txt (or its absence). An edit anywhere is seen, also one
 // that keeps the size and puts the modification time back (issue 28: a cache keyed on size and
-// time was trusted after such an edit). Hashing reads the text once (about 0.1 s per GB from the
-// page cache, a cold read is the disk's speed): a small part of a parse (docs/BENCHMARKS.md). The
+// time was trusted after such an edit). Hashing reads the text once (about 0.4 s of CPU per GB
+// from the page cache on the project's VM, a cold read is the disk's speed): a small part of a
+// parse (docs/BENCHMARKS.md). The
 // key is taken before the text is parsed, so a file changed during the parse leaves a cache that
 // is stale at the next load. Inputs that are not regular files (a FIFO, /dev/stdin as a pipe) are
 // refused by the reader; a corpus in a system folder (/dev, /proc, /sys) is not cached beside it.
 //
-// Never trusted: a cache is used only if its header, the key, the file size and the XXH3
-// checksum of its payload all match, and its structure is valid (row offsets, word ids in range
+// Never trusted: a cache is used only if its header, the key, the file size and the checksum of
+// its payload (the same block hash) all match, and its structure is valid (row offsets, word ids in range
 // and increasing in each row, positive integer counts, lengths equal to the row sums, printable
 // vocabulary). Anything else (stale, truncated, a flipped byte, another format version) is
 // reported in CorpusLoadReport::note and the cache is rebuilt from the text. Files are written
@@ -59,7 +61,7 @@ struct CorpusLoadReport {
 // The identity of the source files a cache was built from.
 struct CorpusSourceKey {
   std::uint64_t docwordSize = 0;
-  std::uint64_t docwordHash = 0;  // XXH3-64 of the whole file
+  std::uint64_t docwordHash = 0;  // the block hash of the whole file (XXH3-64 of 16 MiB blocks, then of their digests)
   std::uint64_t hasVocab = 0;
   std::uint64_t vocabSize = 0;
   std::uint64_t vocabHash = 0;

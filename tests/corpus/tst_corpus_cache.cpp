@@ -5,10 +5,12 @@
 #include <unistd.h>
 
 #include <QtTest>
+#include <omp.h>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <algorithm>
 #include <string>
 
 #include "core/corpus/corpus_cache.h"
@@ -322,6 +324,58 @@ class TestCorpusCache : public QObject {
       const auto loaded = loadUciCorpus(dir.string(), {}, nullptr, &report);
       QVERIFY(loaded.ok() && !report.fromCache && report.cacheWritten);
       QVERIFY(identical(corpus.value(), loaded.value()));
+    }
+  }
+
+  // Issue 27 §5: the hashes are of 16 MiB blocks, hashed on all the threads, and the rows are
+  // checked in chunks on all the threads. A text and a cache of several blocks: the writer's
+  // streamed payload hash and the reader's parallel one agree, the key does not depend on the
+  // thread count, a byte flipped in the last block is seen, and of two forged rows in different
+  // chunks the first is the one named.
+  void largeFilesAreHashedAndCheckedInBlocks() {
+    GeneratorParams p;
+    p.vocabSize = 3000;
+    p.docCount = 80000;
+    p.meanLength = 60;
+    p.seed = 11;
+    const auto gen = generateLdaCorpus(p);
+    QVERIFY(gen.ok());
+    const fs::path dir = fs::path(m_tmp.path().toStdString()) / "large";
+    QVERIFY(writeUciCorpus(gen->corpus, dir.string()).isOk());
+    const std::string docword = (dir / "docword.txt").string(), vocab = (dir / "vocab.txt").string();
+    QVERIFY2(fs::file_size(docword) > (2 * 16u << 20), "the text must span several hash blocks");
+    const int threads = omp_get_max_threads();
+    omp_set_num_threads(1);
+    const auto serialKey = corpusSourceKey(docword, vocab);
+    omp_set_num_threads(std::max(2, threads));
+    const auto key = corpusSourceKey(docword, vocab);
+    omp_set_num_threads(threads);
+    QVERIFY(serialKey.ok() && key.ok());
+    QVERIFY(serialKey.value() == key.value());
+    QVERIFY(loadAndCompare(dir).cacheWritten);
+    const fs::path cache = dir / "docword.txt.dplda-cache";
+    QVERIFY2(fs::file_size(cache) > (2 * 16u << 20), "the cache's payload must span several hash blocks");
+    for (bool stream : {false, true}) {
+      const auto r = readCorpusCache(cache.string(), key.value(), stream);
+      QVERIFY2(r.ok(), r.ok() ? "" : r.status().toString().c_str());
+    }
+    QVERIFY(loadAndCompare(dir).fromCache);
+    // A byte of the last block (a word of the vocabulary, at the end of the payload).
+    const std::string good = readAll(cache);
+    std::string flipped = good;
+    flipped[flipped.size() - 20] ^= 0x01;
+    writeAll(cache, flipped);
+    const auto corrupt = readCorpusCache(cache.string(), key.value());
+    QVERIFY(!corrupt.ok() && corrupt.status().message().find("payload checksum") != std::string::npos);
+    // Rows 5 001 and 60 001 forged (behind a valid checksum): the first is named.
+    Corpus forged = gen->corpus;
+    for (int row : {60000, 5000}) forged.counts.valuePtr()[forged.counts.outerIndexPtr()[row]] = 0.5;
+    QVERIFY(writeCorpusCache(forged, key.value(), cache.string()).isOk());
+    for (bool stream : {false, true}) {
+      const auto r = readCorpusCache(cache.string(), key.value(), stream);
+      QVERIFY(!r.ok());
+      QVERIFY2(r.status().message().find("positive integer in row 5001") != std::string::npos,
+               r.status().message().c_str());
     }
   }
 
