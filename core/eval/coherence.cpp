@@ -56,31 +56,48 @@ Result<CoherenceResult> topicCoherence(const Eigen::MatrixXd& topics, const Corp
   // [topic][i(i+1)/2 + j], j <= i: documents with both top words i and j (with i when j == i).
   const std::size_t triangle = nn * (nn + 1) / 2;
   std::vector<int> together(k * triangle, 0);
-  std::vector<std::vector<int>> present(k);  // ranks of a topic's top words in the document
   int documents = 0;
-  forEachRowBlock(reference, 0, reference.docCount(),
-                  [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
-                    for (Eigen::Index doc = first; doc < last; ++doc) {
-                      bool any = false;
-                      for (auto& p : present) p.clear();
-                      for (Eigen::Index e = outer[doc]; e < outer[doc + 1]; ++e) {
-                        const auto [word, count] = entry(e);
-                        if (count <= 0) continue;
-                        any = true;
-                        const int s = slotOf[static_cast<std::size_t>(word)];
-                        if (s < 0) continue;
-                        for (const auto& [t, rank] : slots[static_cast<std::size_t>(s)])
-                          present[static_cast<std::size_t>(t)].push_back(rank);
-                      }
-                      documents += any ? 1 : 0;
-                      for (std::size_t t = 0; t < k; ++t)
-                        for (const int i : present[t])
-                          for (const int j : present[t])
-                            if (j <= i)
-                              ++together[t * triangle + static_cast<std::size_t>(i) * (i + 1) / 2 +
+  // Blocks of documents on the OpenMP threads, each thread's counts added at the end: integer
+  // sums, the same whatever the order (a serial pass was 0.3 s of a NYTimes-sized `dplda run`).
+  constexpr Eigen::Index kDocumentsPerBlock = 8192;
+  const Eigen::Index docCount = reference.docCount(), blocks = (docCount + kDocumentsPerBlock - 1) / kDocumentsPerBlock;
+#pragma omp parallel if (blocks > 1)
+  {
+    std::vector<int> mine(k * triangle, 0);
+    std::vector<std::vector<int>> present(k);  // ranks of a topic's top words in the document
+    int myDocuments = 0;
+#pragma omp for schedule(dynamic, 1)
+    for (Eigen::Index b = 0; b < blocks; ++b) {
+      forEachRowBlock(reference, b * kDocumentsPerBlock, std::min(docCount, (b + 1) * kDocumentsPerBlock),
+                      [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
+                        for (Eigen::Index doc = first; doc < last; ++doc) {
+                          bool any = false;
+                          for (auto& p : present) p.clear();
+                          for (Eigen::Index e = outer[doc]; e < outer[doc + 1]; ++e) {
+                            const auto [word, count] = entry(e);
+                            if (count <= 0) continue;
+                            any = true;
+                            const int s = slotOf[static_cast<std::size_t>(word)];
+                            if (s < 0) continue;
+                            for (const auto& [t, rank] : slots[static_cast<std::size_t>(s)])
+                              present[static_cast<std::size_t>(t)].push_back(rank);
+                          }
+                          myDocuments += any ? 1 : 0;
+                          for (std::size_t t = 0; t < k; ++t)
+                            for (const int i : present[t])
+                              for (const int j : present[t])
+                                if (j <= i)
+                                  ++mine[t * triangle + static_cast<std::size_t>(i) * (i + 1) / 2 +
                                          static_cast<std::size_t>(j)];
-                    }
-                  });
+                        }
+                      });
+    }
+#pragma omp critical(coherence_counts)
+    {
+      documents += myDocuments;
+      for (std::size_t c = 0; c < mine.size(); ++c) together[c] += mine[c];
+    }
+  }
   if (documents == 0) return badInput("the reference corpus has no document with a token");
   out.referenceDocuments = documents;
   const double r = documents;

@@ -8,6 +8,9 @@
 // UMass(w_i, w_j) = log((D(w_i,w_j) + 1) / D(w_j)), w_j ranked above w_i; D(w_j) = 0 counts as 1.
 // Both averaged over the N(N−1)/2 pairs of the top N = 3 words.
 #include <QtTest>
+#include <omp.h>
+
+#include <algorithm>
 #include <cmath>
 
 #include "core/eval/coherence.h"
@@ -77,6 +80,36 @@ class TestCoherence : public QObject {
     QVERIFY(std::abs(r.topics[2].umass - std::log(1.5) / 3.0) < 1e-12);
     QVERIFY(std::abs(r.meanNpmi - (2.0 * npmi0 - 2.0 / 3.0) / 3.0) < 1e-12);
     QVERIFY(std::abs(r.meanUmass - (umass0 + std::log(1.5) / 3.0) / 3.0) < 1e-12);
+  }
+
+  // The documents are counted in blocks of 8 192 on the OpenMP threads: 5 000 copies of the tiny
+  // reference (25 000 documents, 4 blocks) give its probabilities, so its NPMI, and UMass from
+  // the counts times 5 000, on one thread and on several alike.
+  void blocksOnThreadsCountEveryDocument() {
+    const Corpus tiny = tinyReference();
+    constexpr int copies = 5000;
+    Corpus c;
+    std::vector<Eigen::Triplet<double, int>> t;
+    for (int copy = 0; copy < copies; ++copy)
+      for (int n = 0; n < tiny.counts.outerSize(); ++n)
+        for (SparseCounts::InnerIterator it(tiny.counts, n); it; ++it) t.emplace_back(copy * 5 + n, it.col(), it.value());
+    c.counts.resize(5 * copies, 5);
+    c.counts.setFromTriplets(t.begin(), t.end());
+    c.lengths = tiny.lengths.replicate(copies, 1);
+    c.emptyDocuments = copies;
+    const Eigen::MatrixXd topics = topicsOf({{0.4, 0.3, 0.2, 0.1, 0.0}});
+    const CoherenceResult one = topicCoherence(topics, tiny, 3).value();
+    const int threads = omp_get_max_threads();
+    for (int n : {1, std::max(2, threads)}) {
+      omp_set_num_threads(n);
+      const CoherenceResult r = topicCoherence(topics, c, 3).value();
+      QCOMPARE(r.referenceDocuments, 4 * copies);
+      QVERIFY(std::abs(r.topics[0].npmi - one.topics[0].npmi) < 1e-12);
+      // UMass: (b,a) log((2·5000+1)/(3·5000)), (c,a) the same, (c,b) log((5000+1)/(3·5000)).
+      const double umass = (2.0 * std::log(10001.0 / 15000.0) + std::log(5001.0 / 15000.0)) / 3.0;
+      QVERIFY(std::abs(r.topics[0].umass - umass) < 1e-12);
+    }
+    omp_set_num_threads(threads);
   }
 
   void pairInEveryDocumentHasNpmiOne() {
