@@ -99,6 +99,26 @@ class TestPackedSymmetric : public QObject {
     QVERIFY(filled[0] == filled[1] && filled[0] == filled[2]);
   }
 
+  // A scratch kept across products (the eigen step's passes) holds the previous product's
+  // partial sums and padding: each product must start from zeros, whatever came before, including
+  // a wider block (more columns of X and of the partial sums) and a scratch filled with garbage.
+  void keptScratchGivesTheSameBits() {
+    const Eigen::Index n = 9 * PackedSymmetricMatrix::kTile + 30;
+    Eigen::MatrixXd A = randomMatrix(n, n, 41);
+    const PackedSymmetricFloat F = PackedSymmetricFloat::fromLower(A);
+    const PackedSymmetricMatrix P = PackedSymmetricMatrix::fromLower(A);
+    HugePageArray<float> floatScratch;
+    HugePageArray<double> scratch;
+    for (Eigen::Index b : {Eigen::Index{21}, Eigen::Index{16}, Eigen::Index{3}, Eigen::Index{21}}) {
+      const Eigen::MatrixXd X = randomMatrix(n, b, 50 + static_cast<std::uint64_t>(b));
+      const Eigen::MatrixXd Yf = F.times(X, &floatScratch), Y = P.times(X, &scratch);
+      QVERIFY(Yf == F.times(X));
+      QVERIFY(Y == P.times(X));
+      std::fill(floatScratch.data(), floatScratch.data() + floatScratch.size(), 1e30f);
+      std::fill(scratch.data(), scratch.data() + scratch.size(), -1e300);
+    }
+  }
+
   void nonFiniteEntriesAreSeen() {
     for (double bad : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
                        -std::numeric_limits<double>::infinity()}) {
