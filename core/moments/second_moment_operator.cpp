@@ -132,13 +132,21 @@ PackedCounts SecondMomentOperator::packCounts(Eigen::Index minNonZeros) const {
     return fits;
   };
   bool exact = true;
-  if (corpus.streamed()) {  // one read of the mapping, in blocks (their pages released after)
-    forEachRowBlock(corpus, 0, corpus.docCount(), [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
-      for (Eigen::Index e = outer[first]; e < outer[last]; ++e) {
-        const auto [word, c] = entry(e);
-        exact = pack(word, c, packed[static_cast<std::size_t>(e)]) && exact;
-      }
-    });
+  if (corpus.streamed()) {
+    // One read of the mapping, in blocks of documents on the threads (their pages released after;
+    // the new array's pages fault in on every core: 266 MB at NYTimes size).
+    constexpr Eigen::Index kDocumentsPerBlock = 8192;
+    const Eigen::Index docs = corpus.docCount(), blocks = (docs + kDocumentsPerBlock - 1) / kDocumentsPerBlock;
+#pragma omp parallel for schedule(dynamic, 1) reduction(&& : exact) if (blocks > 1)
+    for (Eigen::Index b = 0; b < blocks; ++b) {
+      forEachRowBlock(corpus, b * kDocumentsPerBlock, std::min(docs, (b + 1) * kDocumentsPerBlock),
+                      [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
+                        for (Eigen::Index e = outer[first]; e < outer[last]; ++e) {
+                          const auto [word, c] = entry(e);
+                          exact = pack(word, c, packed[static_cast<std::size_t>(e)]) && exact;
+                        }
+                      });
+    }
   } else {
     const double* v = corpus.counts.valuePtr();
     const int* cols = corpus.counts.innerIndexPtr();

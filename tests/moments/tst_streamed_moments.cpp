@@ -3,6 +3,7 @@
 // every lane of every pass is cut into many of them: the documents are summed in the same order.
 #include <algorithm>
 #include <QtTest>
+#include <omp.h>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -78,6 +79,23 @@ class TestStreamedMoments : public QObject {
 
  private slots:
   void initTestCase() { QVERIFY(m_tmp.isValid()); }
+
+  // A streamed corpus is packed in blocks of 8 192 documents on the threads: 20 000 documents
+  // (three blocks) give the resident corpus's copy, on one thread and on several.
+  void packingInBlocksGivesTheSameCopy() {
+    const auto [r, s] = corpora(20000, 40, 10, 41, "packing");
+    const SecondMomentOperator opR(*r, 1.0), opS(*s, 1.0);
+    const PackedCounts packedR = opR.packCounts(0);
+    QVERIFY(packedR.size() == static_cast<std::size_t>(r->nnz()));
+    const int threads = omp_get_max_threads();
+    for (int n : {1, std::max(2, threads)}) {
+      omp_set_num_threads(n);
+      const PackedCounts packedS = opS.packCounts(0);
+      QVERIFY(packedS.size() == packedR.size() &&
+              std::equal(packedS.data(), packedS.data() + packedS.size(), packedR.data()));
+    }
+    omp_set_num_threads(threads);
+  }
 
   void everyPassGivesTheSameBits() {
     const auto [r, s] = corpora(3000, 40, 30, 37, "small");
