@@ -10,7 +10,8 @@
 // The method: thick-restart block Lanczos with full reorthogonalisation. A cycle extends the basis
 // K block by block (block j+1 = orth(A · block j) against all of K, twice-classical Gram–Schmidt),
 // up to m columns; takes the Rayleigh–Ritz pairs of Kᵀ A K (A K is stored: nothing else touches A,
-// and every residual ‖A u − θ u‖ is computed explicitly, not from a recurrence); and restarts from
+// and every residual ‖A u − θ u‖ that decides is computed explicitly, not from a recurrence; a
+// cheap estimate from the pending block only skips the checks it shows cannot pass); and restarts from
 // the `keep` leading Ritz vectors plus the pending block (which holds their residuals), until every
 // wanted pair has ‖A u − θ u‖ <= tolerance · |θ_1| (the trailing value-only pairs: see below).
 // Ritz values are taken largest algebraic first (M̂2 is indefinite after the diagonal correction).

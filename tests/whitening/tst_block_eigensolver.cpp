@@ -216,6 +216,38 @@ class TestBlockEigensolver : public QObject {
     QCOMPARE(b.blockWidth, 8);
     QVERIFY((b.values - Eigen::Vector4d(5.0, 4.0, 3.0, 2.0)).cwiseAbs().maxCoeff() < 1e-10);
   }
+
+  void cheapEstimateNeverMovesTheStop() {
+    // The explicit residual check is skipped at passes whose estimate ‖Zᵀ A K s‖ is far above the
+    // tolerances. It must stop exactly where checking explicitly after every pass stops: the first
+    // pass p at which a run with a budget of p passes (explicit residuals at its last pass) meets
+    // both tolerances. The trailing-value case above, NYT-like block 2, through restarts; mutated
+    // to skip every check but the explicit one at a full basis, it fails.
+    const int d = 900;
+    Eigen::VectorXd spectrum = Eigen::VectorXd::LinSpaced(d, 0.0, 1.0);
+    spectrum.tail(4) << 1.5, 1.7, 2.0, 2.4;
+    for (int i = 0; i < 40; ++i) spectrum[d - 5 - i] = 1.0 - 2e-4 * i;
+    const Eigen::MatrixXd A = withSpectrum(spectrum, 95);
+    auto product = [&](const Eigen::MatrixXd& X) { return Eigen::MatrixXd(A * X); };
+    BlockEigenOptions o;
+    o.valueOnlyTrailing = 1;
+    o.valueTolerance = 1e-5;
+    o.checkEvery = 1;
+    o.maxCycles = 1000;
+    const BlockEigenResult run = blockKrylovTopEigenpairs(product, d, 5, o).value();
+    QVERIFY(run.converged && run.cycles > 1);
+    int first = 0;  // the last 6 passes (all of them took minutes): a stop on the estimate comes late or early there
+    for (int p = std::max(1, run.blockProducts - 5); p <= run.blockProducts && first == 0; ++p) {
+      BlockEigenOptions budget = o;
+      budget.passBudget = p;
+      const BlockEigenResult r = blockKrylovTopEigenpairs(product, d, 5, budget).value();
+      if (r.converged) {
+        first = p;
+        QVERIFY(r.values == run.values && r.residuals == run.residuals);
+      }
+    }
+    QCOMPARE(first, run.blockProducts);
+  }
 };
 
 QTEST_APPLESS_MAIN(TestBlockEigensolver)
