@@ -1,5 +1,8 @@
 #include "core/corpus/vocabulary_compaction.h"
 
+#include <algorithm>
+#include <vector>
+
 namespace dplda {
 
 VocabularyCompaction compactVocabulary(Corpus& corpus) {
@@ -7,11 +10,24 @@ VocabularyCompaction compactVocabulary(Corpus& corpus) {
   const int d = corpus.vocabSize();
   c.vocabSize = d;
   std::vector<int> newId(static_cast<std::size_t>(d), -1);
-  forEachRowBlock(corpus, 0, corpus.docCount(),
-                  [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
-                    for (Eigen::Index e = outer[first]; e < outer[last]; ++e)
-                      newId[static_cast<std::size_t>(entry(e).first)] = 0;
-                  });
+  // The words used, from blocks of documents on the threads (each thread marks its own copy).
+  constexpr Eigen::Index kDocumentsPerBlock = 8192;
+  const Eigen::Index docs = corpus.docCount(), blocks = (docs + kDocumentsPerBlock - 1) / kDocumentsPerBlock;
+#pragma omp parallel if (blocks > 1)
+  {
+    std::vector<unsigned char> used(static_cast<std::size_t>(d), 0);
+#pragma omp for schedule(dynamic, 1)
+    for (Eigen::Index b = 0; b < blocks; ++b) {
+      forEachRowBlock(corpus, b * kDocumentsPerBlock, std::min(docs, (b + 1) * kDocumentsPerBlock),
+                      [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
+                        for (Eigen::Index e = outer[first]; e < outer[last]; ++e)
+                          used[static_cast<std::size_t>(entry(e).first)] = 1;
+                      });
+    }
+#pragma omp critical(vocabulary_compaction)
+    for (int w = 0; w < d; ++w)
+      if (used[static_cast<std::size_t>(w)]) newId[static_cast<std::size_t>(w)] = 0;
+  }
   for (int w = 0; w < d; ++w) {
     if (newId[static_cast<std::size_t>(w)] < 0) continue;
     newId[static_cast<std::size_t>(w)] = static_cast<int>(c.wordIds.size());

@@ -1,6 +1,9 @@
 // The words no document uses, taken out for a non-private fit and put back for its output
 // (core/corpus/vocabulary_compaction.h, issue 28).
 #include <QtTest>
+#include <omp.h>
+
+#include <algorithm>
 
 #include "core/corpus/vocabulary_compaction.h"
 
@@ -56,6 +59,24 @@ class TestVocabularyCompaction : public QObject {
     QCOMPARE(c.vocab.size(), named ? std::size_t{10} : std::size_t{0});
     QCOMPARE(c.wordName(8), named ? std::string("word8") : std::string("w8"));
     QCOMPARE(expandWordRows(fitted, v), full);  // the map outlives the restore
+  }
+
+  // The words are marked from blocks of 8 192 documents on the threads: words used only in the
+  // first, a middle and the last of 20 000 documents are all kept, on one thread and on several.
+  void wordsOfEveryBlockAreKept() {
+    std::vector<CountTriplet> entries;
+    for (int n = 0; n < 20000; ++n) entries.push_back({n, 0, 3.0});
+    entries.push_back({0, 2, 1.0});
+    entries.push_back({9000, 5, 1.0});
+    entries.push_back({19999, 7, 1.0});
+    const int threads = omp_get_max_threads();
+    for (int t : {1, std::max(2, threads)}) {
+      omp_set_num_threads(t);
+      Corpus c = buildCorpus(20000, 9, entries).value();
+      const VocabularyCompaction v = compactVocabulary(c);
+      QCOMPARE(v.wordIds, (std::vector<int>{0, 2, 5, 7}));
+    }
+    omp_set_num_threads(threads);
   }
 
   void changesNothingWhenEveryWordIsUsed() {
