@@ -1,5 +1,5 @@
 // Reads a UCI corpus once and prints one JSON line (issue 11; run by bench/bench_read.sh):
-//   bench_read --mode text|cache|load|key PATH
+//   bench_read --mode text|cache|load|stream|key PATH
 // text: the text parser (readUciCorpus), no cache. cache: loadUciCorpus, which must find a
 // valid cache (exit 4 otherwise). load: loadUciCorpus as the command line uses it (parses and
 // writes the cache when there is none). key: only the cache's key (the XXH3 hash of the whole
@@ -54,6 +54,10 @@ int main(int argc, char** argv) {
     corpus = dplda::readUciCorpus(path);
   } else if (mode == "cache" || mode == "load") {
     corpus = dplda::loadUciCorpus(path, {}, nullptr, &report);
+  } else if (mode == "stream") {  // as `dplda run` loads: the counts left in the cache's mapping
+    dplda::CorpusCacheOptions streamed;
+    streamed.stream = true;
+    corpus = dplda::loadUciCorpus(path, streamed, nullptr, &report);
   } else {
     std::cerr << "bench_read: unknown mode " << mode << "\n";
     return 2;

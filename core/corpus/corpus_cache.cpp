@@ -59,8 +59,6 @@ std::uint64_t hashOf(const void* data, std::size_t n) { return n ? XXH3_64bits(d
 // 0.6 s of every load of a NYTimes-sized corpus to hash its 0.9 GB of text and 0.5 GB of cache
 // (issue 27 §5); a writer computes the same value as it streams (BlockHasher).
 constexpr std::size_t kHashBlock = std::size_t{16} << 20;
-// Files up to this size keep their mapped pages between the hash and the pass after it.
-constexpr std::size_t kKeepPagesUpTo = std::size_t{64} << 20;
 
 std::uint64_t combineBlocks(const std::vector<std::uint64_t>& digests) {
   return XXH3_64bits(digests.data(), digests.size() * sizeof(std::uint64_t));
@@ -94,19 +92,42 @@ class BlockHasher {
   std::vector<std::uint64_t> m_digests;
 };
 
-// BlockHasher's value for data[0, n), the blocks on the OpenMP threads; `hashed(from, to)` after
-// each block (to release its pages behind).
-template <class AfterBlock>
-std::uint64_t blockHash(const char* data, std::size_t n, AfterBlock&& hashed) {
-  const auto blocks = static_cast<std::int64_t>(std::max<std::size_t>(1, (n + kHashBlock - 1) / kHashBlock));
+// BlockHasher's value for the bytes [from, to) of a file, the blocks on the OpenMP threads, each
+// read with pread(2) into the thread's buffer: no page of the file enters the process (mapped and
+// released behind, the blocks' page faults and TLB shootdowns took longer than the hashing).
+Status hashFileRange(int fd, const std::string& name, std::uint64_t from, std::uint64_t to, std::uint64_t& hash) {
+  const std::uint64_t n = to - from;
+  const auto blocks = static_cast<std::int64_t>(std::max<std::uint64_t>(1, (n + kHashBlock - 1) / kHashBlock));
   std::vector<std::uint64_t> digests(static_cast<std::size_t>(blocks));
-#pragma omp parallel for schedule(dynamic, 1) if (blocks > 1)
-  for (std::int64_t b = 0; b < blocks; ++b) {
-    const std::size_t from = static_cast<std::size_t>(b) * kHashBlock, to = std::min(n, from + kHashBlock);
-    digests[static_cast<std::size_t>(b)] = hashOf(data + from, to - from);
-    hashed(from, to);
+  std::vector<int> failure(static_cast<std::size_t>(blocks), 0);  // errno, or -1: the file ended early
+#pragma omp parallel if (blocks > 1)
+  {
+    std::vector<char> buffer(std::size_t{1} << 20);
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t b = 0; b < blocks; ++b) {
+      Hasher h;
+      std::uint64_t at = from + static_cast<std::uint64_t>(b) * kHashBlock;
+      const std::uint64_t end = std::min(to, at + kHashBlock);
+      while (at < end) {
+        const ssize_t got = pread(fd, buffer.data(), static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), end - at)),
+                                  static_cast<off_t>(at));
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) {
+          failure[static_cast<std::size_t>(b)] = got < 0 ? errno : -1;
+          break;
+        }
+        h.update(buffer.data(), static_cast<std::size_t>(got));
+        at += static_cast<std::uint64_t>(got);
+      }
+      digests[static_cast<std::size_t>(b)] = h.digest();
+    }
   }
-  return combineBlocks(digests);
+  for (int e : failure) {
+    if (e > 0) return ioError("cannot read " + name + ": " + std::strerror(e));
+    if (e < 0) return ioError(name + " changed while it was read");
+  }
+  hash = combineBlocks(digests);
+  return Status::ok();
 }
 
 // ---------------------------------------------------------------- the file header
@@ -174,30 +195,9 @@ class HashedWriter {
   std::size_t m_written = 0;
 };
 
-// The hash of a whole file (blockHash), its mapped pages released behind each block (a file
-// larger than memory is hashed in bounded memory); read(2) when it could not be mapped.
+// The hash of a whole file (hashFileRange).
 Status hashWholeFile(const MappedFile& f, const std::string& name, std::uint64_t& hash) {
-  if (f.mapped()) {
-    const std::string_view v = f.view();
-    hash = blockHash(v.data(), v.size(), [&](std::size_t from, std::size_t to) {
-      if (v.size() > kKeepPagesUpTo) f.dropPages(from, to);
-    });
-    return Status::ok();
-  }
-  BlockHasher h;
-  std::vector<char> buffer(1 << 20);
-  std::uint64_t at = 0;
-  for (;;) {
-    const ssize_t got = pread(f.fd(), buffer.data(), buffer.size(), static_cast<off_t>(at));
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) return ioError("cannot read " + name + ": " + std::strerror(errno));
-    if (got == 0) break;
-    h.update(buffer.data(), static_cast<std::size_t>(got));
-    at += static_cast<std::uint64_t>(got);
-  }
-  if (at != f.size()) return ioError(name + " changed while it was read: not cached");
-  hash = h.digest();
-  return Status::ok();
+  return hashFileRange(f.fd(), name, 0, f.size(), hash);
 }
 
 }  // namespace
@@ -206,7 +206,7 @@ Result<CorpusSourceKey> corpusSourceKey(const std::string& docwordPath, const st
   CorpusSourceKey key;
   auto stamp = [](const std::string& path, std::uint64_t& size, std::uint64_t& hash) -> Status {
     const std::string name = escapeText(path);
-    auto f = MappedFile::open(path, name);  // refuses anything but a regular file, without waiting
+    auto f = MappedFile::open(path, name, /*tryMap=*/false);  // refuses anything but a regular file, without waiting
     if (!f.ok()) return f.status();
     size = f->size();
     return hashWholeFile(f.value(), name, hash);
@@ -353,12 +353,8 @@ Result<Corpus> readCorpusCache(const std::string& cachePath, const CorpusSourceK
     return corrupt("its size (" + std::to_string(file->size()) + " bytes) is not the " + std::to_string(l.end) +
                    " its header implies");
   {
-    // Pages released behind each block: a cache larger than memory still loads. A small cache
-    // keeps its pages for the pass below (no second round of page faults).
-    const std::size_t payload = l.end - sizeof(CacheHeader);
-    const std::uint64_t hash = blockHash(base + sizeof(CacheHeader), payload, [&](std::size_t from, std::size_t to) {
-      if (l.end > kKeepPagesUpTo) file->dropPages(sizeof(CacheHeader) + from, sizeof(CacheHeader) + to);
-    });
+    std::uint64_t hash = 0;
+    DPLDA_RETURN_IF_ERROR(hashFileRange(file->fd(), name, sizeof(CacheHeader), l.end, hash));
     if (hash != h.payloadHash) return corrupt("payload checksum mismatch");
   }
 
@@ -404,40 +400,50 @@ Result<Corpus> readCorpusCache(const std::string& cachePath, const CorpusSourceK
   const auto* wide = reinterpret_cast<const double*>(base + l.values);
   for (std::int64_t r = 0; r < h.rows; ++r)  // first, so that the rows can be split below
     if (outer[r + 1] < outer[r] || outer[r + 1] > h.nnz) return corrupt("row offsets decrease at row " + std::to_string(r + 1));
-  // The rows in chunks on the OpenMP threads, each chunk's mapped pages released behind it (memory
-  // stays at the corpus's size plus the chunks in flight, not twice the corpus). The first bad row
-  // is the one reported, whatever the thread count.
+  // The rows in waves of about 2^24 entries, each wave's rows in chunks on the OpenMP threads and
+  // its mapped pages released behind it (memory stays at the corpus's size plus a wave, not twice
+  // the corpus; one release per wave: releasing from every thread cost TLB shootdowns). The first
+  // bad row is the one reported, whatever the thread count.
   enum Fault : char { kNone, kBadId, kBadCount, kBadLength };
-  constexpr std::int64_t kChunkRows = 4096;
-  const std::int64_t chunks = (h.rows + kChunkRows - 1) / kChunkRows;
-  std::vector<std::pair<std::int64_t, Fault>> firstFault(static_cast<std::size_t>(chunks), {h.rows, kNone});
+  constexpr std::int64_t kChunkRows = 1024, kWaveEntries = std::int64_t{1} << 24;
+  std::pair<std::int64_t, Fault> fault{h.rows, kNone};
+  for (std::int64_t w0 = 0; w0 < h.rows && fault.second == kNone;) {
+    std::int64_t w1 = w0 + 1;  // the wave: rows [w0, w1), at least one
+    while (w1 < h.rows && outer[w1] - outer[w0] < kWaveEntries) ++w1;
+    const std::int64_t chunks = (w1 - w0 + kChunkRows - 1) / kChunkRows;
+    std::vector<std::pair<std::int64_t, Fault>> firstFault(static_cast<std::size_t>(chunks), {h.rows, kNone});
 #pragma omp parallel for schedule(dynamic, 1) if (chunks > 1)
-  for (std::int64_t c = 0; c < chunks; ++c) {
-    const std::int64_t r0 = c * kChunkRows, r1 = std::min(h.rows, r0 + kChunkRows);
-    for (std::int64_t r = r0; r < r1; ++r) {
-      const std::int32_t b = outer[r], e = outer[r + 1];
-      const RowCopy row = h.valueBytes == 4 ? copyRow(inner, narrow, b, e, h.cols, innerOut, values)
-                                            : copyRow(inner, wide, b, e, h.cols, innerOut, values);
-      const Fault f = row.badId ? kBadId
-                      : row.badCount ? kBadCount
-                      : (row.sum != lengths[r] || row.sum < kMinDocumentLength) ? kBadLength
-                                                                                : kNone;
-      if (f != kNone) {
-        firstFault[static_cast<std::size_t>(c)] = {r, f};
+    for (std::int64_t c = 0; c < chunks; ++c) {
+      const std::int64_t r0 = w0 + c * kChunkRows, r1 = std::min(w1, r0 + kChunkRows);
+      for (std::int64_t r = r0; r < r1; ++r) {
+        const std::int32_t b = outer[r], e = outer[r + 1];
+        const RowCopy row = h.valueBytes == 4 ? copyRow(inner, narrow, b, e, h.cols, innerOut, values)
+                                              : copyRow(inner, wide, b, e, h.cols, innerOut, values);
+        const Fault f = row.badId ? kBadId
+                        : row.badCount ? kBadCount
+                        : (row.sum != lengths[r] || row.sum < kMinDocumentLength) ? kBadLength
+                                                                                  : kNone;
+        if (f != kNone) {
+          firstFault[static_cast<std::size_t>(c)] = {r, f};
+          break;
+        }
+        corpus.lengths[r] = row.sum;
+      }
+    }
+    for (const auto& f : firstFault)
+      if (f.second != kNone) {
+        fault = f;
         break;
       }
-      corpus.lengths[r] = row.sum;
-    }
-    const std::size_t b = static_cast<std::size_t>(outer[r0]), e = static_cast<std::size_t>(outer[r1]);
+    const std::size_t b = static_cast<std::size_t>(outer[w0]), e = static_cast<std::size_t>(outer[w1]);
     file->dropPages(l.inner + b * 4, l.inner + e * 4);
     file->dropPages(l.values + b * h.valueBytes, l.values + e * h.valueBytes);
+    w0 = w1;
   }
-  for (const auto& [r, f] : firstFault) {
-    const std::string row = std::to_string(r + 1);
-    if (f == kBadId) return corrupt("word ids out of order or range in row " + row);
-    if (f == kBadCount) return corrupt("a count that is not a positive integer in row " + row);
-    if (f == kBadLength) return corrupt("the length of row " + row + " is not its sum of counts");
-  }
+  const std::string badRow = std::to_string(fault.first + 1);
+  if (fault.second == kBadId) return corrupt("word ids out of order or range in row " + badRow);
+  if (fault.second == kBadCount) return corrupt("a count that is not a positive integer in row " + badRow);
+  if (fault.second == kBadLength) return corrupt("the length of row " + badRow + " is not its sum of counts");
   if (h.hasVocab) {
     const auto* wordLengths = reinterpret_cast<const std::uint32_t*>(base + l.vocabLengths);
     const char* bytes = base + l.vocabBytes;
