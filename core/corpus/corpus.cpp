@@ -60,7 +60,7 @@ Result<Corpus> buildCorpus(int docCount, int vocabSize, const std::vector<CountT
 namespace dplda {
 
 void MappedCounts::release(Eigen::Index from, Eigen::Index to) const {
-  if (!file || to <= from) return;
+  if (!file || to <= from || keepPages) return;
   file->releasePages(wordsAt + static_cast<std::size_t>(from) * 4, wordsAt + static_cast<std::size_t>(to) * 4);
   file->releasePages(countsAt + static_cast<std::size_t>(from) * 4, countsAt + static_cast<std::size_t>(to) * 4);
 }

@@ -72,9 +72,11 @@ struct MappedCounts {
   // Compaction (vocabulary_compaction.h): the column of each cache word id; empty: the ids themselves.
   std::vector<int> wordMap;
   Eigen::Index blockEntries = 0;           // entries per block of forEachRowBlock (0: kStreamBlockEntries)
+  bool keepPages = false;                  // release() keeps the pages (CorpusCacheOptions::keepMappedBytes)
   Eigen::Index nnz() const { return outer.empty() ? 0 : outer.back(); }
   // Drops the mapped pages of entries [from, to) from the resident set (rounded out to whole pages:
-  // a page another block still reads is read again from the page cache, never wrong).
+  // a page another block still reads is read again from the page cache, never wrong), unless
+  // keepPages.
   void release(Eigen::Index from, Eigen::Index to) const;
 };
 

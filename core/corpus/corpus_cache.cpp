@@ -330,7 +330,8 @@ RowCopy copyRow(const std::int32_t* inner, const Count* counts, std::int32_t b, 
 
 }  // namespace
 
-Result<Corpus> readCorpusCache(const std::string& cachePath, const CorpusSourceKey& expected, bool stream) {
+Result<Corpus> readCorpusCache(const std::string& cachePath, const CorpusSourceKey& expected, bool stream,
+                              double keepMappedBytes) {
   const std::string name = escapeText(cachePath);
   auto corrupt = [&](const std::string& why) { return badInput(name + " is corrupt: " + why); };
   auto file = MappedFile::open(cachePath, name);
@@ -368,6 +369,7 @@ Result<Corpus> readCorpusCache(const std::string& cachePath, const CorpusSourceK
   // row offsets and lengths are copied. 8-byte counts (never written for counts below 2^32, which
   // every reader enforces) are not streamed.
   stream = stream && h.valueBytes == 4;
+  const bool keepMapped = stream && static_cast<double>(l.end) <= keepMappedBytes;
   Corpus corpus;
   if (!stream) {
     const double bytes = static_cast<double>(h.nnz) * (sizeof(double) + sizeof(int)) +
@@ -436,8 +438,10 @@ Result<Corpus> readCorpusCache(const std::string& cachePath, const CorpusSourceK
         break;
       }
     const std::size_t b = static_cast<std::size_t>(outer[w0]), e = static_cast<std::size_t>(outer[w1]);
-    file->dropPages(l.inner + b * 4, l.inner + e * 4);
-    file->dropPages(l.values + b * h.valueBytes, l.values + e * h.valueBytes);
+    if (!keepMapped) {
+      file->dropPages(l.inner + b * 4, l.inner + e * 4);
+      file->dropPages(l.values + b * h.valueBytes, l.values + e * h.valueBytes);
+    }
     w0 = w1;
   }
   const std::string badRow = std::to_string(fault.first + 1);
@@ -460,7 +464,8 @@ Result<Corpus> readCorpusCache(const std::string& cachePath, const CorpusSourceK
   }
   corpus.droppedDocuments = static_cast<int>(h.dropped);
   if (stream) {
-    file->releasePages(0, file->size());  // the checks' pages; the passes map theirs again
+    if (!keepMapped) file->releasePages(0, file->size());  // the checks' pages; the passes map theirs again
+    mapped->keepPages = keepMapped;
     mapped->cols = h.cols;
     mapped->words = inner;
     mapped->counts = narrow;
@@ -489,6 +494,8 @@ CorpusCacheOptions corpusCacheOptionsFromEnvironment(bool enabled) {
   const char* off = std::getenv("DPLDA_NO_CACHE");
   o.enabled = enabled && !(off && *off && std::strcmp(off, "0") != 0);
   if (const char* dir = std::getenv("DPLDA_CACHE_DIR")) o.fallbackDir = dir;
+  const auto budget = memoryBudget();
+  if (budget.ok()) o.keepMappedBytes = std::min(1.5 * (1u << 30), budget.value().bytes / 4.0);
   return o;
 }
 
@@ -516,7 +523,7 @@ Result<Corpus> loadCounts(const std::string& pathText, const CorpusCacheOptions&
   if (!options.fallbackDir.empty()) candidates.push_back(corpusCachePath(docword.string(), options.fallbackDir));
   for (const std::string& c : candidates) {
     if (!fs::exists(c, ec)) continue;
-    auto cached = readCorpusCache(c, key.value(), options.stream);
+    auto cached = readCorpusCache(c, key.value(), options.stream, options.keepMappedBytes);
     if (cached.ok()) {
       rep.fromCache = true;
       rep.cachePath = c;
@@ -535,7 +542,7 @@ Result<Corpus> loadCounts(const std::string& pathText, const CorpusCacheOptions&
       rep.cacheWritten = true;
       rep.cachePath = c;
       if (options.stream) {  // the parsed copy makes way for the cache read in place
-        auto streamed = readCorpusCache(c, key.value(), true);
+        auto streamed = readCorpusCache(c, key.value(), true, options.keepMappedBytes);
         if (streamed.ok()) return streamed;
         rep.note += (rep.note.empty() ? "" : "; ") + streamed.status().message() + " (not streamed)";
       }

@@ -190,6 +190,30 @@ class TestStreamedCorpus : public QObject {
     QVERIFY2(largest <= 5 * 1024, ("resident during the pass: " + std::to_string(largest) + " kB").c_str());
   }
 
+  // CorpusCacheOptions::keepMappedBytes: a cache within it keeps its pages once read (the passes
+  // after the first fault nothing in), one above it releases them as above; the entries are the
+  // same either way.
+  void aKeptMappingStaysResident() {
+    const fs::path dir = makeCorpus(8000, 2000, 250);
+    QVERIFY(!dir.empty());
+    const std::uintmax_t cacheBytes = fs::file_size(dir / "docword.txt.dplda-cache");
+    for (const double keep : {double(cacheBytes), double(cacheBytes) - 1.0}) {
+      CorpusCacheOptions o;
+      o.stream = true;
+      o.keepMappedBytes = keep;
+      Corpus s = loadUciCorpus(dir.string(), o).value();
+      QVERIFY(s.streamed());
+      setBlockEntries(s, 1 << 14);
+      QVERIFY(entriesOf(s, 0, s.docCount()) == entriesOf(load(dir, false), 0, s.docCount()));
+      const long after = residentKilobytesOfMapping(s.mapped->words);
+      const long mappedKb = static_cast<long>(s.nnz() * 8 / 1024);
+      if (keep >= double(cacheBytes))
+        QVERIFY2(after >= mappedKb * 9 / 10, ("kept: " + std::to_string(after) + " of " + std::to_string(mappedKb) + " kB").c_str());
+      else
+        QVERIFY2(after <= 256, ("released: " + std::to_string(after) + " kB resident").c_str());
+    }
+  }
+
   void compactionAndRestoreMatchTheResidentCorpus() {
     const fs::path dir = makeCorpus(300, 400, 8);  // short documents over many words: some unused
     QVERIFY(!dir.empty());
