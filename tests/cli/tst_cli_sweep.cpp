@@ -8,6 +8,7 @@
 #include <QtTest>
 
 #include "core/experiments/sweep.h"
+#include "csv_fields.h"
 
 using namespace dplda;
 
@@ -44,35 +45,6 @@ QString readAll(const QString& path) {
   QFile f(path);
   if (!f.open(QIODevice::ReadOnly)) return {};
   return QString::fromUtf8(f.readAll());
-}
-
-// RFC 4180 fields of one line (quotes around cells holding commas, "" for a quote).
-QStringList csvFields(const QString& line) {
-  QStringList out;
-  QString cur;
-  bool quoted = false;
-  for (int i = 0; i < line.size(); ++i) {
-    const QChar c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        cur += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        cur += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      out << cur;
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  out << cur;
-  return out;
 }
 
 // Header + rows of a CSV file (plot CSVs start with a "# {metadata}" line, skipped); every row

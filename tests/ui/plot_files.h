@@ -9,6 +9,7 @@
 #include <QtTest>
 #include <cmath>
 
+#include "csv_fields.h"
 #include "ui/plots/plot_widget.h"
 
 namespace dplda::plot_files {
@@ -29,35 +30,6 @@ inline QByteArray readAll(const QString& path) {
 
 inline QJsonObject readJson(const QString& path) { return QJsonDocument::fromJson(readAll(path)).object(); }
 
-// Splits one CSV line (RFC 4180 quoting) into cells.
-inline QStringList splitCsv(const QString& line) {
-  QStringList cells;
-  QString cell;
-  bool quoted = false;
-  for (int i = 0; i < line.size(); ++i) {
-    const QChar c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        cell += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        cell += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      cells << cell;
-      cell.clear();
-    } else {
-      cell += c;
-    }
-  }
-  cells << cell;
-  return cells;
-}
-
 struct Csv {
   QStringList header;
   QVector<QStringList> rows;
@@ -68,9 +40,9 @@ inline Csv readCsv(const QString& path) {
   const QStringList lines = QString::fromUtf8(readAll(path)).split('\n', Qt::SkipEmptyParts);
   for (const QString& line : lines) {
     if (csv.header.isEmpty()) {
-      csv.header = splitCsv(line);
+      csv.header = csvFields(line);
     } else {
-      csv.rows.append(splitCsv(line));
+      csv.rows.append(csvFields(line));
     }
   }
   return csv;
