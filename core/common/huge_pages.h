@@ -55,6 +55,13 @@ class HugePageArray {
   HugePageArray(const HugePageArray&) = delete;
   HugePageArray& operator=(const HugePageArray&) = delete;
 
+  // At least `count` elements: this array when it holds as many (its contents as they are), else
+  // a fresh zeroed one in its place (the old contents dropped). For working memory a caller keeps
+  // across repeated calls.
+  T* ensureSize(std::size_t count) {
+    if (m_count < count) *this = HugePageArray(count);
+    return m_data;
+  }
   T* data() { return m_data; }
   const T* data() const { return m_data; }
   std::size_t size() const { return m_count; }

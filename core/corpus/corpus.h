@@ -189,6 +189,19 @@ void forEachRowBlock(const Corpus& corpus, Eigen::Index begin, Eigen::Index end,
   }
 }
 
+// A pass on the OpenMP threads with state of its own per thread takes the documents in fixed
+// blocks of kDocumentsPerBlock: `#pragma omp for` over b < documentBlocks(corpus), block b read
+// by readDocumentBlock (the blocks do not depend on the thread count).
+inline constexpr Eigen::Index kDocumentsPerBlock = 8192;
+inline Eigen::Index documentBlocks(const Corpus& corpus) {
+  return (corpus.docCount() + kDocumentsPerBlock - 1) / kDocumentsPerBlock;
+}
+template <class F>
+void readDocumentBlock(const Corpus& corpus, Eigen::Index block, F&& f) {
+  const Eigen::Index begin = block * kDocumentsPerBlock;
+  forEachRowBlock(corpus, begin, std::min<Eigen::Index>(corpus.docCount(), begin + kDocumentsPerBlock), f);
+}
+
 // Whether a document of this length enters the estimators (empty documents do not).
 inline bool contributes(double length) { return length >= kMinDocumentLength; }
 

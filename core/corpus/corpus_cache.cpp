@@ -195,11 +195,6 @@ class HashedWriter {
   std::size_t m_written = 0;
 };
 
-// The hash of a whole file (hashFileRange).
-Status hashWholeFile(const MappedFile& f, const std::string& name, std::uint64_t& hash) {
-  return hashFileRange(f.fd(), name, 0, f.size(), hash);
-}
-
 }  // namespace
 
 Result<CorpusSourceKey> corpusSourceKey(const std::string& docwordPath, const std::string& vocabPath) {
@@ -209,7 +204,7 @@ Result<CorpusSourceKey> corpusSourceKey(const std::string& docwordPath, const st
     auto f = MappedFile::open(path, name, /*tryMap=*/false);  // refuses anything but a regular file, without waiting
     if (!f.ok()) return f.status();
     size = f->size();
-    return hashWholeFile(f.value(), name, hash);
+    return hashFileRange(f->fd(), name, 0, f->size(), hash);
   };
   DPLDA_RETURN_IF_ERROR(stamp(docwordPath, key.docwordSize, key.docwordHash));
   std::error_code ec;

@@ -11,18 +11,15 @@ VocabularyCompaction compactVocabulary(Corpus& corpus) {
   c.vocabSize = d;
   std::vector<int> newId(static_cast<std::size_t>(d), -1);
   // The words used, from blocks of documents on the threads (each thread marks its own copy).
-  constexpr Eigen::Index kDocumentsPerBlock = 8192;
-  const Eigen::Index docs = corpus.docCount(), blocks = (docs + kDocumentsPerBlock - 1) / kDocumentsPerBlock;
+  const Eigen::Index blocks = documentBlocks(corpus);
 #pragma omp parallel if (blocks > 1)
   {
     std::vector<unsigned char> used(static_cast<std::size_t>(d), 0);
 #pragma omp for schedule(dynamic, 1)
     for (Eigen::Index b = 0; b < blocks; ++b) {
-      forEachRowBlock(corpus, b * kDocumentsPerBlock, std::min(docs, (b + 1) * kDocumentsPerBlock),
-                      [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
-                        for (Eigen::Index e = outer[first]; e < outer[last]; ++e)
-                          used[static_cast<std::size_t>(entry(e).first)] = 1;
-                      });
+      readDocumentBlock(corpus, b, [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
+        for (Eigen::Index e = outer[first]; e < outer[last]; ++e) used[static_cast<std::size_t>(entry(e).first)] = 1;
+      });
     }
 #pragma omp critical(vocabulary_compaction)
     for (int w = 0; w < d; ++w)

@@ -59,8 +59,7 @@ Result<CoherenceResult> topicCoherence(const Eigen::MatrixXd& topics, const Corp
   int documents = 0;
   // Blocks of documents on the OpenMP threads, each thread's counts added at the end: integer
   // sums, the same whatever the order (a serial pass was 0.3 s of a NYTimes-sized `dplda run`).
-  constexpr Eigen::Index kDocumentsPerBlock = 8192;
-  const Eigen::Index docCount = reference.docCount(), blocks = (docCount + kDocumentsPerBlock - 1) / kDocumentsPerBlock;
+  const Eigen::Index blocks = documentBlocks(reference);
 #pragma omp parallel if (blocks > 1)
   {
     std::vector<int> mine(k * triangle, 0);
@@ -68,29 +67,27 @@ Result<CoherenceResult> topicCoherence(const Eigen::MatrixXd& topics, const Corp
     int myDocuments = 0;
 #pragma omp for schedule(dynamic, 1)
     for (Eigen::Index b = 0; b < blocks; ++b) {
-      forEachRowBlock(reference, b * kDocumentsPerBlock, std::min(docCount, (b + 1) * kDocumentsPerBlock),
-                      [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
-                        for (Eigen::Index doc = first; doc < last; ++doc) {
-                          bool any = false;
-                          for (auto& p : present) p.clear();
-                          for (Eigen::Index e = outer[doc]; e < outer[doc + 1]; ++e) {
-                            const auto [word, count] = entry(e);
-                            if (count <= 0) continue;
-                            any = true;
-                            const int s = slotOf[static_cast<std::size_t>(word)];
-                            if (s < 0) continue;
-                            for (const auto& [t, rank] : slots[static_cast<std::size_t>(s)])
-                              present[static_cast<std::size_t>(t)].push_back(rank);
-                          }
-                          myDocuments += any ? 1 : 0;
-                          for (std::size_t t = 0; t < k; ++t)
-                            for (const int i : present[t])
-                              for (const int j : present[t])
-                                if (j <= i)
-                                  ++mine[t * triangle + static_cast<std::size_t>(i) * (i + 1) / 2 +
-                                         static_cast<std::size_t>(j)];
-                        }
-                      });
+      readDocumentBlock(reference, b, [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
+        for (Eigen::Index doc = first; doc < last; ++doc) {
+          bool any = false;
+          for (auto& p : present) p.clear();
+          for (Eigen::Index e = outer[doc]; e < outer[doc + 1]; ++e) {
+            const auto [word, count] = entry(e);
+            if (count <= 0) continue;
+            any = true;
+            const int s = slotOf[static_cast<std::size_t>(word)];
+            if (s < 0) continue;
+            for (const auto& [t, rank] : slots[static_cast<std::size_t>(s)])
+              present[static_cast<std::size_t>(t)].push_back(rank);
+          }
+          myDocuments += any ? 1 : 0;
+          for (std::size_t t = 0; t < k; ++t)
+            for (const int i : present[t])
+              for (const int j : present[t])
+                if (j <= i)
+                  ++mine[t * triangle + static_cast<std::size_t>(i) * (i + 1) / 2 + static_cast<std::size_t>(j)];
+        }
+      });
     }
 #pragma omp critical(coherence_counts)
     {

@@ -163,17 +163,16 @@ Eigen::MatrixXd PackedSymmetric<Scalar>::times(const Eigen::MatrixXd& X, HugePag
     offsets[c + 1] = offsets[c] + static_cast<std::size_t>(rows * ld);
   }
   HugePageArray<Scalar> local;
-  if (!scratch) scratch = &local;
-  if (scratch->size() < offsets[kChunks]) *scratch = HugePageArray<Scalar>(offsets[kChunks]);
-  Scalar* x = scratch->data();
+  Scalar* const work = (scratch ? *scratch : local).ensureSize(offsets[kChunks]);
+  Scalar* x = work;
   for (Eigen::Index i = 0; i < np; ++i)
     for (Eigen::Index j = 0; j < ld; ++j) x[i * ld + j] = i < n && j < b ? static_cast<Scalar>(X(i, j)) : Scalar(0);
 #pragma omp parallel for schedule(dynamic, 1) if (n >= 512)
   for (int c = 0; c < kChunks; ++c) {
     const Eigen::Index J0 = edge(c), J1 = edge(c + 1);
     if (J0 == J1) continue;
-    Scalar* p = scratch->data() + offsets[c];
-    std::fill(p, scratch->data() + offsets[c + 1], Scalar(0));
+    Scalar* p = work + offsets[c];
+    std::fill(p, work + offsets[c + 1], Scalar(0));
     auto rowsOf = [&](Eigen::Index I) { return p + (I - J0) * T * ld; };
     for (Eigen::Index J = J0; J < J1; ++J) {
       const Scalar* xJ = x + J * T * ld;
@@ -192,7 +191,7 @@ Eigen::MatrixXd PackedSymmetric<Scalar>::times(const Eigen::MatrixXd& X, HugePag
     for (int c = 0; c < kChunks; ++c) {
       const Eigen::Index J0 = edge(c);
       if (J0 == edge(c + 1) || i < J0 * T) continue;
-      const Scalar* p = scratch->data() + offsets[c] + (i - J0 * T) * ld;
+      const Scalar* p = work + offsets[c] + (i - J0 * T) * ld;
       for (Eigen::Index j = 0; j < b; ++j) Y(i, j) += p[j];
     }
   }

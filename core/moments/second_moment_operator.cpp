@@ -135,17 +135,15 @@ PackedCounts SecondMomentOperator::packCounts(Eigen::Index minNonZeros) const {
   if (corpus.streamed()) {
     // One read of the mapping, in blocks of documents on the threads (their pages released after;
     // the new array's pages fault in on every core: 266 MB at NYTimes size).
-    constexpr Eigen::Index kDocumentsPerBlock = 8192;
-    const Eigen::Index docs = corpus.docCount(), blocks = (docs + kDocumentsPerBlock - 1) / kDocumentsPerBlock;
+    const Eigen::Index blocks = documentBlocks(corpus);
 #pragma omp parallel for schedule(dynamic, 1) reduction(&& : exact) if (blocks > 1)
     for (Eigen::Index b = 0; b < blocks; ++b) {
-      forEachRowBlock(corpus, b * kDocumentsPerBlock, std::min(docs, (b + 1) * kDocumentsPerBlock),
-                      [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
-                        for (Eigen::Index e = outer[first]; e < outer[last]; ++e) {
-                          const auto [word, c] = entry(e);
-                          exact = pack(word, c, packed[static_cast<std::size_t>(e)]) && exact;
-                        }
-                      });
+      readDocumentBlock(corpus, b, [&](Eigen::Index first, Eigen::Index last, const int* outer, auto entry) {
+        for (Eigen::Index e = outer[first]; e < outer[last]; ++e) {
+          const auto [word, c] = entry(e);
+          exact = pack(word, c, packed[static_cast<std::size_t>(e)]) && exact;
+        }
+      });
     }
   } else {
     const double* v = corpus.counts.valuePtr();
@@ -241,10 +239,9 @@ void gramProduct(const Corpus& corpus, const PackedCounts& packed,
   // kept by the caller across the passes of a solve: a fresh arena faults in page by page.
   const Eigen::Index laneDoubles = d * 2 * B;
   HugePageArray<double> local;
-  HugePageArray<double>& arena = reuse ? *reuse : local;
-  if (arena.size() < static_cast<std::size_t>(lanes * laneDoubles)) arena = HugePageArray<double>(lanes * laneDoubles);
+  double* arena = (reuse ? *reuse : local).ensureSize(static_cast<std::size_t>(lanes * laneDoubles));
   std::vector<Rows> partial;
-  for (Eigen::Index lane = 0; lane < lanes; ++lane) partial.emplace_back(arena.data() + lane * laneDoubles, d, 2 * B);
+  for (Eigen::Index lane = 0; lane < lanes; ++lane) partial.emplace_back(arena + lane * laneDoubles, d, 2 * B);
   for (Eigen::Index c0 = 0; c0 < b; c0 += B) {
     const Eigen::Index width = std::min<Eigen::Index>(B, b - c0);
     ParallelGuard guard;
