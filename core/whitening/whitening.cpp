@@ -197,14 +197,11 @@ Result<EigenpairsTopK> topEigenpairs(const SecondMomentOperator& op, int k, Feed
   }
   // Block Lanczos (block_eigensolver.h). Tolerance on ‖M̂2u − σu‖/|σ_1|: 1e-10 for the k vectors
   // of W (the rounding floor of the products is ~4e-12); σ_{k+1}, wanted for the gap only and inside
-  // the noise bulk, to 1e-5·σ_1 (its vector would need many more passes: on the NYT-sized seed 5 its
-  // neighbour is 0.8 % below it, and 1e-7 took 61 passes where the k pairs were done at ~25; 1e-5
-  // puts the gap σ_k − σ_{k+1} to ~1e-3 of itself there). Rayleigh–Ritz after every pass, so the
-  // run stops at the first pass that meets both. The passes read the 4-byte copy of the counts
-  // when one can be made.
+  // the noise bulk, to kTrailingValueTolerance. Rayleigh–Ritz after every pass, so the run stops at
+  // the first pass that meets both. The passes read the 4-byte copy of the counts when one can be made.
   BlockEigenOptions options;
   options.valueOnlyTrailing = 1;
-  options.valueTolerance = 1e-5;
+  options.valueTolerance = kTrailingValueTolerance;
   options.checkEvery = 1;
   const PackedCounts packed = op.packCounts();
   HugePageArray<double> rows;  // the passes' rows, allocated once
