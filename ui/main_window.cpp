@@ -43,6 +43,7 @@
 #include "ui/common/last_folder.h"
 #include "ui/window/presentation_mode.h"
 #include "ui/window/recent_sessions.h"
+#include "ui/worker/released_vocabularies.h"
 #include "ui/window/run_summary.h"
 #include "ui/window/unsaved_changes_guard.h"
 #include "ui/window/window_fit.h"
@@ -343,7 +344,8 @@ bool MainWindow::openSession(const QString& path, QString* error) {
 }
 
 bool MainWindow::saveSession(const QString& path, QString* error) {
-  const Status st = dplda::saveSession(m_model.state(), path);
+  // The file carries the session's released vocabulary selection, if any: opened elsewhere, it is reused.
+  const Status st = dplda::saveSession(withRecordedSelection(m_model.state()), path);
   if (!st.isOk()) {
     if (error) *error = QString::fromStdString(st.message());
     setStatus(QString::fromStdString(st.message()), true);

@@ -1,7 +1,8 @@
 // The app's record of released vocabulary selections (ui/worker/released_vocabularies.h): a text
 // imported again with the same options reuses its first selection (nothing drawn: one release);
-// other options draw a new one and the note adds up what all of them spend; a store that cannot
-// be read or written refuses the import instead of drawing unrecorded.
+// other options draw a new one and the note adds up what all of them spend; a session file carries
+// its selection to another machine; a store that cannot be read or written refuses the import
+// instead of drawing unrecorded.
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -87,6 +88,44 @@ class TestReleasedVocabularies : public QObject {
     QVERIFY(d.ok() && back.vocabularyReused);
     QCOMPARE(d->vocab, a->vocab);
     QCOMPARE(releasedSelectionCount(text), 2);
+  }
+
+  void aSessionFileCarriesItsSelectionToAnotherMachine() {
+    const QString text = writeText(m_dir.path());
+    auto a = importSessionText(textSession(text, 50), nullptr, nullptr, nullptr);
+    QVERIFY2(a.ok(), a.status().message().c_str());
+    // Saved, the session file carries the selection and its import options.
+    const SessionState saved = withRecordedSelection(textSession(text, 50));
+    QCOMPARE(saved.releasedSelection.value("words").toArray().size(), qsizetype(a->vocabSize()));
+    auto reopened = sessionFromJson(sessionToJson(saved));
+    QVERIFY2(reopened.ok(), reopened.status().message().c_str());
+    QCOMPARE(reopened->releasedSelection, saved.releasedSelection);
+
+    // Another machine: no record of it, the text in another folder. The carried words, no draw.
+    QTemporaryDir there;
+    const QString moved = there.filePath("docs.txt");
+    QVERIFY(QFile::copy(text, moved));
+    qputenv("DPLDA_RELEASED_VOCABULARIES", there.filePath("released.json").toLocal8Bit());
+    SessionState s = reopened.value();
+    s.corpusPath = moved;
+    TextImportReport report;
+    QString note;
+    auto b = importSessionText(s, &report, nullptr, &note);
+    QVERIFY2(b.ok(), b.status().message().c_str());
+    QVERIFY(report.vocabularyReused);
+    QCOMPARE(b->vocab, a->vocab);
+    QVERIFY2(note.contains("session file carries"), qPrintable(note));
+    QCOMPARE(releasedSelectionCount(moved), 1);  // recorded there: one release, as before
+    QCOMPARE(withRecordedSelection(s).releasedSelection.value("words"), saved.releasedSelection.value("words"));
+
+    // Other options (d = 20) are another import: the carried words do not apply, and the file drops them.
+    SessionState other = s;
+    other.generator.vocabSize = 20;
+    QVERIFY(withRecordedSelection(other).releasedSelection.isEmpty());
+    TextImportReport drawn;
+    QVERIFY(importSessionText(other, &drawn, nullptr, nullptr).ok());
+    QVERIFY(!drawn.vocabularyReused);
+    QCOMPARE(releasedSelectionCount(moved), 2);
   }
 
   void aStoreThatCannotBeReadOrWrittenRefusesTheImport() {

@@ -98,6 +98,18 @@ class TstSession : public QObject {
         {QJsonObject{{"corpus", QJsonObject{{"source", "ftp"}}}}, "corpus.source"},
         {QJsonObject{{"version", 99}}, "version"},
         {QJsonObject{{"pinned_sweeps", "figure2"}}, "pinned_sweeps"},
+        // A carried vocabulary selection (ui/worker/released_vocabularies.h) is checked before use.
+        {QJsonObject{{"corpus", QJsonObject{{"released_selection", "words"}}}}, "corpus.released_selection"},
+        {QJsonObject{{"corpus", QJsonObject{{"released_selection", QJsonObject{{"options", "text:50"},
+                                                                                {"epsilon", 1.0},
+                                                                                {"delta", 1e-6},
+                                                                                {"words_per_document", 20},
+                                                                                {"words", QJsonArray{"a", 7}}}}}}},
+         "corpus.released_selection.words"},
+        {QJsonObject{{"corpus", QJsonObject{{"released_selection", QJsonObject{{"options", "text:50"},
+                                                                                {"epsilon", -1.0},
+                                                                                {"words", QJsonArray{"a"}}}}}}},
+         "corpus.released_selection.epsilon"},
     };
     for (const Case& c : cases) {
       auto r = sessionFromJson(c.json);

@@ -88,6 +88,13 @@ struct SessionState {
   // Gaussian; with other settings the sweep leaves them out (the checkbox is greyed).
   bool compareSound = false;
 
+  // Text with the private selection: the selection this import released, as the app's record of it
+  // (ui/worker/released_vocabularies.h: words, ε, δ, the import's options), written into the file
+  // when the session is saved so that the session opened on another machine, or after the app's
+  // record is lost, reuses it instead of drawing (and spending) again. Empty otherwise. Derived
+  // from the record, so not compared by operator==.
+  QJsonObject releasedSelection;
+
   QJsonArray pinned;        // pinned run summaries (see RunSummary in the history panel)
   QJsonArray pinnedSweeps;  // pinned sweeps: their curves per figure (see ExperimentView::pinShown)
   QString lessonTitle, lessonText;

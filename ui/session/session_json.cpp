@@ -182,6 +182,35 @@ Status checkStrings(const QJsonValue& v, const QString& where) {
   return Status::ok();
 }
 
+// corpus.released_selection (SessionState::releasedSelection): the import's options, ε > 0, δ in
+// [0, 1), words per document >= 1, and at most kMaxVocabularySize words of at most kMaxTextLength
+// characters (duplicates and words missing from the text are the import's to refuse).
+Status readReleasedSelection(const QJsonObject& corpus, QJsonObject& out) {
+  if (!corpus.contains("released_selection")) return Status::ok();
+  const QString where = "corpus.released_selection";
+  if (!corpus.value("released_selection").isObject()) return bad("session: " + where + " must be an object");
+  const QJsonObject o = corpus.value("released_selection").toObject();
+  QString options, import, input;
+  double epsilon = 0.0, delta = 0.0;
+  int perDocument = 0;
+  DPLDA_RETURN_IF_ERROR(readString(o, "options", where, options, 3 * kMaxTextLength));
+  DPLDA_RETURN_IF_ERROR(readString(o, "import", where, import, 4 * kMaxTextLength));
+  DPLDA_RETURN_IF_ERROR(readString(o, "input", where, input));
+  DPLDA_RETURN_IF_ERROR(readNumberIn(o, "epsilon", where, 0.0, kMaxEpsilon, true, epsilon));
+  DPLDA_RETURN_IF_ERROR(readNumberIn(o, "delta", where, 0.0, 1.0, false, delta));
+  DPLDA_RETURN_IF_ERROR(readIntIn(o, "words_per_document", where, 1, std::numeric_limits<int>::max(), perDocument));
+  const QJsonValue words = o.value("words");
+  if (options.isEmpty() || !(epsilon > 0.0) || delta >= 1.0 || perDocument < 1 || !words.isArray() ||
+      words.toArray().isEmpty() || words.toArray().size() > kMaxVocabularySize)
+    return bad("session: " + where + " needs options, epsilon > 0, delta < 1, words_per_document >= 1 and 1.." +
+               QString::number(kMaxVocabularySize) + " words");
+  for (const QJsonValue& w : words.toArray())
+    if (!w.isString() || w.toString().isEmpty() || w.toString().size() > kMaxTextLength)
+      return bad("session: " + where + ".words must hold words of 1.." + QString::number(kMaxTextLength) + " characters");
+  out = o;
+  return Status::ok();
+}
+
 Status readSeed(const QJsonObject& o, const char* key, const QString& where, std::uint64_t& out) {
   if (!o.contains(key)) return Status::ok();
   const QJsonValue v = o.value(key);
@@ -250,6 +279,11 @@ QJsonObject sessionToJson(const SessionState& s) {
       {"pinned", s.pinned},
       {"pinned_sweeps", s.pinnedSweeps},
   };
+  if (!s.releasedSelection.isEmpty()) {
+    QJsonObject corpus = json.value("corpus").toObject();
+    corpus.insert("released_selection", s.releasedSelection);
+    json.insert("corpus", corpus);
+  }
   QJsonObject privacy = json.value("privacy").toObject();
   writePrivacyOptionsJson(s, privacy);
   json.insert("privacy", privacy);
@@ -297,6 +331,7 @@ Result<SessionState> sessionFromJson(const QJsonObject& json) {
   s.textFormat = textFormat.value();
   DPLDA_RETURN_IF_ERROR(readString(corpus, "column", "corpus", s.textColumn));
   DPLDA_RETURN_IF_ERROR(readString(corpus, "vocabulary_file", "corpus", s.vocabularyFile));
+  DPLDA_RETURN_IF_ERROR(readReleasedSelection(corpus, s.releasedSelection));
 
   GeneratorParams& g = s.generator;
   // The ranges every part of the tool accepts (core/corpus/corpus.h, core/privacy/mechanisms.h);

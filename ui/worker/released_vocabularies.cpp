@@ -44,15 +44,20 @@ Result<QJsonArray> readStore(const QString& path) {
   return d.object().value("selections").toArray();
 }
 
-std::optional<std::vector<std::string>> wordsOf(const QJsonArray& selections, const QString& key) {
-  for (const QJsonValue& v : selections) {
-    const QJsonObject o = v.toObject();
-    if (o.value("import").toString() != key) continue;
-    std::vector<std::string> words;
-    for (const QJsonValue& w : o.value("words").toArray()) words.push_back(w.toString().toStdString());
-    return words;
-  }
+std::optional<QJsonObject> recordOf(const QJsonArray& selections, const QString& key) {
+  for (const QJsonValue& v : selections)
+    if (v.toObject().value("import").toString() == key) return v.toObject();
   return std::nullopt;
+}
+
+std::vector<std::string> wordsOf(const QJsonObject& record) {
+  std::vector<std::string> words;
+  for (const QJsonValue& w : record.value("words").toArray()) words.push_back(w.toString().toStdString());
+  return words;
+}
+
+bool privateSelection(const SessionState& s) {
+  return s.source == SessionState::Source::Text && textImportParams(s).vocabularyRule == VocabularyRule::PrivateSelection;
 }
 
 struct Spent {
@@ -81,6 +86,20 @@ QString releasedVocabulariesPath() {
   return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath("released_vocabularies.json");
 }
 
+SessionState withRecordedSelection(SessionState s) {
+  const bool carriedApplies = privateSelection(s) && s.releasedSelection.value("options").toString() == textImportOptionsKey(s);
+  if (!carriedApplies) s.releasedSelection = QJsonObject();
+  if (!privateSelection(s)) return s;
+  std::lock_guard<std::mutex> lock(storeMutex());
+  auto store = readStore(releasedVocabulariesPath());
+  if (!store.ok()) return s;
+  if (auto record = recordOf(store.value(), corpusKey(s))) {
+    record->insert("options", textImportOptionsKey(s));
+    s.releasedSelection = *record;
+  }
+  return s;
+}
+
 int releasedSelectionCount(const QString& path) {
   std::lock_guard<std::mutex> lock(storeMutex());
   auto store = readStore(releasedVocabulariesPath());
@@ -99,21 +118,28 @@ Result<Corpus> importSessionText(const SessionState& s, TextImportReport* report
   auto store = readStore(path);
   if (!store.ok()) return store.status();
   const QString key = corpusKey(s), input = QFileInfo(s.corpusPath).absoluteFilePath();
-  if (auto words = wordsOf(store.value(), key)) p.releasedVocabulary = std::move(*words);
+  auto recorded = recordOf(store.value(), key);
+  // The session file's selection, released on another machine or before this record was lost.
+  const bool carried = !recorded && !s.releasedSelection.isEmpty() &&
+                       s.releasedSelection.value("options").toString() == textImportOptionsKey(s);
+  if (recorded || carried) p.releasedVocabulary = wordsOf(recorded ? *recorded : s.releasedSelection);
   auto corpus = importText(p, &rep, fb);
   if (!corpus.ok()) return corpus;
   const VocabularySelectionRecord& v = corpus->provenance.selection;
   Spent spent = spentOn(store.value(), input);
-  if (!rep.vocabularyReused) {
+  if (!rep.vocabularyReused || carried) {
     QJsonArray words;
     for (const std::string& w : corpus->vocab) words.append(QString::fromStdString(w));
+    // A carried selection keeps what it spent when it was drawn.
+    const QJsonObject& from = s.releasedSelection;
+    const QJsonObject added{{"import", key},
+                            {"input", input},
+                            {"epsilon", carried ? from.value("epsilon").toDouble() : v.epsilon},
+                            {"delta", carried ? from.value("delta").toDouble() : v.delta},
+                            {"words_per_document", carried ? from.value("words_per_document").toInt() : v.maxWordsPerDocument},
+                            {"words", words}};
     QJsonArray selections = store.value();
-    selections.append(QJsonObject{{"import", key},
-                                  {"input", input},
-                                  {"epsilon", v.epsilon},
-                                  {"delta", v.delta},
-                                  {"words_per_document", v.maxWordsPerDocument},
-                                  {"words", words}});
+    selections.append(added);
     const QByteArray bytes =
         QJsonDocument(QJsonObject{{"format", kFormat}, {"version", 1}, {"selections", selections}}).toJson(QJsonDocument::Compact);
     QDir().mkpath(QFileInfo(path).absolutePath());
@@ -121,10 +147,14 @@ Result<Corpus> importSessionText(const SessionState& s, TextImportReport* report
     if (Status w = writeFileAtomically(path.toStdString(), std::string_view(bytes.constData(), bytes.size())); !w.isOk())
       return Status(w.code(), "the private vocabulary selection could not be recorded (" + w.message() +
                                   "): nothing was imported, so that it is not drawn again unrecorded");
-    spent = {spent.count + 1, spent.epsilon + v.epsilon, spent.delta + v.delta};
+    spent = {spent.count + 1, spent.epsilon + added.value("epsilon").toDouble(),
+             spent.delta + added.value("delta").toDouble()};
   }
   if (note) {
-    *note = rep.vocabularyReused
+    *note = carried ? QObject::tr("vocabulary: the private selection the session file carries (released when the "
+                                  "session was made with these options), reused (one release) and recorded in %1")
+                          .arg(path)
+            : rep.vocabularyReused
                 ? QObject::tr("vocabulary: the private selection released at this text's first import with these "
                               "options, reused (one release)")
                 : QObject::tr("vocabulary: a new private selection, recorded in %1 for the next imports").arg(path);

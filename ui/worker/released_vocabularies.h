@@ -28,10 +28,18 @@ namespace dplda {
 QString releasedVocabulariesPath();
 
 // A session's text imported with its released vocabulary: the selection recorded for this import
-// when there is one (no new draw), else a new selection, recorded before the corpus is returned.
+// when there is one (no new draw), else the one the session file carries (SessionState::
+// releasedSelection) when it was released with the same import options (the text may have moved;
+// reusing released words is post-processing, and conservative for any other text), recorded in turn;
+// else a new selection, recorded before the corpus is returned.
 // `note` says which, and, when this text has had more than one selection (d or the options
 // changed), how much all of them spend together.
 Result<Corpus> importSessionText(const SessionState& s, TextImportReport* report, Feedback* fb, QString* note);
+
+// The session as its file keeps it: releasedSelection = the record of the selection released for
+// its import (with textImportOptionsKey as "options"), else the selection it carries when that
+// was released with its import options, else empty (no private selection, or none drawn yet).
+SessionState withRecordedSelection(SessionState s);
 
 // How many selections are recorded for the text file `path` (any options).
 int releasedSelectionCount(const QString& path);

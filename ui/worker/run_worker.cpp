@@ -24,16 +24,17 @@
 
 namespace dplda {
 
+QString textImportOptionsKey(const SessionState& s) {
+  // The import depends on the separator, the format and column, d (the vocabulary cap) and the
+  // vocabulary list (and the path: corpusKey).
+  return QString("text:%1:%2:%3").arg(s.generator.vocabSize).arg(s.separator.size()).arg(s.separator) + ":" +
+         textFormatName(s.textFormat) + ":" + QString::number(s.textColumn.size()) + ":" + s.textColumn + ":" +
+         QString::number(s.vocabularyFile.size()) + ":" + s.vocabularyFile;
+}
+
 QString corpusKey(const SessionState& s) {
   if (s.source == SessionState::Source::Uci) return "uci:" + QFileInfo(s.corpusPath).absoluteFilePath();
-  if (s.source == SessionState::Source::Text) {
-    // The import depends on the path, the separator, the format and column, d (the vocabulary cap) and the
-    // vocabulary list.
-    return QString("text:%1:%2:%3").arg(s.generator.vocabSize).arg(s.separator.size()).arg(s.separator) + ":" +
-           textFormatName(s.textFormat) + ":" + QString::number(s.textColumn.size()) + ":" + s.textColumn + ":" +
-           QString::number(s.vocabularyFile.size()) + ":" + s.vocabularyFile + ":" +
-           QFileInfo(s.corpusPath).absoluteFilePath();
-  }
+  if (s.source == SessionState::Source::Text) return textImportOptionsKey(s) + ":" + QFileInfo(s.corpusPath).absoluteFilePath();
   const GeneratorParams& g = s.generator;
   return QString("gen:%1:%2:%3:%4:%5:%6:%7:%8:%9")
       .arg(g.vocabSize).arg(g.topicCount).arg(g.docCount)

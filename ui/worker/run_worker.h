@@ -103,6 +103,9 @@ struct ExperimentUpdate {
 // A key naming the session's corpus (source, path or generator parameters and seed): equal
 // keys give the same corpus.
 QString corpusKey(const SessionState& s);
+// A text import's options without its path (separator, format, column, d, vocabulary list):
+// corpusKey of a Text session is this, ':', the text's absolute path.
+QString textImportOptionsKey(const SessionState& s);
 // The session's spectral pipeline options (k, α0, decomposer, seed, moment clipping), as a run sets them.
 SpectralOptions spectralOptions(const SessionState& s);
 
