@@ -29,6 +29,7 @@
 #include <utility>
 
 #include "ui/common/palette.h"
+#include "ui/common/scroll_page.h"
 #include "ui/graph/graph_canvas.h"
 #include "ui/panels/audit_panel.h"
 #include "ui/panels/budget_bar.h"
@@ -122,10 +123,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   // e6's release and the clipping bounds sit at the top of the side panel: the toolbar keeps its
   // two rows whatever the configuration (the graph under it never moves).
   m_generator->insertSection(m_budget->releaseOptions());
-  auto* scroll = new QScrollArea;
-  scroll->setWidget(m_generator);
-  scroll->setWidgetResizable(true);
-  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+  QScrollArea* scroll = scrollPage(m_generator, true);
+  scroll->setFrameShape(QFrame::StyledPanel);
   auto* left = new QDockWidget(tr("Corpus and model"), this);  // "&" would be a mnemonic in a tab
   left->setObjectName("GeneratorDock");
   left->setWidget(scroll);

@@ -143,6 +143,7 @@ GraphNodeItem::GraphNodeItem(Node node, const QString& label) : m_node(node), m_
   updateToolTip();
 }
 
+// The margin holds the border and a badge moved onto the top-left corner (paint).
 QRectF GraphNodeItem::boundingRect() const { return box().adjusted(-3, -3, 3, 3); }
 
 QPainterPath GraphNodeItem::shape() const {
@@ -191,12 +192,17 @@ void GraphNodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*
   p->setBrush(fill);
   p->drawRoundedRect(r, 9, 9);
 
-  // The state badge sits inside the box, left of the name, where no edge can cover it.
+  // The state badge sits inside the box, left of the name, where no edge can cover it. A name
+  // raised by the text floor (a small view keeps >= 11 px on screen) may not fit beside it ("OUT"
+  // ran under it): the badge then sits on the box's top-left corner and the name uses the box.
   const double badgeR = 8.5;
-  drawBadge(p, QPointF(r.left() + 6 + badgeR, 0), badgeR, m_state);
+  const QFont font = pixelFont(m_sizes.node, true);
+  const QRectF beside = r.adjusted(6 + 2 * badgeR, 0, -4, 0);
+  const bool fits = QFontMetricsF(font).horizontalAdvance(m_label) <= beside.width();
+  drawBadge(p, fits ? QPointF(r.left() + 6 + badgeR, 0) : r.topLeft() + QPointF(badgeR - 3, badgeR - 3), badgeR, m_state);
   p->setPen(QColor(0x1A, 0x1A, 0x1A));
-  p->setFont(pixelFont(m_sizes.node, true));
-  p->drawText(r.adjusted(6 + 2 * badgeR, 0, -4, 0), Qt::AlignCenter, m_label);
+  p->setFont(font);
+  p->drawText(fits ? beside : r.adjusted(3, 0, -3, 0), Qt::AlignCenter, m_label);
 }
 
 // ---- edges -------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@
 #include <atomic>
 #include <cmath>
 
+#include "ui/common/scroll_page.h"
 #include "ui/common/palette.h"
 #include "ui/common/privacy_text.h"
 #include "ui/plots/series_plot.h"
@@ -97,10 +98,8 @@ AuditPanel::AuditPanel(QWidget* parent) : QWidget(parent) {
   m_result->setTextFormat(Qt::RichText);
   m_result->setAlignment(Qt::AlignTop | Qt::AlignLeft);
   form->addRow(m_result);
-  auto* scroll = new QScrollArea;
-  scroll->setWidget(controls);
-  scroll->setWidgetResizable(true);
-  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  QScrollArea* scroll = scrollPage(controls, false);
+  scroll->setFrameShape(QFrame::StyledPanel);
   scroll->setMinimumWidth(210);
 
   m_histogram = new SeriesPlot;

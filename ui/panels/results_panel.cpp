@@ -1,5 +1,7 @@
 #include "ui/panels/results_panel.h"
 
+#include "ui/common/scroll_page.h"
+
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -147,7 +149,7 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QTabWidget(parent) {
   diag->setStretchFactor(0, 2);
   diag->setStretchFactor(1, 3);
   diag->setSizes({400, 600});  // the table has a released and a teaching part
-  addTab(diag, tr("Diagnostics"));
+  addTab(scrollPage(diag, true), tr("Diagnostics"));
   addTableExportMenu(m_diag, "diagnostics");
 
   // Topics: one topic at a time, and two models' topics side by side

@@ -15,6 +15,7 @@
 #include "core/common/text_escape.h"
 #include "core/corpus/uci_io.h"
 #include "core/eval/metrics.h"
+#include "ui/common/scroll_page.h"
 #include "ui/panels/document_mixture.h"
 #include "ui/panels/model_files.h"
 #include "ui/panels/table_export.h"
@@ -103,7 +104,7 @@ TopicsView::TopicsView(QWidget* parent) : QWidget(parent) {
   m_views->addTab(wordsPage, tr("Top words && table"));
   m_views->addTab(m_browser, tr("Map && relevance (browser)"));
   m_views->addTab(m_mixture, tr("Document mixture"));
-  outer->addWidget(m_views);
+  outer->addWidget(scrollPage(m_views, true));  // its plots keep their height on a small screen
 
   connect(m_spin, &QSpinBox::valueChanged, this, [this](int t) { m_plot->setCurrentTopic(t - 1); });
   connect(m_plot, &TopicsPlot::currentTopicChanged, this, [this](int t) {
