@@ -192,13 +192,17 @@ void GraphNodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*
   p->setBrush(fill);
   p->drawRoundedRect(r, 9, 9);
 
-  // The state badge sits inside the box, left of the name, where no edge can cover it. A name
+  // The state badge sits inside the box, left of the name, where no edge can cover it. Names
   // raised by the text floor (a small view keeps >= 11 px on screen) may not fit beside it ("OUT"
-  // ran under it): the badge then sits on the box's top-left corner and the name uses the box.
+  // ran under it): then every node's badge sits on its box's top-left corner and the name uses
+  // the box (all nodes alike: the decision is the widest name's).
   const double badgeR = 8.5;
   const QFont font = pixelFont(m_sizes.node, true);
   const QRectF beside = r.adjusted(6 + 2 * badgeR, 0, -4, 0);
-  const bool fits = QFontMetricsF(font).horizontalAdvance(m_label) <= beside.width();
+  double widest = 0.0;
+  for (int n = 0; n < kNodeCount; ++n)
+    widest = std::max(widest, QFontMetricsF(font).horizontalAdvance(nodeDisplayName(static_cast<Node>(n))));
+  const bool fits = widest <= beside.width();
   drawBadge(p, fits ? QPointF(r.left() + 6 + badgeR, 0) : r.topLeft() + QPointF(badgeR - 3, badgeR - 3), badgeR, m_state);
   p->setPen(QColor(0x1A, 0x1A, 0x1A));
   p->setFont(font);
