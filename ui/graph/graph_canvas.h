@@ -96,8 +96,9 @@ class GraphCanvas : public QGraphicsView {
   double viewScale() const;
 
   QSize sizeHint() const override { return QSize(960, 360); }
-  // 160 px: with the Sweeps tab's plot at its readable least (kPlotDataHeight) and a pinned sweep's row, the window fits
-  // 1280×720 under a window manager's title bar; the graph's text stays >= 11 px (tests/ui/tst_window_fit).
+  // 160 px: with the Sweeps tab's plot at its readable least (kPlotDataHeight) and a pinned
+  // sweep's row, the window fits 1280×720 under a window manager's title bar; the graph's text
+  // stays >= 11 px (tests/ui/tst_window_fit).
   QSize minimumSizeHint() const override { return QSize(480, 160); }
 
  signals:

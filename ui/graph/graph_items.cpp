@@ -198,10 +198,10 @@ void GraphNodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*
   // the box (all nodes alike: the decision is the widest name's).
   const double badgeR = 8.5;
   const QFont font = pixelFont(m_sizes.node, true);
+  const QFontMetricsF metrics(font);
   const QRectF beside = r.adjusted(6 + 2 * badgeR, 0, -4, 0);
   double widest = 0.0;
-  for (int n = 0; n < kNodeCount; ++n)
-    widest = std::max(widest, QFontMetricsF(font).horizontalAdvance(nodeDisplayName(static_cast<Node>(n))));
+  for (int n = 0; n < kNodeCount; ++n) widest = std::max(widest, metrics.horizontalAdvance(nodeDisplayName(static_cast<Node>(n))));
   const bool fits = widest <= beside.width();
   drawBadge(p, fits ? QPointF(r.left() + 6 + badgeR, 0) : r.topLeft() + QPointF(badgeR - 3, badgeR - 3), badgeR, m_state);
   p->setPen(QColor(0x1A, 0x1A, 0x1A));

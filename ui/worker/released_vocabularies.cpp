@@ -60,6 +60,12 @@ bool privateSelection(const SessionState& s) {
   return s.source == SessionState::Source::Text && textImportParams(s).vocabularyRule == VocabularyRule::PrivateSelection;
 }
 
+// Whether the selection the session file carries was released for this import's options.
+bool carriedSelectionApplies(const SessionState& s) {
+  return privateSelection(s) && !s.releasedSelection.isEmpty() &&
+         s.releasedSelection.value("options").toString() == textImportOptionsKey(s);
+}
+
 struct Spent {
   int count = 0;
   double epsilon = 0.0, delta = 0.0;
@@ -87,8 +93,7 @@ QString releasedVocabulariesPath() {
 }
 
 SessionState withRecordedSelection(SessionState s) {
-  const bool carriedApplies = privateSelection(s) && s.releasedSelection.value("options").toString() == textImportOptionsKey(s);
-  if (!carriedApplies) s.releasedSelection = QJsonObject();
+  if (!carriedSelectionApplies(s)) s.releasedSelection = QJsonObject();
   if (!privateSelection(s)) return s;
   std::lock_guard<std::mutex> lock(storeMutex());
   auto store = readStore(releasedVocabulariesPath());
@@ -120,8 +125,7 @@ Result<Corpus> importSessionText(const SessionState& s, TextImportReport* report
   const QString key = corpusKey(s), input = QFileInfo(s.corpusPath).absoluteFilePath();
   auto recorded = recordOf(store.value(), key);
   // The session file's selection, released on another machine or before this record was lost.
-  const bool carried = !recorded && !s.releasedSelection.isEmpty() &&
-                       s.releasedSelection.value("options").toString() == textImportOptionsKey(s);
+  const bool carried = !recorded && carriedSelectionApplies(s);
   if (recorded || carried) p.releasedVocabulary = wordsOf(recorded ? *recorded : s.releasedSelection);
   auto corpus = importText(p, &rep, fb);
   if (!corpus.ok()) return corpus;
